@@ -1,0 +1,128 @@
+#pragma once
+/// RunConfig: one setup of one experiment, everything a run needs to be reproduced.
+/// Torch-free: the GUI and the CLI validate and plan with it without linking LibTorch.
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace parity::engine {
+
+enum class Device { kCpu, kCuda };
+enum class MixedPrecision { kNo, kBf16, kFp16 };
+enum class LrScaling { kNone, kLinear, kSqrt };
+enum class DatasetKind { kFashionMnist, kCsv, kSyntheticRegression };
+enum class Task { kRegression, kClassification };
+enum class ModelKind { kLinear, kMlp, kCnn };
+enum class Init { kDefault, kZeros };
+enum class OptimizerKind { kSgd, kAdamW };
+enum class SchedulerKind { kConstant, kLinear, kCosine, kStep };
+enum class LossKind { kAuto, kMse, kCrossEntropy };
+
+/// A config value that is not allowed. what() reads "<field>: <value> is not allowed; <allowed>".
+class ConfigError : public std::runtime_error {
+ public:
+  ConfigError(std::string field, std::string value, std::string allowed);
+  const std::string& field() const { return field_; }
+  const std::string& value() const { return value_; }
+  const std::string& allowed() const { return allowed_; }
+
+ private:
+  std::string field_, value_, allowed_;
+};
+
+/// One problem found by check(): the field (snake_case, as in JSON) and the full message.
+struct ConfigIssue {
+  std::string field;
+  std::string message;
+};
+
+/// Field names follow Hugging Face Accelerate where it has one (num_processes, split_batches, ...).
+struct RunConfig {
+  std::string label;  ///< free text shown in tables and legends
+
+  // Setup (what differs between the setups of one experiment).
+  int64_t seed = 42;
+  std::optional<int64_t> data_seed;   ///< seed of the shuffle; defaults to seed
+  bool device_specific_seed = false;  ///< adds the rank to the model/dropout seed, never to the order
+  Device device = Device::kCpu;
+  int num_processes = 1;
+  int64_t per_device_batch_size = 64;  ///< with split_batches: the global batch, cut in W slices
+  int gradient_accumulation_steps = 1;
+  MixedPrecision mixed_precision = MixedPrecision::kNo;
+  LrScaling lr_scaling = LrScaling::kNone;
+  bool split_batches = false;
+  bool even_batches = true;
+  bool drop_last = false;
+  int epochs = 1;
+  int64_t max_steps = 0;  ///< optimizer steps; 0 = run all epochs
+
+  // Experiment (shared by the setups).
+  DatasetKind dataset = DatasetKind::kFashionMnist;
+  std::string data_path;               ///< folder (fashion-mnist) or file (csv); empty = default
+  std::vector<std::string> features;   ///< csv feature columns; empty = all but the target
+  std::string target;                  ///< csv target column
+  Task task = Task::kClassification;
+  int64_t train_samples = 0;           ///< use only the first N training samples; 0 = all
+  int64_t synthetic_samples = 1024;    ///< synthetic-regression: number of samples
+  double synthetic_noise = 0.1;        ///< synthetic-regression: stddev of the noise
+  ModelKind model = ModelKind::kMlp;
+  Init init = Init::kDefault;
+  std::vector<int64_t> hidden{256, 128};
+  OptimizerKind optimizer = OptimizerKind::kSgd;
+  double lr = 0.05;                    ///< base learning rate, before lr_scaling
+  double momentum = 0.0;
+  double weight_decay = 0.0;
+  SchedulerKind scheduler = SchedulerKind::kConstant;
+  int64_t warmup_steps = 0;            ///< in scheduler steps
+  int64_t scheduler_step_size = 1000;  ///< step scheduler: decay every N scheduler steps
+  double scheduler_gamma = 0.1;        ///< step scheduler: decay factor
+  LossKind loss = LossKind::kAuto;     ///< auto: cross-entropy for classification, mse otherwise
+  bool eval_every_epoch = true;
+
+  int64_t effective_data_seed() const { return data_seed.value_or(seed); }
+  LossKind effective_loss() const;
+};
+
+/// Every problem with the config (empty when valid). Used by the UI for inline marks.
+std::vector<ConfigIssue> check(const RunConfig& config);
+/// Throws ConfigError for the first problem found by check().
+void validate(const RunConfig& config);
+
+/// JSON (snake_case keys, enum values as their CLI spellings). from_json rejects unknown keys and
+/// bad values with ConfigError naming the key.
+std::string to_json(const RunConfig& config, int indent = 2);
+RunConfig from_json(const std::string& text);
+/// Configs in a set file: either {"setups":[...], "experiment":{...}} or a plain array of configs.
+/// Experiment keys apply to every setup unless the setup overrides them.
+std::vector<RunConfig> configs_from_set_json(const std::string& text);
+
+// Enum spellings, as on the command line ("cpu", "bf16", "linear", "fashion-mnist", ...).
+std::string to_string(Device v);
+std::string to_string(MixedPrecision v);
+std::string to_string(LrScaling v);
+std::string to_string(DatasetKind v);
+std::string to_string(Task v);
+std::string to_string(ModelKind v);
+std::string to_string(Init v);
+std::string to_string(OptimizerKind v);
+std::string to_string(SchedulerKind v);
+std::string to_string(LossKind v);
+/// Parse helpers; each throws ConfigError(field, text, allowed) on an unknown spelling.
+Device parse_device(const std::string& s);
+MixedPrecision parse_mixed_precision(const std::string& s);
+LrScaling parse_lr_scaling(const std::string& s);
+DatasetKind parse_dataset(const std::string& s);
+Task parse_task(const std::string& s);
+ModelKind parse_model(const std::string& s);
+Init parse_init(const std::string& s);
+OptimizerKind parse_optimizer(const std::string& s);
+SchedulerKind parse_scheduler(const std::string& s);
+LossKind parse_loss(const std::string& s);
+
+/// True when this build of Parity was linked against a LibTorch with CUDA.
+bool cuda_build();
+
+}  // namespace parity::engine

@@ -1,0 +1,28 @@
+#pragma once
+/// Sharding of one epoch's order across ranks, exactly as Hugging Face Accelerate's
+/// BatchSamplerShard (DESIGN.md §2). Torch-free: the order is any index vector.
+
+#include <cstdint>
+#include <vector>
+
+namespace parity::engine {
+
+struct ShardOptions {
+  int64_t batch_size = 1;  ///< per-device batch; with split_batches the global batch
+  int num_replicas = 1;
+  int rank = 0;
+  bool split_batches = false;
+  bool even_batches = true;
+  bool drop_last = false;
+};
+
+using Batch = std::vector<int64_t>;
+
+/// The batches rank `options.rank` takes from `order`, in order. Throws ConfigError when
+/// split_batches is set and batch_size does not divide by num_replicas.
+std::vector<Batch> shard_batches(const std::vector<int64_t>& order, const ShardOptions& options);
+
+/// Number of batches each rank gets (index = rank) for a dataset of n samples.
+std::vector<int64_t> batches_per_rank(int64_t n, const ShardOptions& options);
+
+}  // namespace parity::engine

@@ -1,0 +1,113 @@
+#pragma once
+/// Parity's SQLite store: runs, per-step losses, evaluations. Qt-free and torch-free.
+/// One file; WAL mode so readers (the window) never block the writer; busy_timeout; the schema is
+/// versioned with PRAGMA user_version and migrated forward on open.
+/// Thread safety: one Database object per thread (each owns its sqlite3 connection).
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+struct sqlite3;
+
+namespace parity::storage {
+
+/// Any SQLite failure, with the statement or path it concerned and SQLite's message.
+class StorageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Run status, as stored: "queued", "running", "finished", "failed", "diverged", "stopped".
+struct RunRow {
+  int64_t id = 0;
+  std::string label;
+  std::string status;
+  std::string config_json;
+  std::string error;             ///< why it failed, diverged or stopped
+  std::string notes;             ///< the user's notes
+  double created_at = 0;         ///< unix seconds
+  double started_at = 0;         ///< 0 = not yet
+  double finished_at = 0;        ///< 0 = not yet
+  int64_t total_steps = 0;       ///< optimizer steps planned
+  int64_t steps_done = 0;        ///< last global step recorded
+  double samples_per_s = 0;
+  std::optional<double> final_loss;       ///< last global step loss
+  std::optional<double> final_eval_loss;  ///< last evaluation
+  std::optional<double> final_accuracy;
+};
+
+/// One stored step row. rank = -1 is the global mean; 0..W-1 are each rank's local loss.
+struct StepRow {
+  int64_t run_id = 0;
+  int64_t step = 0;
+  int rank = -1;
+  double epoch = 0;
+  int64_t samples = 0;
+  double loss = 0;
+  double lr = 0;
+  double time_s = 0;
+};
+
+struct EvalRow {
+  int64_t run_id = 0;
+  int epoch = 0;
+  int64_t step = 0;
+  int64_t samples = 0;
+  double loss = 0;
+  std::optional<double> accuracy;
+};
+
+/// The default database path: $XDG_DATA_HOME/parity/parity.db (or ~/.local/share/parity/...).
+std::string default_database_path();
+
+class Database {
+ public:
+  static constexpr int kSchemaVersion = 1;
+
+  /// Opens (creating folders and file as needed) and migrates. Throws StorageError naming the path.
+  explicit Database(const std::string& path);
+  ~Database();
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+  Database(Database&&) noexcept;
+  Database& operator=(Database&&) noexcept;
+
+  const std::string& path() const { return path_; }
+  int schema_version() const;
+
+  // Runs.
+  int64_t create_run(const std::string& label, const std::string& config_json,
+                     const std::string& status = "queued");
+  void set_status(int64_t run_id, const std::string& status, const std::string& error = "");
+  void set_started(int64_t run_id, int64_t total_steps);  ///< status running, started_at now
+  /// Marks the end: status, error, finished_at now, samples/s, and the finals from stored rows.
+  void finish_run(int64_t run_id, const std::string& status, const std::string& error,
+                  double samples_per_s);
+  void rename_run(int64_t run_id, const std::string& label);
+  void set_notes(int64_t run_id, const std::string& notes);
+  void delete_run(int64_t run_id);  ///< with its steps and evals
+  std::vector<RunRow> list_runs() const;
+  std::optional<RunRow> get_run(int64_t run_id) const;
+
+  // Steps and evals. Each append is one transaction; updates runs.steps_done for global rows.
+  void append_steps(const std::vector<StepRow>& rows);
+  void append_evals(const std::vector<EvalRow>& rows);
+  /// Steps of a run for one rank (-1 = global), with step > after_step, in step order.
+  std::vector<StepRow> steps(int64_t run_id, int rank = -1, int64_t after_step = 0) const;
+  /// The ranks stored for a run (-1 first).
+  std::vector<int> ranks(int64_t run_id) const;
+  std::vector<EvalRow> evals(int64_t run_id) const;
+
+  sqlite3* handle() const { return db_; }
+
+ private:
+  void migrate();
+  std::string path_;
+  sqlite3* db_ = nullptr;
+};
+
+}  // namespace parity::storage

@@ -1,0 +1,394 @@
+#include <parity/storage/database.h>
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <system_error>
+#include <utility>
+
+#include "schema.h"
+#include "statement.h"
+
+namespace parity::storage {
+
+using detail::exec;
+using detail::now_unix_seconds;
+using detail::Statement;
+using detail::Transaction;
+
+namespace {
+
+constexpr int kBusyTimeoutMs = 5000;
+constexpr std::array<const char*, 6> kStatuses = {"queued", "running",  "finished",
+                                                  "failed", "diverged", "stopped"};
+
+constexpr const char* kRunColumns =
+    "SELECT id, label, status, config_json, error, notes, created_at, started_at, finished_at, "
+    "total_steps, steps_done, samples_per_s, final_loss, final_eval_loss, final_accuracy FROM runs";
+
+bool is_special_path(const std::string& path) {
+  return path == ":memory:" || path.rfind("file:", 0) == 0;
+}
+
+void check_status(const std::string& status) {
+  if (std::find(kStatuses.begin(), kStatuses.end(), status) != kStatuses.end()) return;
+  throw StorageError("unknown run status '" + status +
+                     "' (allowed: queued, running, finished, failed, diverged, stopped)");
+}
+
+void check_config_json(const std::string& config_json) {
+  if (!config_json.empty() && !nlohmann::json::accept(config_json)) {
+    throw StorageError("create_run: config_json is not valid JSON: " + config_json.substr(0, 80));
+  }
+}
+
+int read_user_version(sqlite3* db) {
+  Statement st(db, "PRAGMA user_version");
+  st.step();
+  return static_cast<int>(st.column_int64(0));
+}
+
+RunRow read_run(const Statement& st) {
+  RunRow r;
+  r.id = st.column_int64(0);
+  r.label = st.column_text(1);
+  r.status = st.column_text(2);
+  r.config_json = st.column_text(3);
+  r.error = st.column_text(4);
+  r.notes = st.column_text(5);
+  r.created_at = st.column_double(6);
+  r.started_at = st.column_double(7);
+  r.finished_at = st.column_double(8);
+  r.total_steps = st.column_int64(9);
+  r.steps_done = st.column_int64(10);
+  r.samples_per_s = st.column_double(11);
+  r.final_loss = st.column_optional(12);
+  r.final_eval_loss = st.column_optional(13);
+  r.final_accuracy = st.column_optional(14);
+  return r;
+}
+
+// A finished run whose final loss column is NULL either had no rows or ended on a NaN loss (SQLite
+// stored the NaN as NULL); the last row tells which, so a diverged run reads back as NaN.
+void restore_nan_finals(sqlite3* db, RunRow& run) {
+  if (run.finished_at <= 0) return;
+  auto last_is_null = [&](const char* sql) {
+    Statement st(db, sql);
+    st.bind(1, run.id);
+    return st.step() && st.column_int64(0) != 0;
+  };
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  if (!run.final_loss && last_is_null("SELECT loss IS NULL FROM steps WHERE run_id = ?1 AND "
+                                      "rank = -1 ORDER BY step DESC LIMIT 1")) {
+    run.final_loss = nan;
+  }
+  if (!run.final_eval_loss && last_is_null("SELECT loss IS NULL FROM evals WHERE run_id = ?1 "
+                                           "ORDER BY step DESC, epoch DESC LIMIT 1")) {
+    run.final_eval_loss = nan;
+  }
+}
+
+}  // namespace
+
+std::string default_database_path() {
+  namespace fs = std::filesystem;
+  // The XDG spec says a relative XDG_DATA_HOME is invalid and must be ignored.
+  const char* xdg = std::getenv("XDG_DATA_HOME");
+  if (xdg && *xdg && fs::path(xdg).is_absolute()) {
+    return (fs::path(xdg) / "parity" / "parity.db").string();
+  }
+  const char* home = std::getenv("HOME");
+  if (!home || !*home) {
+    throw StorageError("no default database path: neither XDG_DATA_HOME nor HOME is set");
+  }
+  return (fs::path(home) / ".local" / "share" / "parity" / "parity.db").string();
+}
+
+Database::Database(const std::string& path) : path_(path) {
+  if (path.empty()) throw StorageError("cannot open database: the path is empty");
+  if (!is_special_path(path)) {
+    const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+    std::error_code ec;
+    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+    if (ec) {
+      throw StorageError("cannot open database '" + path + "': cannot create folder '" +
+                         parent.string() + "': " + ec.message());
+    }
+  }
+  const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI;
+  if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
+    std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";
+    sqlite3_close_v2(db_);
+    db_ = nullptr;
+    throw StorageError("cannot open database '" + path + "': " + message);
+  }
+  try {
+    sqlite3_extended_result_codes(db_, 1);
+    sqlite3_busy_timeout(db_, kBusyTimeoutMs);
+    exec(db_, "PRAGMA foreign_keys = ON");
+    // The first statement that reads the file: this is where "file is not a database" shows up.
+    std::string mode;
+    {
+      Statement wal(db_, "PRAGMA journal_mode = WAL");
+      if (wal.step()) mode = wal.column_text(0);
+    }  // finalized here: a statement left mid-step would keep the migration from committing
+    if (mode != "wal" && mode != "memory") {
+      throw StorageError("cannot switch to WAL journal mode (got '" + mode + "')");
+    }
+    // In WAL mode NORMAL is durable across application crashes and much cheaper per commit.
+    exec(db_, "PRAGMA synchronous = NORMAL");
+    migrate();
+  } catch (const StorageError& e) {
+    sqlite3_close_v2(db_);
+    db_ = nullptr;
+    // Name the path once, at the front, rather than again in the suffix throw_sqlite adds.
+    std::string message = e.what();
+    const std::string suffix = " (database '" + path + "')";
+    if (message.size() >= suffix.size() &&
+        message.compare(message.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      message.resize(message.size() - suffix.size());
+    }
+    throw StorageError("cannot open database '" + path + "': " + message);
+  }
+}
+
+Database::~Database() { sqlite3_close_v2(db_); }
+
+Database::Database(Database&& other) noexcept
+    : path_(std::move(other.path_)), db_(std::exchange(other.db_, nullptr)) {}
+
+Database& Database::operator=(Database&& other) noexcept {
+  if (this != &other) {
+    sqlite3_close_v2(db_);
+    path_ = std::move(other.path_);
+    db_ = std::exchange(other.db_, nullptr);
+  }
+  return *this;
+}
+
+void Database::migrate() {
+  const int found = read_user_version(db_);
+  if (found > kSchemaVersion) {
+    throw StorageError("the database has schema version " + std::to_string(found) +
+                       ", newer than this build of Parity understands (" +
+                       std::to_string(kSchemaVersion) + ")");
+  }
+  for (const auto& migration : detail::kMigrations) {
+    if (migration.version <= found) continue;
+    Transaction tx(db_);
+    // Another process may have migrated between our first read and taking the write lock.
+    if (read_user_version(db_) >= migration.version) continue;
+    exec(db_, migration.sql);
+    exec(db_, "PRAGMA user_version = " + std::to_string(migration.version));
+    tx.commit();
+  }
+}
+
+int Database::schema_version() const { return read_user_version(db_); }
+
+int64_t Database::create_run(const std::string& label, const std::string& config_json,
+                             const std::string& status) {
+  check_status(status);
+  check_config_json(config_json);
+  Statement st(db_, "INSERT INTO runs (label, status, created_at, config_json) VALUES (?,?,?,?)");
+  st.bind(1, label).bind(2, status).bind(3, now_unix_seconds());
+  st.bind(4, config_json.empty() ? std::string("{}") : config_json).run();
+  return sqlite3_last_insert_rowid(db_);
+}
+
+namespace {
+void require_run_changed(sqlite3* db, const char* what, int64_t run_id) {
+  if (sqlite3_changes(db) == 0) {
+    throw StorageError(std::string(what) + ": no run with id " + std::to_string(run_id) + " in '" +
+                       sqlite3_db_filename(db, "main") + "'");
+  }
+}
+}  // namespace
+
+void Database::set_status(int64_t run_id, const std::string& status, const std::string& error) {
+  check_status(status);
+  Statement st(db_, "UPDATE runs SET status = ?2, error = ?3 WHERE id = ?1");
+  st.bind(1, run_id).bind(2, status).bind(3, error).run();
+  require_run_changed(db_, "set_status", run_id);
+}
+
+void Database::set_started(int64_t run_id, int64_t total_steps) {
+  Statement st(
+      db_, "UPDATE runs SET status = 'running', started_at = ?2, total_steps = ?3 WHERE id = ?1");
+  st.bind(1, run_id).bind(2, now_unix_seconds()).bind(3, total_steps).run();
+  require_run_changed(db_, "set_started", run_id);
+}
+
+void Database::finish_run(int64_t run_id, const std::string& status, const std::string& error,
+                          double samples_per_s) {
+  check_status(status);
+  // One statement, so the finals and the status change together.
+  Statement st(db_, R"sql(
+    UPDATE runs SET status = ?2, error = ?3, finished_at = ?4, samples_per_s = ?5,
+      final_loss = (SELECT loss FROM steps WHERE run_id = ?1 AND rank = -1
+                    ORDER BY step DESC LIMIT 1),
+      final_eval_loss = (SELECT loss FROM evals WHERE run_id = ?1
+                         ORDER BY step DESC, epoch DESC LIMIT 1),
+      final_accuracy = (SELECT accuracy FROM evals WHERE run_id = ?1
+                        ORDER BY step DESC, epoch DESC LIMIT 1)
+    WHERE id = ?1)sql");
+  st.bind(1, run_id).bind(2, status).bind(3, error).bind(4, now_unix_seconds());
+  st.bind(5, samples_per_s).run();
+  require_run_changed(db_, "finish_run", run_id);
+}
+
+void Database::rename_run(int64_t run_id, const std::string& label) {
+  Statement st(db_, "UPDATE runs SET label = ?2 WHERE id = ?1");
+  st.bind(1, run_id).bind(2, label).run();
+  require_run_changed(db_, "rename_run", run_id);
+}
+
+void Database::set_notes(int64_t run_id, const std::string& notes) {
+  Statement st(db_, "UPDATE runs SET notes = ?2 WHERE id = ?1");
+  st.bind(1, run_id).bind(2, notes).run();
+  require_run_changed(db_, "set_notes", run_id);
+}
+
+void Database::delete_run(int64_t run_id) {
+  // Steps and evals go with it: ON DELETE CASCADE, in the same implicit transaction.
+  Statement st(db_, "DELETE FROM runs WHERE id = ?1");
+  st.bind(1, run_id).run();
+  require_run_changed(db_, "delete_run", run_id);
+}
+
+std::vector<RunRow> Database::list_runs() const {
+  std::vector<RunRow> runs;
+  Statement st(db_, std::string(kRunColumns) + " ORDER BY id");
+  while (st.step()) runs.push_back(read_run(st));
+  for (auto& run : runs) restore_nan_finals(db_, run);
+  return runs;
+}
+
+std::optional<RunRow> Database::get_run(int64_t run_id) const {
+  Statement st(db_, std::string(kRunColumns) + " WHERE id = ?1");
+  st.bind(1, run_id);
+  if (!st.step()) return std::nullopt;
+  RunRow run = read_run(st);
+  restore_nan_finals(db_, run);
+  return run;
+}
+
+void Database::append_steps(const std::vector<StepRow>& rows) {
+  if (rows.empty()) return;
+  Transaction tx(db_);
+  Statement insert(db_,
+                   "INSERT OR REPLACE INTO steps (run_id, step, rank, epoch, samples, loss, lr, "
+                   "time_s) VALUES (?,?,?,?,?,?,?,?)");
+  std::map<int64_t, int64_t> last_global_step;
+  for (const auto& row : rows) {
+    if (row.rank < -1) {
+      throw StorageError("append_steps: rank " + std::to_string(row.rank) + " of run " +
+                         std::to_string(row.run_id) + " (must be -1 for global, or >= 0)");
+    }
+    insert.bind(1, row.run_id).bind(2, row.step).bind(3, row.rank).bind(4, row.epoch);
+    insert.bind(5, row.samples).bind(6, row.loss).bind(7, row.lr).bind(8, row.time_s);
+    try {
+      insert.run();
+    } catch (const StorageError& e) {
+      throw StorageError("append_steps: run " + std::to_string(row.run_id) + " step " +
+                         std::to_string(row.step) + " rank " + std::to_string(row.rank) + ": " +
+                         e.what());
+    }
+    insert.reset();
+    if (row.rank == -1) {
+      auto [it, inserted] = last_global_step.emplace(row.run_id, row.step);
+      if (!inserted) it->second = std::max(it->second, row.step);
+    }
+  }
+  Statement update(db_, "UPDATE runs SET steps_done = MAX(steps_done, ?2) WHERE id = ?1");
+  for (const auto& [run_id, step] : last_global_step) {
+    update.bind(1, run_id).bind(2, step).run();
+    update.reset();
+  }
+  tx.commit();
+}
+
+void Database::append_evals(const std::vector<EvalRow>& rows) {
+  if (rows.empty()) return;
+  Transaction tx(db_);
+  Statement insert(db_,
+                   "INSERT OR REPLACE INTO evals (run_id, epoch, step, samples, loss, accuracy) "
+                   "VALUES (?,?,?,?,?,?)");
+  for (const auto& row : rows) {
+    insert.bind(1, row.run_id).bind(2, row.epoch).bind(3, row.step).bind(4, row.samples);
+    insert.bind(5, row.loss).bind(6, row.accuracy);
+    try {
+      insert.run();
+    } catch (const StorageError& e) {
+      throw StorageError("append_evals: run " + std::to_string(row.run_id) + " epoch " +
+                         std::to_string(row.epoch) + " step " + std::to_string(row.step) + ": " +
+                         e.what());
+    }
+    insert.reset();
+  }
+  tx.commit();
+}
+
+std::vector<StepRow> Database::steps(int64_t run_id, int rank, int64_t after_step) const {
+  Statement st(db_,
+               "SELECT run_id, step, rank, epoch, samples, loss, lr, time_s FROM steps "
+               "WHERE run_id = ?1 AND rank = ?2 AND step > ?3 ORDER BY step");
+  st.bind(1, run_id).bind(2, rank).bind(3, after_step);
+  std::vector<StepRow> rows;
+  while (st.step()) {
+    StepRow r;
+    r.run_id = st.column_int64(0);
+    r.step = st.column_int64(1);
+    r.rank = static_cast<int>(st.column_int64(2));
+    r.epoch = st.column_double_or_nan(3);
+    r.samples = st.column_int64(4);
+    r.loss = st.column_double_or_nan(5);
+    r.lr = st.column_double_or_nan(6);
+    r.time_s = st.column_double_or_nan(7);
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+std::vector<int> Database::ranks(int64_t run_id) const {
+  // One index seek per rank (min/max optimisation on steps_by_rank) instead of a DISTINCT scan
+  // over every row of a long run.
+  Statement st(db_, "SELECT MIN(rank) FROM steps WHERE run_id = ?1 AND rank > ?2");
+  std::vector<int> result;
+  int64_t after = std::numeric_limits<int64_t>::min();
+  while (true) {
+    st.bind(1, run_id).bind(2, after);
+    if (!st.step() || st.is_null(0)) break;
+    after = st.column_int64(0);
+    result.push_back(static_cast<int>(after));
+    st.reset();
+  }
+  return result;
+}
+
+std::vector<EvalRow> Database::evals(int64_t run_id) const {
+  Statement st(db_,
+               "SELECT run_id, epoch, step, samples, loss, accuracy FROM evals WHERE run_id = ?1 "
+               "ORDER BY step, epoch");
+  st.bind(1, run_id);
+  std::vector<EvalRow> rows;
+  while (st.step()) {
+    EvalRow r;
+    r.run_id = st.column_int64(0);
+    r.epoch = static_cast<int>(st.column_int64(1));
+    r.step = st.column_int64(2);
+    r.samples = st.column_int64(3);
+    r.loss = st.column_double_or_nan(4);
+    r.accuracy = st.column_optional(5);
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+}  // namespace parity::storage

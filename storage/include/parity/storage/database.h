@@ -27,20 +27,22 @@ struct RunRow {
   std::string label;
   std::string status;
   std::string config_json;
-  std::string error;             ///< why it failed, diverged or stopped
-  std::string notes;             ///< the user's notes
-  double created_at = 0;         ///< unix seconds
-  double started_at = 0;         ///< 0 = not yet
-  double finished_at = 0;        ///< 0 = not yet
-  int64_t total_steps = 0;       ///< optimizer steps planned
-  int64_t steps_done = 0;        ///< last global step recorded
+  std::string error;        ///< why it failed, diverged or stopped
+  std::string notes;        ///< the user's notes
+  double created_at = 0;    ///< unix seconds
+  double started_at = 0;    ///< 0 = not yet
+  double finished_at = 0;   ///< 0 = not yet
+  int64_t total_steps = 0;  ///< optimizer steps planned
+  int64_t steps_done = 0;   ///< last global step recorded
   double samples_per_s = 0;
-  std::optional<double> final_loss;       ///< last global step loss
-  std::optional<double> final_eval_loss;  ///< last evaluation
+  std::optional<double> final_loss;       ///< last global step loss (NaN if it was NaN)
+  std::optional<double> final_eval_loss;  ///< last evaluation (NaN if it was NaN)
   std::optional<double> final_accuracy;
 };
 
 /// One stored step row. rank = -1 is the global mean; 0..W-1 are each rank's local loss.
+/// (run_id, step, rank) is the key: appending the same key again replaces the row.
+/// NaN in any floating field is stored as NULL and reads back as NaN.
 struct StepRow {
   int64_t run_id = 0;
   int64_t step = 0;
@@ -52,6 +54,7 @@ struct StepRow {
   double time_s = 0;
 };
 
+/// One evaluation. (run_id, epoch, step) is the key; loss NaN round-trips as NaN.
 struct EvalRow {
   int64_t run_id = 0;
   int epoch = 0;
@@ -62,13 +65,16 @@ struct EvalRow {
 };
 
 /// The default database path: $XDG_DATA_HOME/parity/parity.db (or ~/.local/share/parity/...).
+/// A relative XDG_DATA_HOME is ignored, as the XDG spec says. Throws StorageError if HOME is unset.
 std::string default_database_path();
 
 class Database {
  public:
   static constexpr int kSchemaVersion = 1;
 
-  /// Opens (creating folders and file as needed) and migrates. Throws StorageError naming the path.
+  /// Opens (creating folders and file as needed) and migrates. Throws StorageError naming the path
+  /// when the folder cannot be created, the file is not a database, or its schema is newer than
+  /// kSchemaVersion. Settings: WAL, busy_timeout 5 s, foreign keys on, synchronous NORMAL.
   explicit Database(const std::string& path);
   ~Database();
   Database(const Database&) = delete;
@@ -79,7 +85,10 @@ class Database {
   const std::string& path() const { return path_; }
   int schema_version() const;
 
-  // Runs.
+  // Runs. A status must be one of the values listed at RunRow; anything else throws StorageError.
+  // Updates of a run id that does not exist throw StorageError ("no run with id N").
+
+  /// Returns the new id (ids are never reused). config_json must be valid JSON; "" is stored as {}.
   int64_t create_run(const std::string& label, const std::string& config_json,
                      const std::string& status = "queued");
   void set_status(int64_t run_id, const std::string& status, const std::string& error = "");

@@ -1,0 +1,67 @@
+#pragma once
+// Private to parity_storage: the schema, as an ordered list of forward migrations. Migration N
+// takes a database at user_version N-1 to N. To change the schema, append a migration (ALTER TABLE,
+// or create-copy-rename for what ALTER cannot do) and raise Database::kSchemaVersion; never edit a
+// migration that has shipped.
+
+namespace parity::storage::detail {
+
+struct Migration {
+  int version;      // user_version after this migration
+  const char* sql;  // run inside one transaction together with the user_version bump
+};
+
+// Version 1. Measurement columns (loss, lr, epoch, time_s, accuracy) are nullable because SQLite
+// stores NaN as NULL; readers turn NULL back into NaN. runs.id never reuses a deleted run's id
+// (AUTOINCREMENT) so a window still showing a deleted run cannot mistake a new one for it.
+inline constexpr const char* kSchemaV1 = R"sql(
+CREATE TABLE runs (
+  id              INTEGER PRIMARY KEY AUTOINCREMENT,
+  label           TEXT    NOT NULL,
+  status          TEXT    NOT NULL,
+  created_at      REAL    NOT NULL,
+  started_at      REAL,
+  finished_at     REAL,
+  config_json     TEXT    NOT NULL DEFAULT '{}',
+  error           TEXT    NOT NULL DEFAULT '',
+  notes           TEXT    NOT NULL DEFAULT '',
+  total_steps     INTEGER NOT NULL DEFAULT 0,
+  steps_done      INTEGER NOT NULL DEFAULT 0,
+  samples_per_s   REAL    NOT NULL DEFAULT 0,
+  final_loss      REAL,
+  final_eval_loss REAL,
+  final_accuracy  REAL
+);
+
+CREATE TABLE steps (
+  run_id  INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  step    INTEGER NOT NULL,
+  rank    INTEGER NOT NULL,
+  epoch   REAL,
+  samples INTEGER NOT NULL,
+  loss    REAL,
+  lr      REAL,
+  time_s  REAL,
+  PRIMARY KEY (run_id, step, rank)
+) WITHOUT ROWID;
+
+-- One rank's series in step order (the chart, live polling with step > last, the last global
+-- step for finals, the distinct ranks of a run) without scanning the other ranks' rows.
+CREATE INDEX steps_by_rank ON steps(run_id, rank, step);
+
+CREATE TABLE evals (
+  run_id   INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  epoch    INTEGER NOT NULL,
+  step     INTEGER NOT NULL,
+  samples  INTEGER NOT NULL,
+  loss     REAL,
+  accuracy REAL,
+  PRIMARY KEY (run_id, epoch, step)
+) WITHOUT ROWID;
+)sql";
+
+inline constexpr Migration kMigrations[] = {
+    {1, kSchemaV1},
+};
+
+}  // namespace parity::storage::detail

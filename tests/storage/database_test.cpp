@@ -1,0 +1,398 @@
+#include <gtest/gtest.h>
+#include <parity/storage/database.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <optional>
+
+#include "test_util.h"
+
+namespace parity::storage {
+namespace {
+
+using testing::exec_sql;
+using testing::query_int;
+using testing::query_text;
+using testing::TempDir;
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+StepRow step_row(int64_t run, int64_t step, int rank, double loss) {
+  StepRow r;
+  r.run_id = run;
+  r.step = step;
+  r.rank = rank;
+  r.epoch = static_cast<double>(step) / 10.0;
+  r.samples = step * 64;
+  r.loss = loss;
+  r.lr = 0.01 * static_cast<double>(step);
+  r.time_s = 0.5 * static_cast<double>(step);
+  return r;
+}
+
+int user_version_of(const std::string& path) {
+  sqlite3* raw = nullptr;
+  EXPECT_EQ(sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+  const int version = static_cast<int>(query_int(raw, "PRAGMA user_version"));
+  sqlite3_close(raw);
+  return version;
+}
+
+TEST(Database, MigratesAnEmptyFileToVersion1) {
+  TempDir dir;
+  const std::string path = dir.file("empty.db");
+  std::ofstream(path).close();  // a zero-length file is a valid, empty SQLite database
+  EXPECT_EQ(user_version_of(path), 0);
+
+  Database db(path);
+  EXPECT_EQ(Database::kSchemaVersion, 1);
+  EXPECT_EQ(db.schema_version(), 1);
+  EXPECT_EQ(user_version_of(path), 1);
+  for (const char* table : {"runs", "steps", "evals"}) {
+    EXPECT_EQ(query_int(db.handle(), std::string("SELECT count(*) FROM sqlite_master WHERE "
+                                                 "type = 'table' AND name = '") +
+                                         table + "'"),
+              1)
+        << table;
+  }
+  // steps is keyed (run_id, step, rank) without a rowid.
+  EXPECT_NE(query_text(db.handle(), "SELECT sql FROM sqlite_master WHERE name = 'steps'")
+                .find("WITHOUT ROWID"),
+            std::string::npos);
+}
+
+TEST(Database, ConnectionSettings) {
+  TempDir dir;
+  Database db(dir.file("settings.db"));
+  EXPECT_EQ(query_text(db.handle(), "PRAGMA journal_mode"), "wal");
+  EXPECT_EQ(query_int(db.handle(), "PRAGMA busy_timeout"), 5000);
+  EXPECT_EQ(query_int(db.handle(), "PRAGMA foreign_keys"), 1);
+}
+
+TEST(Database, CreatesMissingFoldersAndReopensExistingData) {
+  TempDir dir;
+  const std::string path = dir.file("a/b/c/parity.db");
+  int64_t id = 0;
+  {
+    Database db(path);
+    id = db.create_run("first", R"({"seed":1})");
+    db.append_steps({step_row(id, 1, -1, 0.5)});
+  }
+  // Reopening must not run migration 1 again (CREATE TABLE would fail) and must keep the data.
+  Database db(path);
+  EXPECT_EQ(db.schema_version(), 1);
+  ASSERT_EQ(db.list_runs().size(), 1u);
+  EXPECT_EQ(db.list_runs()[0].label, "first");
+  EXPECT_EQ(db.steps(id).size(), 1u);
+}
+
+TEST(Database, RefusesASchemaNewerThanThisBuild) {
+  TempDir dir;
+  const std::string path = dir.file("future.db");
+  {
+    Database db(path);
+    exec_sql(db.handle(), "PRAGMA user_version = 99");
+  }
+  try {
+    Database db(path);
+    FAIL() << "opened a version 99 database";
+  } catch (const StorageError& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("99"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Database, AFileThatIsNotADatabaseThrowsNamingThePath) {
+  TempDir dir;
+  const std::string path = dir.file("notes.txt");
+  std::ofstream(path) << "This is a text file, certainly not SQLite, and long enough to have a "
+                         "header that SQLite will look at and reject as not being a database.\n";
+  try {
+    Database db(path);
+    FAIL() << "opened a text file as a database";
+  } catch (const StorageError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find(path), std::string::npos) << message;
+    EXPECT_NE(message.find("not a database"), std::string::npos) << message;
+  }
+}
+
+TEST(Database, AFolderThatCannotBeCreatedThrowsNamingThePath) {
+  TempDir dir;
+  std::ofstream(dir.file("blocker")) << "a file where a folder should be";
+  const std::string path = dir.file("blocker/sub/parity.db");
+  try {
+    Database db(path);
+    FAIL() << "opened a database under a regular file";
+  } catch (const StorageError& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  }
+}
+
+TEST(Database, RunRoundTrip) {
+  TempDir dir;
+  Database db(dir.file("runs.db"));
+  const double before = now_s();
+  const int64_t a = db.create_run("1x256", R"({"seed":42,"num_processes":1})");
+  const int64_t b = db.create_run("2x128", "");
+  EXPECT_NE(a, b);
+
+  auto run = db.get_run(a);
+  ASSERT_TRUE(run.has_value());
+  EXPECT_EQ(run->id, a);
+  EXPECT_EQ(run->label, "1x256");
+  EXPECT_EQ(run->status, "queued");
+  EXPECT_EQ(run->config_json, R"({"seed":42,"num_processes":1})");
+  EXPECT_GE(run->created_at, before - 1);
+  EXPECT_LE(run->created_at, now_s() + 1);
+  EXPECT_EQ(run->started_at, 0);
+  EXPECT_EQ(run->finished_at, 0);
+  EXPECT_FALSE(run->final_loss.has_value());
+  EXPECT_EQ(db.get_run(b)->config_json, "{}");
+
+  db.set_started(a, 1000);
+  run = db.get_run(a);
+  EXPECT_EQ(run->status, "running");
+  EXPECT_EQ(run->total_steps, 1000);
+  EXPECT_GT(run->started_at, 0);
+
+  db.set_status(b, "failed", "rank 1 exited with code 9");
+  EXPECT_EQ(db.get_run(b)->status, "failed");
+  EXPECT_EQ(db.get_run(b)->error, "rank 1 exited with code 9");
+
+  const auto runs = db.list_runs();
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].id, a);
+  EXPECT_EQ(runs[1].id, b);
+  EXPECT_FALSE(db.get_run(b + 100).has_value());
+}
+
+TEST(Database, RefusesBadStatusBadJsonAndUnknownRuns) {
+  TempDir dir;
+  Database db(dir.file("bad.db"));
+  EXPECT_THROW(db.create_run("x", "{}", "paused"), StorageError);
+  EXPECT_THROW(db.create_run("x", "{not json"), StorageError);
+  EXPECT_TRUE(db.list_runs().empty());
+  const int64_t id = db.create_run("x", "{}");
+  EXPECT_THROW(db.set_status(id, "done"), StorageError);
+  EXPECT_THROW(db.set_status(id + 1, "running"), StorageError);
+  EXPECT_THROW(db.rename_run(id + 1, "y"), StorageError);
+  EXPECT_THROW(db.set_notes(id + 1, "y"), StorageError);
+  EXPECT_THROW(db.finish_run(id + 1, "finished", "", 1.0), StorageError);
+  EXPECT_THROW(db.delete_run(id + 1), StorageError);
+}
+
+TEST(Database, StepsRoundTripIncludingNaNAndInfinity) {
+  TempDir dir;
+  Database db(dir.file("steps.db"));
+  const int64_t id = db.create_run("r", "{}");
+  std::vector<StepRow> rows;
+  for (int64_t s = 1; s <= 5; ++s) {
+    for (int rank = -1; rank < 2; ++rank) rows.push_back(step_row(id, s, rank, 1.0 / s + rank));
+  }
+  rows[3 * 3].loss = kNaN;       // step 4, global
+  rows[3 * 3 + 1].loss = kInf;   // step 4, rank 0
+  rows[3 * 4 + 2].loss = -kInf;  // step 5, rank 1
+  db.append_steps(rows);
+
+  const auto global = db.steps(id);
+  ASSERT_EQ(global.size(), 5u);
+  for (size_t i = 0; i < global.size(); ++i) {
+    const StepRow& want = rows[i * 3];
+    const StepRow& got = global[i];
+    EXPECT_EQ(got.run_id, id);
+    EXPECT_EQ(got.step, static_cast<int64_t>(i + 1));
+    EXPECT_EQ(got.rank, -1);
+    EXPECT_DOUBLE_EQ(got.epoch, want.epoch);
+    EXPECT_EQ(got.samples, want.samples);
+    EXPECT_DOUBLE_EQ(got.lr, want.lr);
+    EXPECT_DOUBLE_EQ(got.time_s, want.time_s);
+    if (i == 3) {
+      EXPECT_TRUE(std::isnan(got.loss));
+    } else {
+      EXPECT_EQ(got.loss, want.loss);  // bit-exact
+    }
+  }
+  EXPECT_EQ(db.steps(id, 0)[3].loss, kInf);
+  EXPECT_EQ(db.steps(id, 1)[4].loss, -kInf);
+  EXPECT_EQ(db.ranks(id), (std::vector<int>{-1, 0, 1}));
+  EXPECT_TRUE(db.ranks(id + 1).empty());
+
+  const auto tail = db.steps(id, -1, 3);
+  ASSERT_EQ(tail.size(), 2u);
+  EXPECT_EQ(tail[0].step, 4);
+  EXPECT_EQ(tail[1].step, 5);
+  EXPECT_EQ(db.get_run(id)->steps_done, 5);
+}
+
+TEST(Database, AppendingTheSameKeyReplacesAndStepsDoneNeverGoesBack) {
+  TempDir dir;
+  Database db(dir.file("replace.db"));
+  const int64_t id = db.create_run("r", "{}");
+  db.append_steps({step_row(id, 7, -1, 1.0), step_row(id, 3, -1, 1.0), step_row(id, 2, 0, 9.0)});
+  EXPECT_EQ(db.get_run(id)->steps_done, 7);
+  db.append_steps({step_row(id, 3, -1, 2.5)});
+  EXPECT_EQ(db.get_run(id)->steps_done, 7);  // max, not the latest
+  const auto global = db.steps(id);
+  ASSERT_EQ(global.size(), 2u);
+  EXPECT_EQ(global[0].step, 3);
+  EXPECT_EQ(global[0].loss, 2.5);
+}
+
+TEST(Database, AFailedAppendWritesNothing) {
+  TempDir dir;
+  Database db(dir.file("atomic.db"));
+  const int64_t id = db.create_run("r", "{}");
+  // The second row names a run that does not exist: the foreign key fails the whole batch.
+  try {
+    db.append_steps({step_row(id, 1, -1, 1.0), step_row(id + 1, 1, -1, 1.0)});
+    FAIL() << "appended a step for a missing run";
+  } catch (const StorageError& e) {
+    EXPECT_NE(std::string(e.what()).find("FOREIGN KEY"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(db.steps(id).empty());
+  EXPECT_EQ(db.get_run(id)->steps_done, 0);
+  EXPECT_THROW(db.append_steps({step_row(id, 1, -2, 1.0)}), StorageError);
+  // The connection is usable afterwards (the transaction was rolled back, not left open).
+  db.append_steps({step_row(id, 1, -1, 1.0)});
+  EXPECT_EQ(db.steps(id).size(), 1u);
+}
+
+TEST(Database, EvalsRoundTrip) {
+  TempDir dir;
+  Database db(dir.file("evals.db"));
+  const int64_t id = db.create_run("r", "{}");
+  db.append_evals({{id, 2, 200, 12800, 0.25, 0.91}, {id, 1, 100, 6400, kNaN, std::nullopt}});
+  const auto evals = db.evals(id);
+  ASSERT_EQ(evals.size(), 2u);
+  EXPECT_EQ(evals[0].epoch, 1);  // in step order
+  EXPECT_EQ(evals[0].step, 100);
+  EXPECT_EQ(evals[0].samples, 6400);
+  EXPECT_TRUE(std::isnan(evals[0].loss));
+  EXPECT_FALSE(evals[0].accuracy.has_value());
+  EXPECT_EQ(evals[1].loss, 0.25);
+  EXPECT_EQ(evals[1].accuracy, 0.91);
+}
+
+TEST(Database, FinishRunTakesTheFinalsFromTheLastRows) {
+  TempDir dir;
+  Database db(dir.file("finish.db"));
+  const int64_t id = db.create_run("r", "{}");
+  db.set_started(id, 3);
+  db.append_steps({step_row(id, 1, -1, 0.9), step_row(id, 3, -1, 0.3), step_row(id, 2, -1, 0.6),
+                   step_row(id, 3, 0, 7.0)});
+  db.append_evals({{id, 1, 2, 128, 0.7, 0.5}, {id, 2, 3, 192, 0.4, 0.75}});
+  db.finish_run(id, "finished", "", 1234.5);
+  const RunRow run = *db.get_run(id);
+  EXPECT_EQ(run.status, "finished");
+  EXPECT_GT(run.finished_at, 0);
+  EXPECT_GE(run.finished_at, run.started_at);
+  EXPECT_EQ(run.samples_per_s, 1234.5);
+  EXPECT_EQ(run.final_loss, 0.3);  // last global step, not the rank-0 row nor the last inserted
+  EXPECT_EQ(run.final_eval_loss, 0.4);
+  EXPECT_EQ(run.final_accuracy, 0.75);
+  EXPECT_EQ(run.steps_done, 3);
+}
+
+TEST(Database, FinishRunWithNoRowsOrADivergedLoss) {
+  TempDir dir;
+  Database db(dir.file("finals.db"));
+  const int64_t empty = db.create_run("empty", "{}");
+  db.finish_run(empty, "failed", "rank 0 killed by signal 9", 0);
+  RunRow run = *db.get_run(empty);
+  EXPECT_EQ(run.error, "rank 0 killed by signal 9");
+  EXPECT_FALSE(run.final_loss.has_value());
+  EXPECT_FALSE(run.final_eval_loss.has_value());
+  EXPECT_FALSE(run.final_accuracy.has_value());
+
+  const int64_t diverged = db.create_run("diverged", "{}");
+  db.append_steps({step_row(diverged, 1, -1, 2.0), step_row(diverged, 2, -1, kNaN)});
+  db.finish_run(diverged, "diverged", "loss is nan at step 2", 10);
+  run = *db.get_run(diverged);
+  ASSERT_TRUE(run.final_loss.has_value());
+  EXPECT_TRUE(std::isnan(*run.final_loss));
+  EXPECT_FALSE(run.final_eval_loss.has_value());
+  EXPECT_TRUE(std::isnan(*db.list_runs()[1].final_loss));
+}
+
+TEST(Database, RenameNotesAndDelete) {
+  TempDir dir;
+  Database db(dir.file("edit.db"));
+  const int64_t keep = db.create_run("keep", "{}");
+  const int64_t gone = db.create_run("gone", "{}");
+  db.rename_run(keep, "2x128, linear lr");
+  db.set_notes(keep, "line one\nline \"two\"");
+  EXPECT_EQ(db.get_run(keep)->label, "2x128, linear lr");
+  EXPECT_EQ(db.get_run(keep)->notes, "line one\nline \"two\"");
+
+  for (int64_t id : {keep, gone}) {
+    db.append_steps({step_row(id, 1, -1, 1.0), step_row(id, 1, 0, 1.0)});
+    db.append_evals({{id, 1, 1, 64, 1.0, 0.5}});
+  }
+  db.delete_run(gone);
+  EXPECT_FALSE(db.get_run(gone).has_value());
+  EXPECT_EQ(
+      query_int(db.handle(), "SELECT count(*) FROM steps WHERE run_id = " + std::to_string(gone)),
+      0);
+  EXPECT_EQ(
+      query_int(db.handle(), "SELECT count(*) FROM evals WHERE run_id = " + std::to_string(gone)),
+      0);
+  EXPECT_EQ(db.steps(keep).size(), 1u);
+  EXPECT_EQ(db.evals(keep).size(), 1u);
+  EXPECT_EQ(db.ranks(keep), (std::vector<int>{-1, 0}));
+  EXPECT_THROW(db.delete_run(gone), StorageError);
+  // Ids are never reused, so a window still holding `gone` cannot confuse it with a new run.
+  EXPECT_GT(db.create_run("new", "{}"), gone);
+}
+
+TEST(Database, MovedFromDatabaseThrowsInsteadOfCrashing) {
+  TempDir dir;
+  Database a(dir.file("move.db"));
+  const int64_t id = a.create_run("r", "{}");
+  Database b(std::move(a));
+  EXPECT_EQ(b.get_run(id)->label, "r");
+  EXPECT_THROW(a.list_runs(), StorageError);  // NOLINT(bugprone-use-after-move)
+}
+
+class EnvGuard {
+ public:
+  explicit EnvGuard(const char* name) : name_(name) {
+    if (const char* v = std::getenv(name)) old_ = v;
+  }
+  ~EnvGuard() {
+    if (old_) {
+      setenv(name_, old_->c_str(), 1);
+    } else {
+      unsetenv(name_);
+    }
+  }
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+TEST(Database, DefaultPathFollowsXdgDataHome) {
+  EnvGuard xdg("XDG_DATA_HOME");
+  EnvGuard home("HOME");
+  setenv("HOME", "/home/someone", 1);
+  setenv("XDG_DATA_HOME", "/data/xdg", 1);
+  EXPECT_EQ(default_database_path(), "/data/xdg/parity/parity.db");
+  setenv("XDG_DATA_HOME", "relative/dir", 1);  // invalid per the XDG spec: ignored
+  EXPECT_EQ(default_database_path(), "/home/someone/.local/share/parity/parity.db");
+  unsetenv("XDG_DATA_HOME");
+  EXPECT_EQ(default_database_path(), "/home/someone/.local/share/parity/parity.db");
+  unsetenv("HOME");
+  EXPECT_THROW(default_database_path(), StorageError);
+}
+
+}  // namespace
+}  // namespace parity::storage

@@ -1,0 +1,37 @@
+#pragma once
+// Helpers shared by the storage tests: a temporary folder, raw SQL, and a strict CSV reader.
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace parity::storage::testing {
+
+/// A fresh folder under $TMPDIR (or /tmp), removed with everything in it on destruction.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+/// The first column of the first row of `sql` as an integer (fails the test on error).
+int64_t query_int(sqlite3* db, const std::string& sql);
+/// The first column of the first row of `sql` as text.
+std::string query_text(sqlite3* db, const std::string& sql);
+/// Runs SQL, failing the test with SQLite's message on error.
+void exec_sql(sqlite3* db, const std::string& sql);
+
+/// Parses RFC 4180 text (CRLF row ends, quoted cells); throws std::runtime_error on anything else,
+/// such as a bare LF line end or a stray quote.
+std::vector<std::vector<std::string>> parse_csv(const std::string& text);
+
+}  // namespace parity::storage::testing

@@ -1,0 +1,103 @@
+#include "grad_sync.h"
+
+#include <limits>
+
+namespace parity::engine {
+
+GradientSync::GradientSync(std::vector<torch::Tensor> params,
+                           c10::intrusive_ptr<c10d::ProcessGroup> pg, int world_size, int rank,
+                           int64_t bucket_bytes)
+    : params_(std::move(params)), pg_(std::move(pg)), world_size_(world_size), rank_(rank) {
+  Bucket current;
+  for (size_t i = 0; i < params_.size(); ++i) {
+    const int64_t bytes = params_[i].numel() * static_cast<int64_t>(sizeof(float));
+    if (!current.params.empty() && (current.numel * 4 + bytes) > bucket_bytes) {
+      buckets_.push_back(current);
+      current = Bucket{};
+    }
+    current.params.push_back(i);
+    current.numel += params_[i].numel();
+  }
+  buckets_.push_back(current);  // possibly empty: it still carries the metrics
+  for (size_t b = 0; b < buckets_.size(); ++b) {
+    int64_t extra = (b + 1 == buckets_.size()) ? 2 * world_size_ + 1 : 0;
+    flat_.push_back(torch::zeros({buckets_[b].numel + extra},
+                                 params_.empty() ? torch::TensorOptions(torch::kFloat32)
+                                                 : params_[0].options()));
+  }
+}
+
+GlobalStepMetrics GradientSync::sync(const LocalStepMetrics& local) {
+  if (!pg_) {
+    // One process: the gradients already are the global ones; no copies.
+    GlobalStepMetrics out;
+    out.rank_losses = {local.loss};
+    out.loss = local.loss;
+    out.participants = 1;
+    out.samples = local.samples;
+    return out;
+  }
+  const int64_t metrics_at = buckets_.back().numel;
+  // Metrics slots: [loss of rank 0..W-1][participation of rank 0..W-1][samples]. Losses go in as
+  // float32 — exact enough for a curve, and the bucket stays one dtype and one collective.
+  {
+    torch::NoGradGuard no_grad;
+    for (size_t b = 0; b < buckets_.size(); ++b) {
+      auto& flat = flat_[b];
+      int64_t offset = 0;
+      for (size_t i : buckets_[b].params) {
+        auto& p = params_[i];
+        auto view = flat.narrow(0, offset, p.numel());
+        if (p.grad().defined() && local.participated) {
+          view.copy_(p.grad().reshape({-1}));
+        } else {
+          view.zero_();
+        }
+        offset += p.numel();
+      }
+    }
+    // Filled on the CPU and copied in: the bucket lives on the GPU under NCCL.
+    auto metrics = torch::zeros({2 * world_size_ + 1}, torch::kFloat32);
+    auto* m = metrics.data_ptr<float>();
+    m[rank_] = local.participated ? static_cast<float>(local.loss) : 0.0f;
+    m[world_size_ + rank_] = local.participated ? 1.0f : 0.0f;
+    m[2 * world_size_] = static_cast<float>(local.samples);
+    flat_.back().narrow(0, metrics_at, 2 * world_size_ + 1).copy_(metrics);
+  }
+  // Start every bucket's allreduce, then wait on each before its result is read.
+  std::vector<c10::intrusive_ptr<c10d::Work>> works;
+  for (auto& flat : flat_) {
+    std::vector<torch::Tensor> t{flat};
+    works.push_back(pg_->allreduce(t));
+  }
+  for (auto& w : works) w->wait();
+  GlobalStepMetrics out;
+  const auto reduced = flat_.back().narrow(0, metrics_at, 2 * world_size_ + 1).to(torch::kCPU);
+  const auto* m = reduced.data_ptr<float>();
+  double loss_sum = 0;
+  for (int r = 0; r < world_size_; ++r) {
+    const bool took_part = m[world_size_ + r] > 0.5f;
+    out.rank_losses.push_back(took_part ? m[r] : std::numeric_limits<double>::quiet_NaN());
+    if (took_part) {
+      ++out.participants;
+      loss_sum += m[r];
+    }
+  }
+  out.samples = static_cast<int64_t>(m[2 * world_size_] + 0.5f);
+  out.loss = out.participants > 0 ? loss_sum / out.participants : 0.0;
+  const double divisor = std::max(1, out.participants);
+  torch::NoGradGuard no_grad;
+  for (size_t b = 0; b < buckets_.size(); ++b) {
+    int64_t offset = 0;
+    for (size_t i : buckets_[b].params) {
+      auto& p = params_[i];
+      auto view = flat_[b].narrow(0, offset, p.numel()).view(p.sizes());
+      if (!p.grad().defined()) p.mutable_grad() = torch::zeros_like(p);
+      p.mutable_grad().copy_(view).div_(divisor);
+      offset += p.numel();
+    }
+  }
+  return out;
+}
+
+}  // namespace parity::engine

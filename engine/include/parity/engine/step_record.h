@@ -41,10 +41,23 @@ struct RunStart {
 enum class RunOutcome { kFinished, kDiverged, kFailed, kStopped };
 std::string to_string(RunOutcome outcome);
 
+/// Where a rank's training time went (seconds), for benchmarks. Not sent over the protocol.
+struct PhaseTimes {
+  double setup_s = 0;      ///< process group, data, model: from train() to the first step
+  double data_s = 0;       ///< gathering batches
+  double forward_s = 0;    ///< forward and loss
+  double backward_s = 0;
+  double sync_s = 0;       ///< gradient allreduce (with the step's metrics), waited on
+  double optimizer_s = 0;
+  double eval_s = 0;
+};
+
 struct RunEnd {
   RunOutcome outcome = RunOutcome::kFinished;
   std::string message;             ///< why, for anything but kFinished
-  double samples_per_s = 0;
+  double samples_per_s = 0;        ///< global training samples per second (evaluation excluded)
+  int64_t steps = 0;               ///< optimizer steps taken
+  PhaseTimes phases;               ///< this rank's; filled by train(), not by the protocol
 };
 
 /// Receives a run's records. Called on the training thread of rank 0 only; keep it cheap

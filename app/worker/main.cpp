@@ -1,0 +1,112 @@
+// parity-worker: one rank process. Reads the worker contract from the environment (see
+// parity/engine/launcher.h), trains, and writes progress lines to PARITY_STATUS_FD.
+// Exit status: 0 when the run ended normally (finished, diverged or stopped: rank 0's end line
+// says which), 1 with one line on stderr otherwise.
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <parity/engine/progress_protocol.h>
+#include <parity/engine/trainer.h>
+
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+void on_signal(int) { g_stop.store(true); }
+
+// Writes whole lines to the status pipe; a launcher that went away ends the rank.
+class StatusPipe {
+ public:
+  explicit StatusPipe(int fd) : fd_(fd) {}
+  void write_line(const std::string& line) {
+    if (fd_ < 0) return;
+    const char* p = line.data();
+    size_t left = line.size();
+    while (left > 0) {
+      ssize_t n = ::write(fd_, p, left);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        std::fprintf(stderr, "parity-worker: status pipe closed (%s); stopping\n",
+                     std::strerror(errno));
+        std::_Exit(1);
+      }
+      p += n;
+      left -= static_cast<size_t>(n);
+    }
+  }
+
+ private:
+  int fd_;
+};
+
+class PipeSink : public parity::engine::StepSink {
+ public:
+  explicit PipeSink(StatusPipe& pipe) : pipe_(pipe) {}
+  void on_start(const parity::engine::RunStart& s) override { send(s); }
+  void on_step(const parity::engine::StepRecord& r) override { send(r); }
+  void on_eval(const parity::engine::EvalRecord& r) override { send(r); }
+  void on_end(const parity::engine::RunEnd& e) override { send(e); }
+
+ private:
+  void send(const parity::engine::ProgressMessage& m) {
+    pipe_.write_line(parity::engine::encode_line(m));
+  }
+  StatusPipe& pipe_;
+};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read config " + path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+int main() {
+  int rank = -1;
+  try {
+    std::signal(SIGPIPE, SIG_IGN);
+    std::signal(SIGINT, on_signal);
+    const auto env = parity::engine::DistEnv::from_environment();
+    rank = env.rank;
+    const char* config_path = std::getenv("PARITY_CONFIG");
+    if (!config_path || !*config_path) throw std::runtime_error("PARITY_CONFIG is not set");
+    const auto config = parity::engine::from_json(read_file(config_path));
+    const char* fd_text = std::getenv("PARITY_STATUS_FD");
+    StatusPipe pipe(fd_text && *fd_text ? std::atoi(fd_text) : -1);
+    PipeSink sink(pipe);
+
+    parity::engine::TrainerOptions options;
+    options.stop = &g_stop;
+    // Heartbeats at most every 0.5 s: enough for hang detection, no cost on fast steps.
+    auto last = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+    options.heartbeat = [&](int64_t step) {
+      auto now = std::chrono::steady_clock::now();
+      if (now - last < std::chrono::milliseconds(500)) return;
+      last = now;
+      pipe.write_line(parity::engine::encode_line(parity::engine::Heartbeat{rank, step}));
+    };
+    pipe.write_line(parity::engine::encode_line(parity::engine::Heartbeat{rank, 0}));
+    parity::engine::train(config, env, env.rank == 0 ? &sink : nullptr, options);
+    return 0;
+  } catch (const std::exception& e) {
+    // One line: the launcher shows the last line of a failed rank's stderr.
+    std::string msg = e.what();
+    if (auto nl = msg.find('\n'); nl != std::string::npos) msg = msg.substr(0, nl);
+    std::fprintf(stderr, "parity-worker rank %d: %s\n", rank, msg.c_str());
+    return 1;
+  }
+}

@@ -1,0 +1,50 @@
+#pragma once
+// Gradient averaging in flattened buckets (one allreduce per bucket, not per parameter), with the
+// step's metrics riding in the last bucket so a sync costs no extra collective.
+
+#include <torch/torch.h>
+#include <torch/csrc/distributed/c10d/ProcessGroup.hpp>
+
+#include <vector>
+
+namespace parity::engine {
+
+/// What each rank adds to a sync besides its gradients.
+struct LocalStepMetrics {
+  double loss = 0;          // this rank's mean loss over the step's micro-batches
+  bool participated = true; // false when this rank had no micro-batch in the step
+  int64_t samples = 0;      // samples this rank consumed in the step
+};
+
+/// The step's metrics, identical on every rank after the sync.
+struct GlobalStepMetrics {
+  std::vector<double> rank_losses;  // index = rank (0 for ranks that did not participate)
+  double loss = 0;                  // mean over participating ranks
+  int participants = 0;
+  int64_t samples = 0;
+};
+
+class GradientSync {
+ public:
+  /// pg may be null for a single process (then only the metrics are filled in).
+  GradientSync(std::vector<torch::Tensor> params, c10::intrusive_ptr<c10d::ProcessGroup> pg,
+               int world_size, int rank, int64_t bucket_bytes = 25 << 20);
+
+  /// All-reduces (sum) gradients and metrics, waits, and divides gradients by the number of
+  /// participating ranks (W when shards are equal): the gradient of the global-batch mean.
+  GlobalStepMetrics sync(const LocalStepMetrics& local);
+
+ private:
+  struct Bucket {
+    std::vector<size_t> params;  // indices into params_
+    int64_t numel = 0;
+  };
+  std::vector<torch::Tensor> params_;
+  c10::intrusive_ptr<c10d::ProcessGroup> pg_;
+  int world_size_;
+  int rank_;
+  std::vector<Bucket> buckets_;
+  std::vector<torch::Tensor> flat_;  // one reusable buffer per bucket; metrics in the last
+};
+
+}  // namespace parity::engine

@@ -405,6 +405,14 @@ RunEnd train(const RunConfig& config, const DistEnv& env, StepSink* sink,
     }
   }
   end.steps = step;
+  if (options.final_parameters) {
+    options.final_parameters->clear();
+    for (const auto& p : params) {
+      auto flat = p.detach().to(torch::kCPU, torch::kFloat64).reshape({-1}).contiguous();
+      const double* d = flat.data_ptr<double>();
+      options.final_parameters->insert(options.final_parameters->end(), d, d + flat.numel());
+    }
+  }
   end.samples_per_s = train_time > 0 ? static_cast<double>(samples) / train_time : 0;
   if (reporter) sink->on_end(end);
   return end;

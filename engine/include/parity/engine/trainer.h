@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <parity/engine/run_config.h>
 #include <parity/engine/step_record.h>
@@ -41,6 +42,9 @@ struct TrainerOptions {
   std::function<void(int64_t step)> heartbeat;
   /// Set from outside to stop after the current step (outcome kStopped).
   const std::atomic<bool>* stop = nullptr;
+  /// When set, filled at the end with every parameter, flattened in module order (for tests that
+  /// compare the models different setups end with).
+  std::vector<double>* final_parameters = nullptr;
 };
 
 /// Trains config on this rank. Records go to sink on rank 0 only (sink may be null elsewhere).

@@ -120,7 +120,9 @@ struct SeedGroup {
   Band band;          ///< mean with min-max band on the first member's points (common range)
 };
 
-/// Groups of two or more runs with same_setup_except_seed(), in order of first member.
+/// Groups of two or more runs with same_setup_except_seed() and different seeds, in order of
+/// first member. A rerun with the same seed and data_seed as a member joins no group: its gap is
+/// not seed noise (the determinism check is the tool for it).
 std::vector<SeedGroup> seed_groups(const std::vector<CompareRun>& runs,
                                    const SeedGroupOptions& options = {});
 

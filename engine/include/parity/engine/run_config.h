@@ -21,10 +21,13 @@ enum class OptimizerKind { kSgd, kAdamW };
 enum class SchedulerKind { kConstant, kLinear, kCosine, kStep };
 enum class LossKind { kAuto, kMse, kCrossEntropy };
 
-/// A config value that is not allowed. what() reads "<field>: <value> is not allowed; <allowed>".
+/// A config value that is not allowed. what() reads "<field>: <value> is not allowed; <allowed>",
+/// or "<field>: <value> is not allowed <condition>; <allowed>" when the value is refused only in
+/// combination with another field (e.g. "mixed_precision: fp16 is not allowed on cpu; ...").
 class ConfigError : public std::runtime_error {
  public:
   ConfigError(std::string field, std::string value, std::string allowed);
+  ConfigError(std::string field, std::string value, std::string allowed, std::string condition);
   const std::string& field() const { return field_; }
   const std::string& value() const { return value_; }
   const std::string& allowed() const { return allowed_; }
@@ -45,8 +48,9 @@ struct RunConfig {
 
   // Setup (what differs between the setups of one experiment).
   int64_t seed = 42;
-  std::optional<int64_t> data_seed;   ///< seed of the shuffle; defaults to seed
-  bool device_specific_seed = false;  ///< adds the rank to the model/dropout seed, never to the order
+  std::optional<int64_t> data_seed;  ///< seed of the shuffle; defaults to seed
+  /// Adds the rank to the model/dropout seed, never to the data order.
+  bool device_specific_seed = false;
   Device device = Device::kCpu;
   int num_processes = 1;
   int64_t per_device_batch_size = 64;  ///< with split_batches: the global batch, cut in W slices
@@ -61,18 +65,18 @@ struct RunConfig {
 
   // Experiment (shared by the setups).
   DatasetKind dataset = DatasetKind::kFashionMnist;
-  std::string data_path;               ///< folder (fashion-mnist) or file (csv); empty = default
-  std::vector<std::string> features;   ///< csv feature columns; empty = all but the target
-  std::string target;                  ///< csv target column
+  std::string data_path;              ///< folder (fashion-mnist) or file (csv); empty = default
+  std::vector<std::string> features;  ///< csv feature columns; empty = all but the target
+  std::string target;                 ///< csv target column
   Task task = Task::kClassification;
-  int64_t train_samples = 0;           ///< use only the first N training samples; 0 = all
-  int64_t synthetic_samples = 1024;    ///< synthetic-regression: number of samples
-  double synthetic_noise = 0.1;        ///< synthetic-regression: stddev of the noise
+  int64_t train_samples = 0;         ///< use only the first N training samples; 0 = all
+  int64_t synthetic_samples = 1024;  ///< synthetic-regression: number of samples
+  double synthetic_noise = 0.1;      ///< synthetic-regression: stddev of the noise
   ModelKind model = ModelKind::kMlp;
   Init init = Init::kDefault;
   std::vector<int64_t> hidden{256, 128};
   OptimizerKind optimizer = OptimizerKind::kSgd;
-  double lr = 0.05;                    ///< base learning rate, before lr_scaling
+  double lr = 0.05;  ///< base learning rate, before lr_scaling
   double momentum = 0.0;
   double weight_decay = 0.0;
   SchedulerKind scheduler = SchedulerKind::kConstant;
@@ -91,12 +95,17 @@ std::vector<ConfigIssue> check(const RunConfig& config);
 /// Throws ConfigError for the first problem found by check().
 void validate(const RunConfig& config);
 
-/// JSON (snake_case keys, enum values as their CLI spellings). from_json rejects unknown keys and
-/// bad values with ConfigError naming the key.
+/// JSON (snake_case keys, enum values as their CLI spellings; data_seed null when unset).
+/// from_json also accepts kebab-case keys ("per-device-batch-size") and "data" for data_path, as
+/// the CLI spells them; missing keys keep their defaults. It rejects unknown keys, wrong JSON types
+/// and unknown enum spellings with ConfigError naming the key, but does not range-check: call
+/// check() or validate() before starting anything.
 std::string to_json(const RunConfig& config, int indent = 2);
 RunConfig from_json(const std::string& text);
 /// Configs in a set file: either {"setups":[...], "experiment":{...}} or a plain array of configs.
-/// Experiment keys apply to every setup unless the setup overrides them.
+/// Experiment keys apply to every setup unless the setup overrides them. The object form may also
+/// carry "name" and "description" (free text); other top-level keys are refused. Errors inside a
+/// setup name it: "setups[1].num_processes: ...".
 std::vector<RunConfig> configs_from_set_json(const std::string& text);
 
 // Enum spellings, as on the command line ("cpu", "bf16", "linear", "fashion-mnist", ...).

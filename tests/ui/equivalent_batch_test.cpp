@@ -1,0 +1,93 @@
+#include <QAbstractItemModelTester>
+
+#include <gtest/gtest.h>
+
+#include <parity/ui/equivalent_batch_panel.h>
+#include <parity/ui/reference_batch_model.h>
+#include <parity/ui/setup_plan_model.h>
+#include <parity/ui/setup_presets.h>
+#include <parity/ui/setups_model.h>
+
+namespace parity::ui {
+namespace {
+
+engine::RunConfig setup(const char* label, int processes, int64_t batch,
+                        engine::LrScaling scaling = engine::LrScaling::kNone, int accumulation = 1) {
+  engine::RunConfig c = defaultExperiment();
+  c.label = label;
+  c.num_processes = processes;
+  c.per_device_batch_size = batch;
+  c.lr_scaling = scaling;
+  c.gradient_accumulation_steps = accumulation;
+  return c;
+}
+
+TEST(ReferenceBatchModel, TheSeedsTable) {
+  ReferenceBatchModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  ASSERT_EQ(model.rowCount(), 4);
+  ASSERT_EQ(model.columnCount(), 4);  // reference + 1 GPU, 2 GPUs, 8-worker TPU pod
+  EXPECT_EQ(model.index(0, 0).data().toLongLong(), 256);
+  EXPECT_EQ(model.index(0, 2).data().toLongLong(), 128);  // 2 GPUs
+  EXPECT_EQ(model.index(0, 3).data().toLongLong(), 32);   // 8-worker pod
+  EXPECT_EQ(model.index(2, 2).data().toLongLong(), 32);   // G=64 on 2 GPUs
+  EXPECT_EQ(model.index(2, 3).data().toLongLong(), 8);    // G=64 on the pod
+}
+
+TEST(ReferenceBatchModel, AddsColumnsForOtherShapesAndSaysWhenNothingDivides) {
+  ReferenceBatchModel model;
+  QAbstractItemModelTester tester(&model);
+  model.setSetupShapes({setup("3x", 3, 10)});
+  ASSERT_EQ(model.columnCount(), 5);
+  const QModelIndex cell = model.index(0, 4);  // 256 on 3 processes
+  EXPECT_EQ(cell.data().toString(), "—");
+  EXPECT_TRUE(cell.data(Qt::ToolTipRole).toString().contains("does not divide"));
+}
+
+TEST(SetupPlanModel, HighlightsWhatDiffersFromTheReferenceWithTheReason) {
+  SetupPlanModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  model.setSetups({setup("1x256", 1, 256), setup("2x128", 2, 128),
+                   setup("2x64 linear", 2, 64, engine::LrScaling::kLinear)},
+                  256);
+  ASSERT_EQ(model.rowCount(), 3);
+  auto differs = [&](int row, int column) {
+    return model.index(row, column).data(SetupPlanModel::kDiffersRole).toBool();
+  };
+  EXPECT_FALSE(differs(0, SetupPlanModel::kGlobalBatch));
+  EXPECT_FALSE(differs(1, SetupPlanModel::kGlobalBatch));
+  EXPECT_FALSE(differs(1, SetupPlanModel::kEffectiveLr));
+  EXPECT_TRUE(differs(2, SetupPlanModel::kGlobalBatch));
+  EXPECT_TRUE(differs(2, SetupPlanModel::kEffectiveLr));
+  const QString why = model.index(2, SetupPlanModel::kGlobalBatch).data(Qt::ToolTipRole).toString();
+  EXPECT_TRUE(why.contains("128 vs reference 256")) << why.toStdString();
+  EXPECT_TRUE(why.contains("per-device batch 128")) << why.toStdString();
+  EXPECT_EQ(model.index(1, SetupPlanModel::kSchedulerPace).data().toInt(), 2);
+  EXPECT_EQ(model.index(1, SetupPlanModel::kMatch).data().toLongLong(), 128);
+  EXPECT_FALSE(model.index(2, SetupPlanModel::kGlobalBatch).data(Qt::BackgroundRole).isNull());
+}
+
+TEST(SetupPlanModel, StepsPerEpochFromTheTrainingSetSize) {
+  SetupPlanModel model;
+  engine::RunConfig c = setup("1x64", 1, 64);
+  c.train_samples = 6400;
+  model.setSetups({c}, 64);
+  EXPECT_EQ(model.index(0, SetupPlanModel::kStepsPerEpoch).data().toLongLong(), 100);
+}
+
+TEST(EquivalentBatchPanel, FollowsTheSetupsAndTheReference) {
+  SetupsModel setups;
+  EquivalentBatchPanel panel(&setups);
+  setups.addSetup(presets()[0].setup);
+  setups.addSetup(presets()[1].setup);
+  EXPECT_EQ(panel.planModel()->rowCount(), 2);
+  panel.setReferenceBatch(128);
+  EXPECT_EQ(panel.referenceBatch(), 128);
+  EXPECT_TRUE(panel.planModel()
+                  ->index(0, SetupPlanModel::kGlobalBatch)
+                  .data(SetupPlanModel::kDiffersRole)
+                  .toBool());
+}
+
+}  // namespace
+}  // namespace parity::ui

@@ -1,0 +1,113 @@
+// End to end under a real X server (ctest runs it through xvfb-run, label "gui"): the window
+// launches two small setups as parity-cli processes, waits for them, takes a screenshot and checks
+// it is not blank and that the chart holds both curves. Skipped only when parity-cli is absent.
+#include <QDir>
+#include <QFileInfo>
+#include <QImage>
+#include <QPixmap>
+#include <QSet>
+
+#include <gtest/gtest.h>
+
+#include <parity/ui/chart_panel.h>
+#include <parity/ui/chart_view.h>
+#include <parity/ui/loss_chart.h>
+#include <parity/ui/main_window.h>
+#include <parity/ui/run_launcher.h>
+#include <parity/ui/runs_model.h>
+#include <parity/ui/setups_model.h>
+
+#include "test_util.h"
+
+namespace parity::ui {
+namespace {
+
+engine::RunConfig regression(const char* label, int processes, int64_t batch) {
+  engine::RunConfig c;
+  c.label = label;
+  c.dataset = engine::DatasetKind::kSyntheticRegression;
+  c.task = engine::Task::kRegression;
+  c.model = engine::ModelKind::kLinear;
+  c.synthetic_samples = 512;
+  c.optimizer = engine::OptimizerKind::kSgd;
+  c.lr = 0.05;
+  c.epochs = 1;
+  c.num_processes = processes;
+  c.per_device_batch_size = batch;
+  return c;
+}
+
+/// Pixels close to `color` inside `rect`.
+int countNear(const QImage& image, const QRect& rect, const QColor& color) {
+  int n = 0;
+  for (int y = rect.top(); y <= rect.bottom(); ++y) {
+    for (int x = rect.left(); x <= rect.right(); ++x) {
+      const QColor c = image.pixelColor(x, y);
+      if (std::abs(c.red() - color.red()) + std::abs(c.green() - color.green()) +
+              std::abs(c.blue() - color.blue()) < 40) {
+        ++n;
+      }
+    }
+  }
+  return n;
+}
+
+TEST(GuiLaunch, TwoSetupsRunToTheEndAndBothCurvesAreDrawn) {
+  const QString cli = RunLauncher::findCli();
+  if (cli.isEmpty()) GTEST_SKIP() << "parity-cli is not built yet (set PARITY_CLI or build it)";
+
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  MainWindow window({false, true});
+  window.resize(1500, 950);
+  window.show();
+  window.openDatabase(dir.filePath("gui.db"));
+  ASSERT_TRUE(test::waitFor([&] { return window.isSettled(false); }));
+
+  const engine::RunConfig experiment = regression("exp", 1, 32);
+  window.setupsModel()->reset(experiment, {regression("1x32", 1, 32), regression("2x16", 2, 16)});
+  ASSERT_TRUE(window.setupsModel()->allValid());
+  window.launcher()->setMaxConcurrent(2);
+  window.launch(window.setupsModel()->configs());
+
+  ASSERT_TRUE(test::waitFor([&] { return window.isSettled(true); }, 240000))
+      << "runs did not finish in 4 minutes";
+  RunsModel* runs = window.runsModel();
+  ASSERT_EQ(runs->rowCount(), 2);
+  for (const auto& r : runs->runs()) {
+    EXPECT_EQ(r.status, "finished") << r.label << ": " << r.error;
+    EXPECT_GT(r.steps_done, 0) << r.label;
+  }
+
+  LossChart* chart = window.chartPanel()->lossChart();
+  const auto counts = chart->drawnPointCounts();
+  ASSERT_EQ(counts.size(), 2u);
+  EXPECT_GT(counts[0], 1);
+  EXPECT_GT(counts[1], 1);
+
+  const QImage shot = window.grab().toImage();
+  const QString out = QDir(qEnvironmentVariable("PARITY_TEST_OUT", QDir::tempPath()))
+                          .filePath("gui_launch_test.png");
+  shot.save(out);
+  std::printf("screenshot: %s\n", qPrintable(QFileInfo(out).absoluteFilePath()));
+
+  QSet<QRgb> colors;
+  for (int y = 0; y < shot.height(); y += 3) {
+    for (int x = 0; x < shot.width(); x += 3) colors.insert(shot.pixel(x, y));
+  }
+  EXPECT_GT(colors.size(), 50) << "the screenshot looks blank";
+
+  // Each run's colour is inside the plot area (not just in the legend below it).
+  ChartView* view = window.chartPanel()->view();
+  const QRectF plot = chart->chart()->plotArea();
+  const QPoint topLeft = view->viewport()->mapTo(&window, view->mapFromScene(plot.topLeft()));
+  const QRect chartRect(topLeft * shot.devicePixelRatio(),
+                        plot.size().toSize() * shot.devicePixelRatio());
+  for (const auto& r : runs->runs()) {
+    EXPECT_GT(countNear(shot, chartRect.intersected(shot.rect()), LossChart::colorFor(r.id)), 20)
+        << "no curve of run " << r.id << " (" << r.label << ") on the chart";
+  }
+}
+
+}  // namespace
+}  // namespace parity::ui

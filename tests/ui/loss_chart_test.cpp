@@ -1,0 +1,114 @@
+// The chart controller with data put straight into its store (no database).
+#include <QtCharts/QChart>
+#include <QtCharts/QLegend>
+#include <QtCharts/QLegendMarker>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QLogValueAxis>
+
+#include <gtest/gtest.h>
+
+#include <parity/ui/chart_panel.h>
+#include <parity/ui/chart_view.h>
+#include <parity/ui/loss_chart.h>
+
+#include "test_util.h"
+
+namespace parity::ui {
+namespace {
+
+class LossChartTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    panel.resize(1000, 600);
+    panel.show();
+    chart = panel.lossChart();
+    chart->store().append(1, -1, test::syntheticSteps(1, 100000, 64));
+    chart->store().setRanks(1, {-1});
+    chart->store().append(2, -1, test::syntheticSteps(2, 50000, 128, -1, 30000, 1.1));
+    chart->store().setRanks(2, {-1});
+    chart->setRuns({{1, "1x64", "finished", 100000}, {2, "2x64", "diverged", 50000}});
+    QCoreApplication::processEvents();
+    chart->redrawNow();
+  }
+
+  ChartPanel panel;
+  LossChart* chart = nullptr;
+};
+
+TEST_F(LossChartTest, DrawsADecimationNotEveryPoint) {
+  const auto counts = chart->drawnPointCounts();
+  ASSERT_EQ(counts.size(), 2u);
+  const int width = static_cast<int>(chart->chart()->plotArea().width());
+  for (int n : counts) {
+    EXPECT_GT(n, 100);
+    EXPECT_LE(n, 4 * width + 2);
+  }
+  EXPECT_TRUE(chart->isSettled());
+}
+
+TEST_F(LossChartTest, LegendShowsOneEntryPerRunByLabel) {
+  QStringList names;
+  for (QLegendMarker* m : chart->chart()->legend()->markers()) {
+    if (m->isVisible()) names << m->label();
+  }
+  EXPECT_EQ(names, QStringList({"1x64", "2x64"}));
+}
+
+TEST_F(LossChartTest, MarksNonFiniteLosses) { EXPECT_EQ(chart->badMarkerCount(), 1); }
+
+TEST_F(LossChartTest, ZoomRedecimatesTheVisibleRange) {
+  chart->setXAxis(XAxisKind::kStep);
+  chart->redrawNow();
+  const QRectF plot = chart->chart()->plotArea();
+  // A box over the first tenth of the x range.
+  chart->zoomToPixels(QRectF(plot.left(), plot.top(), plot.width() / 10, plot.height()));
+  EXPECT_TRUE(chart->isZoomed());
+  const auto [x0, x1] = chart->xRange();
+  EXPECT_NEAR(x0, 1, 1);
+  EXPECT_NEAR(x1, 1 + (100000 - 1) / 10.0, 200);
+  // Still about a pixel's worth of points, now over 10k steps: finer than before.
+  EXPECT_GT(chart->drawnPointCounts()[0], 100);
+  chart->panPixels(QPointF(-plot.width() / 2, 0));
+  EXPECT_GT(chart->xRange().first, x0);
+  chart->resetZoom();
+  EXPECT_FALSE(chart->isZoomed());
+  EXPECT_NEAR(chart->xRange().second, 100000, 1);
+}
+
+TEST_F(LossChartTest, AxisChoiceChangesTheRange) {
+  chart->setXAxis(XAxisKind::kSamples);
+  chart->redrawNow();
+  EXPECT_NEAR(chart->xRange().second, 50000.0 * 128, 1);
+  chart->setXAxis(XAxisKind::kEpoch);
+  chart->redrawNow();
+  EXPECT_NEAR(chart->xRange().second, 1.0, 1e-9);
+}
+
+TEST_F(LossChartTest, LogAxisAndSmoothingOff) {
+  chart->setLogY(true);
+  chart->setSmoothing(0);
+  chart->redrawNow();
+  EXPECT_TRUE(chart->logY());
+  bool hasLog = false;
+  for (QAbstractAxis* a : chart->chart()->axes(Qt::Vertical)) hasLog |= qobject_cast<QLogValueAxis*>(a) != nullptr;
+  EXPECT_TRUE(hasLog);
+  EXPECT_GT(chart->yRange().first, 0);
+  EXPECT_GT(chart->drawnPointCounts()[0], 100);
+}
+
+TEST_F(LossChartTest, RedrawsAreBatched) {
+  const int before = chart->redrawCount();
+  for (int i = 0; i < 20; ++i) chart->scheduleRedraw();
+  EXPECT_EQ(chart->redrawCount(), before);
+  EXPECT_TRUE(test::waitFor([&] { return chart->redrawCount() > before; }, 2000));
+  EXPECT_EQ(chart->redrawCount(), before + 1);
+}
+
+TEST_F(LossChartTest, HidingARunRemovesItsSeries) {
+  chart->setRuns({{2, "2x64", "diverged", 50000}});
+  chart->redrawNow();
+  EXPECT_EQ(chart->drawnPointCounts().size(), 1u);
+}
+
+}  // namespace
+}  // namespace parity::ui

@@ -1,0 +1,114 @@
+// The whole window against a real database file (offscreen), with runs written the way
+// parity-cli writes them. No process is launched here; gui_launch_test does that.
+#include <QFile>
+#include <QPushButton>
+#include <QTableView>
+
+#include <gtest/gtest.h>
+
+#include <parity/ui/chart_panel.h>
+#include <parity/ui/database_client.h>
+#include <parity/ui/loss_chart.h>
+#include <parity/ui/main_window.h>
+#include <parity/ui/runs_model.h>
+
+#include "test_util.h"
+
+namespace parity::ui {
+namespace {
+
+class MainWindowTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(dir.isValid());
+    path = dir.filePath("runs.db");
+    storage::Database db(path.toStdString());
+    first = test::addFinishedRun(db, "1x64", 300, 64);
+    second = test::addFinishedRun(db, "2x32", 300, 64);
+  }
+
+  QTemporaryDir dir;
+  QString path;
+  int64_t first = 0, second = 0;
+};
+
+TEST_F(MainWindowTest, ListsRunsAndDrawsTheirCurves) {
+  MainWindow window({false, true});
+  window.show();
+  window.openDatabase(path);
+  ASSERT_TRUE(test::waitFor([&] { return window.isSettled(false); }));
+  EXPECT_EQ(window.runsModel()->rowCount(), 2);
+  const auto counts = window.chartPanel()->lossChart()->drawnPointCounts();
+  ASSERT_EQ(counts.size(), 2u);
+  EXPECT_GT(counts[0], 10);
+  EXPECT_GT(counts[1], 10);
+}
+
+TEST_F(MainWindowTest, RunsWrittenLaterAppearAndGrow) {
+  MainWindow window({false, true});
+  window.show();
+  window.openDatabase(path);
+  ASSERT_TRUE(test::waitFor([&] { return window.isSettled(false); }));
+  // Another process (parity-cli started from a shell) adds a run and writes steps.
+  storage::Database db(path.toStdString());
+  const int64_t id = db.create_run("from the CLI", "{}", "queued");
+  db.set_started(id, 100);
+  auto rows = test::syntheticSteps(id, 100, 32);
+  db.append_steps({rows.begin(), rows.begin() + 40});
+  ASSERT_TRUE(test::waitFor([&] {
+    const auto* r = window.runsModel()->runById(id);
+    return r && r->steps_done == 40 && window.isSettled(false);
+  }));
+  EXPECT_EQ(window.chartPanel()->lossChart()->store().lastStep(id, -1), 40);
+  db.append_steps({rows.begin() + 40, rows.end()});
+  ASSERT_TRUE(test::waitFor([&] {
+    return window.chartPanel()->lossChart()->store().lastStep(id, -1) == 100 &&
+           window.isSettled(false);
+  }));
+}
+
+TEST_F(MainWindowTest, RenameGoesToTheDatabase) {
+  MainWindow window({false, true});
+  window.openDatabase(path);
+  ASSERT_TRUE(test::waitFor([&] { return window.runsModel()->rowCount() == 2; }));
+  RunsModel* model = window.runsModel();
+  model->setData(model->index(model->rowOf(first), RunsModel::kLabel), "baseline");
+  ASSERT_TRUE(test::waitFor([&] {
+    storage::Database db(path.toStdString());
+    return db.get_run(first)->label == "baseline";
+  }));
+}
+
+TEST_F(MainWindowTest, ExportsCurvesCsvOffTheUiThread) {
+  DatabaseClient client;
+  bool opened = false, exported = false;
+  QObject::connect(&client, &DatabaseClient::databaseOpened, [&] { opened = true; });
+  QObject::connect(&client, &DatabaseClient::exportFinished, [&] { exported = true; });
+  client.openDatabase(path);
+  ASSERT_TRUE(test::waitFor([&] { return opened; }));
+  const QString csv = dir.filePath("curves.csv");
+  client.exportCurves(csv, {first}, true);
+  ASSERT_TRUE(test::waitFor([&] { return exported; }));
+  QFile file(csv);
+  ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+  const QByteArray header = file.readLine();
+  EXPECT_TRUE(header.startsWith("run_id,label,step")) << header.toStdString();
+  int lines = 1;
+  while (!file.readLine().isEmpty()) ++lines;
+  EXPECT_EQ(lines, 301);
+}
+
+TEST_F(MainWindowTest, UnwritableDatabaseIsReportedNotFatal) {
+  bool failed = false;
+  // A path under a regular file cannot be created.
+  QFile blocker(dir.filePath("file"));
+  ASSERT_TRUE(blocker.open(QIODevice::WriteOnly));
+  blocker.close();
+  DatabaseClient client;
+  QObject::connect(&client, &DatabaseClient::databaseFailed, [&] { failed = true; });
+  client.openDatabase(dir.filePath("file/sub/runs.db"));
+  EXPECT_TRUE(test::waitFor([&] { return failed; }));
+}
+
+}  // namespace
+}  // namespace parity::ui

@@ -1,0 +1,87 @@
+// The Setups panel with QT_QPA_PLATFORM=offscreen: inline validation and the Launch gate.
+#include <QComboBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardItemModel>
+
+#include <gtest/gtest.h>
+
+#include <parity/ui/experiment_form.h>
+#include <parity/ui/setup_form.h>
+#include <parity/ui/setup_presets.h>
+#include <parity/ui/setups_model.h>
+#include <parity/ui/setups_panel.h>
+
+namespace parity::ui {
+namespace {
+
+class SetupsPanelTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    panel.show();
+    for (int i = 0; i < 3; ++i) panel.addPreset(i);
+  }
+  SetupsModel model;
+  SetupsPanel panel{&model};
+};
+
+TEST_F(SetupsPanelTest, PresetsAreAddedAndValid) {
+  EXPECT_EQ(model.rowCount(), 3);
+  EXPECT_TRUE(panel.launchButton()->isEnabled());
+  EXPECT_EQ(panel.currentRow(), 2);
+}
+
+TEST_F(SetupsPanelTest, InvalidValueIsMarkedInlineAndBlocksLaunch) {
+  panel.setCurrentRow(1);
+  auto* processes = qobject_cast<QSpinBox*>(panel.setupForm()->editor("num_processes"));
+  ASSERT_NE(processes, nullptr);
+  processes->setValue(0);
+  EXPECT_FALSE(panel.launchButton()->isEnabled());
+  const QString message = panel.setupForm()->issueText("num_processes");
+  EXPECT_FALSE(message.isEmpty());
+  EXPECT_TRUE(message.contains("num_processes")) << message.toStdString();
+  // The message is the engine's own.
+  EXPECT_EQ(message.toStdString(), model.issues(1).front().message);
+  processes->setValue(2);
+  EXPECT_TRUE(panel.launchButton()->isEnabled());
+  EXPECT_TRUE(panel.setupForm()->issueText("num_processes").isEmpty());
+}
+
+TEST_F(SetupsPanelTest, Fp16OnCpuIsRefusedUnderThePrecisionField) {
+  panel.setCurrentRow(0);
+  auto* precision = qobject_cast<QComboBox*>(panel.setupForm()->editor("mixed_precision"));
+  precision->setCurrentIndex(precision->findData(static_cast<int>(engine::MixedPrecision::kFp16)));
+  EXPECT_FALSE(panel.setupForm()->issueText("mixed_precision").isEmpty());
+  EXPECT_FALSE(panel.launchButton()->isEnabled());
+}
+
+TEST_F(SetupsPanelTest, ExperimentErrorsShowInTheExperimentForm) {
+  auto* epochs = qobject_cast<QSpinBox*>(panel.experimentForm()->editor("epochs"));
+  ASSERT_NE(epochs, nullptr);
+  epochs->setValue(0);
+  EXPECT_FALSE(panel.experimentForm()->issueText("epochs").isEmpty());
+  EXPECT_FALSE(panel.launchButton()->isEnabled());
+  EXPECT_EQ(model.config(2).epochs, 0);
+}
+
+TEST_F(SetupsPanelTest, CudaIsListedButDisabledWithoutACudaBuild) {
+  auto* device = qobject_cast<QComboBox*>(panel.setupForm()->editor("device"));
+  auto* items = qobject_cast<QStandardItemModel*>(device->model());
+  ASSERT_NE(items, nullptr);
+  ASSERT_EQ(items->rowCount(), 2);
+  EXPECT_EQ(items->item(1)->isEnabled(), engine::cuda_build());
+  if (!engine::cuda_build()) EXPECT_FALSE(items->item(1)->toolTip().isEmpty());
+}
+
+TEST_F(SetupsPanelTest, LaunchHandsOverEveryConfig) {
+  QSignalSpy launched(&panel, &SetupsPanel::launchRequested);
+  panel.launchButton()->click();
+  ASSERT_EQ(launched.count(), 1);
+  const auto configs = launched.at(0).at(0).value<std::vector<engine::RunConfig>>();
+  EXPECT_EQ(configs.size(), 3u);
+}
+
+}  // namespace
+}  // namespace parity::ui

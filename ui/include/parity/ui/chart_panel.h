@@ -1,0 +1,55 @@
+#pragma once
+/// The loss chart with its controls: x-axis choice, EMA smoothing, log y, per-rank curves,
+/// reset zoom. Owns the LossChart controller and the view.
+/// Thread affinity: UI thread.
+
+#include <QWidget>
+
+#include <parity/ui/curve_store.h>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QToolButton;
+
+namespace parity::ui {
+
+class ChartView;
+class LossChart;
+
+class ChartPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit ChartPanel(QWidget* parent = nullptr);
+
+  LossChart* lossChart() const { return chart_; }
+  ChartView* view() const { return view_; }
+
+  void setXAxis(XAxisKind kind);
+  void setSmoothing(double beta);
+  void setLogY(bool on);
+  void setShowRanks(bool on);
+  /// A line under the controls (e.g. "3 runs drawn, 120k points").
+  void setStatusText(const QString& text);
+
+  /// The export button's menu is filled by the window.
+  QToolButton* exportButton() const { return export_; }
+
+ signals:
+  /// A control changed; the window stores the choice in QSettings.
+  void optionsChanged();
+
+ private:
+  LossChart* chart_;
+  ChartView* view_;
+  QComboBox* xAxis_;
+  QDoubleSpinBox* smoothing_;
+  QCheckBox* logY_;
+  QCheckBox* ranks_;
+  QToolButton* reset_;
+  QToolButton* export_;
+  QLabel* status_;
+};
+
+}  // namespace parity::ui

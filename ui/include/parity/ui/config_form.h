@@ -1,0 +1,56 @@
+#pragma once
+/// Base of the setup and experiment forms: a QFormLayout whose fields are keyed by the config
+/// field name check() uses, so each ConfigIssue lands under the editor it concerns.
+/// Thread affinity: UI thread.
+
+#include <QHash>
+#include <QString>
+#include <QWidget>
+
+#include <vector>
+
+#include <parity/engine/run_config.h>
+
+class QFormLayout;
+class QLabel;
+
+namespace parity::ui {
+
+class ConfigForm : public QWidget {
+  Q_OBJECT
+ public:
+  explicit ConfigForm(QWidget* parent = nullptr);
+
+  /// Shows each issue under its field; returns the messages of issues with no field here.
+  QStringList showIssues(const std::vector<engine::ConfigIssue>& issues);
+  /// The inline message under a field (empty when none); for tests.
+  QString issueText(const QString& field) const;
+  QWidget* editor(const QString& field) const;
+
+ signals:
+  /// The user changed a value.
+  void edited();
+
+ protected:
+  /// Adds a row: label, editor, and a hidden red message line beneath. `aliases` are other
+  /// check() field names shown under the same editor.
+  void addField(const QString& field, const QString& label, QWidget* editor,
+                const QString& toolTip = {}, const QStringList& aliases = {});
+  void setFieldVisible(const QString& field, bool visible);
+  /// Emits edited() unless the form is being filled from a config.
+  void changed();
+
+  QFormLayout* form_;
+  bool loading_ = false;
+
+ private:
+  struct Field {
+    QWidget* row = nullptr;
+    QWidget* editor = nullptr;
+    QLabel* message = nullptr;
+  };
+  QHash<QString, Field> fields_;
+  QHash<QString, QString> alias_;
+};
+
+}  // namespace parity::ui

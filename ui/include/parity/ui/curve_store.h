@@ -1,0 +1,61 @@
+#pragma once
+/// The loss series the chart has loaded, one per (run, rank), kept ready for the engine's
+/// curve analysis (engine::Series for the chosen x-axis, and its debiased EMA).
+/// Thread affinity: UI thread only (the CurveLoader hands it rows through queued signals).
+
+#include <cstdint>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include <parity/engine/curve_analysis.h>
+#include <parity/storage/database.h>
+
+namespace parity::ui {
+
+/// What the chart's x-axis shows. Samples seen is the axis on which setups compare.
+enum class XAxisKind { kStep = 0, kSamples = 1, kEpoch = 2, kWallTime = 3 };
+
+/// One stored series. The four x columns are kept; `raw` pairs the loss with one of them.
+struct CurveSeries {
+  std::vector<double> step, samples, epoch, time;
+  engine::Series raw;                  ///< x = column(rawKind), y = loss
+  engine::Series smooth;               ///< x = raw.x, y = EMA of raw.y (when smoothSize == size())
+  std::vector<std::size_t> nonFinite;  ///< indices of NaN/inf losses, ascending
+  XAxisKind rawKind = XAxisKind::kStep;
+  double smoothBeta = -1;
+  std::size_t smoothSize = 0;
+  int64_t lastStep = 0;
+
+  std::size_t size() const { return raw.y.size(); }
+  const std::vector<double>& column(XAxisKind kind) const;
+};
+
+class CurveStore {
+ public:
+  /// Appends rows of one (run, rank), in step order; rows at or before lastStep are ignored.
+  void append(int64_t runId, int rank, const std::vector<storage::StepRow>& rows);
+  /// Null when nothing is loaded for that (run, rank).
+  const CurveSeries* find(int64_t runId, int rank) const;
+  int64_t lastStep(int64_t runId, int rank) const;
+  /// The loss against `kind` (switching the stored x column if needed); null when not loaded.
+  const engine::Series* raw(int64_t runId, int rank, XAxisKind kind);
+  /// engine::ema() of it (debiased) for `weight`, recomputed only when rows or weight changed.
+  const engine::Series* smoothed(int64_t runId, int rank, XAxisKind kind, double weight);
+
+  void setRanks(int64_t runId, std::vector<int> ranks) { ranks_[runId] = std::move(ranks); }
+  /// The ranks stored for a run (-1 first), as last reported by the loader.
+  const std::vector<int>& ranks(int64_t runId) const;
+  bool ranksKnown(int64_t runId) const { return ranks_.count(runId) > 0; }
+
+  void removeRun(int64_t runId);
+  void clear();
+  std::size_t pointCount() const;
+
+ private:
+  CurveSeries* findMutable(int64_t runId, int rank);
+  std::map<std::pair<int64_t, int>, CurveSeries> series_;
+  std::map<int64_t, std::vector<int>> ranks_;
+};
+
+}  // namespace parity::ui

@@ -1,0 +1,59 @@
+#pragma once
+/// The window's handle on the database: forwards every call to a DatabaseWorker running in its
+/// own QThread and re-emits the worker's results on the UI thread.
+/// Thread affinity: create, call and destroy on the UI thread; signals arrive on the UI thread.
+
+#include <QList>
+#include <QObject>
+#include <QString>
+#include <QThread>
+
+#include <parity/ui/database_worker.h>
+
+namespace parity::ui {
+
+class DatabaseClient : public QObject {
+  Q_OBJECT
+ public:
+  static constexpr int kPollMs = 500;
+
+  explicit DatabaseClient(QObject* parent = nullptr);
+  ~DatabaseClient() override;
+
+  /// Opens (or creates) the file; answers with databaseOpened or databaseFailed.
+  void openDatabase(const QString& path);
+  QString path() const { return path_; }
+  /// The path last opened successfully; empty until then.
+  QString openPath() const { return openPath_; }
+
+  void pollNow();
+  /// Creates a queued run row; answers with runCreated(requestId, id) or runCreateFailed.
+  void createRun(int requestId, const QString& label, const QString& configJson);
+  void renameRun(qint64 runId, const QString& label);
+  void setNotes(qint64 runId, const QString& notes);
+  void deleteRun(qint64 runId);
+  void markIfActive(qint64 runId, const QString& status, const QString& error);
+  void exportCurves(const QString& path, const QList<qint64>& runIds, bool includeRanks);
+  void exportRuns(const QString& path, const QList<qint64>& runIds);
+
+ signals:
+  void databaseOpened(const QString& path);
+  void databaseFailed(const QString& path, const QString& message);
+  void runsListed(const parity::ui::RunRows& runs);
+  void pollFailed(const QString& message);
+  void runCreated(int requestId, qint64 runId);
+  void runCreateFailed(int requestId, const QString& message);
+  void exportFinished(const QString& path);
+  void operationFailed(const QString& what, const QString& message);
+
+ private:
+  template <typename F>
+  void post(F&& f);
+
+  QThread thread_;
+  DatabaseWorker* worker_;
+  QString path_;
+  QString openPath_;
+};
+
+}  // namespace parity::ui

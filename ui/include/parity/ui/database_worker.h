@@ -1,0 +1,59 @@
+#pragma once
+/// Everything the window asks of the runs table, off the UI thread: polling, creating runs,
+/// renaming, notes, deleting, marking, CSV export.
+/// Thread affinity: lives in the DatabaseClient's QThread and owns that thread's Database
+/// connection; its slots are only ever invoked through queued calls from DatabaseClient.
+
+#include <QList>
+#include <QMetaType>
+#include <QObject>
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+#include <parity/storage/database.h>
+
+class QTimer;
+
+namespace parity::ui {
+
+using RunRows = std::vector<storage::RunRow>;
+
+class DatabaseWorker : public QObject {
+  Q_OBJECT
+ public:
+  explicit DatabaseWorker(QObject* parent = nullptr);
+  ~DatabaseWorker() override;
+
+ public slots:
+  void openDatabase(const QString& path, int pollMs);
+  void pollRuns();
+  void createRun(int requestId, const QString& label, const QString& configJson);
+  void renameRun(qint64 runId, const QString& label);
+  void setNotes(qint64 runId, const QString& notes);
+  void deleteRun(qint64 runId);
+  /// Marks a run that is still queued or running (the process died before saying so).
+  void markIfActive(qint64 runId, const QString& status, const QString& error);
+  void exportCurves(const QString& path, const QList<qint64>& runIds, bool includeRanks);
+  void exportRuns(const QString& path, const QList<qint64>& runIds);
+
+ signals:
+  void databaseOpened(const QString& path);
+  void databaseFailed(const QString& path, const QString& message);
+  void runsListed(const parity::ui::RunRows& runs);
+  void pollFailed(const QString& message);
+  void runCreated(int requestId, qint64 runId);
+  void runCreateFailed(int requestId, const QString& message);
+  void exportFinished(const QString& path);
+  void operationFailed(const QString& what, const QString& message);
+
+ private:
+  bool ready(const QString& what);
+  std::unique_ptr<storage::Database> db_;
+  QTimer* poll_ = nullptr;
+};
+
+}  // namespace parity::ui
+
+Q_DECLARE_METATYPE(parity::ui::RunRows)

@@ -1,0 +1,150 @@
+#pragma once
+/// The loss chart's controller: owns the QChart, one set of series per drawn run, and a
+/// CurveLoader in its own thread. Data arrives incrementally (rows after the last loaded step);
+/// redraws are batched (at most one per kRedrawMs) and draw a per-pixel min/max decimation of the
+/// stored series for the visible x range, pushed with QXYSeries::replace(). Zoom and pan
+/// re-decimate from the full data instead of scaling stale points.
+/// Thread affinity: UI thread; the loader's results come back through queued signals carrying a
+/// token, and results with an old token (a database switch, a deleted run) are dropped.
+
+#include <QColor>
+#include <QObject>
+#include <QString>
+#include <QThread>
+#include <QTimer>
+
+#include <map>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include <parity/ui/curve_loader.h>
+#include <parity/ui/curve_store.h>
+
+QT_BEGIN_NAMESPACE
+class QAbstractAxis;
+class QAbstractSeries;
+class QChart;
+class QLineSeries;
+class QScatterSeries;
+class QValueAxis;
+QT_END_NAMESPACE
+
+namespace parity::ui {
+
+/// A run the chart should draw, as the runs table knows it.
+struct ChartRun {
+  qint64 id = 0;
+  QString label;
+  QString status;
+  qint64 stepsDone = 0;
+};
+
+class LossChart : public QObject {
+  Q_OBJECT
+ public:
+  static constexpr int kRedrawMs = 100;
+
+  explicit LossChart(QObject* parent = nullptr);
+  ~LossChart() override;
+
+  QChart* chart() const { return chart_; }
+
+  /// Drops everything loaded and reads from this file from now on.
+  void openDatabase(const QString& path);
+  /// The runs to draw (in legend order); fetches rows each run has beyond what is loaded.
+  void setRuns(const std::vector<ChartRun>& runs);
+  /// Forgets a run's loaded rows (it was deleted).
+  void forgetRun(qint64 runId);
+
+  void setXAxis(XAxisKind kind);
+  XAxisKind xAxis() const { return xKind_; }
+  /// EMA weight in [0, 1): 0 draws the raw curve only; otherwise EMA over a faint raw curve.
+  void setSmoothing(double beta);
+  double smoothing() const { return beta_; }
+  void setLogY(bool on);
+  bool logY() const { return logY_; }
+  void setShowRanks(bool on);
+  bool showRanks() const { return showRanks_; }
+
+  // Navigation, in chart (scene) pixel coordinates.
+  void resetZoom();
+  bool isZoomed() const { return zoomX_.has_value() || zoomY_.has_value(); }
+  void zoomToPixels(const QRectF& rect);
+  void panPixels(const QPointF& delta);
+  void zoomAt(double factorX, double factorY, const QPointF& pixel);
+  /// Visible ranges as last drawn.
+  std::pair<double, double> xRange() const { return shownX_; }
+  std::pair<double, double> yRange() const { return shownY_; }
+
+  /// Asks the loader for new rows now (normally driven by setRuns).
+  void refresh();
+  /// Batches a redraw; redrawNow() draws at once (benchmarks, tests, interaction).
+  void scheduleRedraw();
+  void redrawNow();
+
+  /// True when every drawn run's rows up to its stepsDone are loaded and drawn, and nothing is
+  /// in flight. The --screenshot mode waits for this.
+  bool isSettled() const;
+
+  /// The loaded rows; tests and the benchmark fill it directly.
+  CurveStore& store() { return store_; }
+  /// Points currently pushed to the main (legend) series of each drawn run, in run order.
+  std::vector<int> drawnPointCounts() const;
+  /// Non-finite loss markers currently shown, over all runs.
+  int badMarkerCount() const;
+  int redrawCount() const { return redraws_; }
+  static QColor colorFor(qint64 runId);
+
+ signals:
+  void redrawn();
+  void fetchFailed(const QString& message);
+
+ private:
+  struct RunSeries {
+    ChartRun info;
+    QColor color;
+    QLineSeries* raw = nullptr;     ///< faint raw curve under the EMA
+    QLineSeries* main = nullptr;    ///< EMA, or raw when smoothing is off; has the legend entry
+    QScatterSeries* bad = nullptr;  ///< NaN/inf markers along the top edge
+    std::map<int, QLineSeries*> ranks;
+  };
+
+  void onFetched(quint64 token, const CurveFetch& result);
+  RunSeries& addRun(const ChartRun& run);
+  void removeRun(qint64 runId);
+  void addSeries(QAbstractSeries* series, bool inLegend);
+  void syncRankSeries(RunSeries& rs);
+  void rebuildYAxis();
+  void styleSeries(RunSeries& rs);
+  void updateLegendNames();
+  std::pair<double, double> dataXExtent() const;
+  double toValueX(double px) const;
+  double toValueY(double py) const;
+
+  QChart* chart_;
+  QValueAxis* axisX_;
+  QAbstractAxis* axisY_ = nullptr;
+  std::vector<RunSeries> runs_;
+  CurveStore store_;
+  engine::Series decimated_;  ///< reused by every redraw so it allocates nothing once grown
+
+  QThread loaderThread_;
+  CurveLoader* loader_;
+  quint64 token_ = 1;
+  bool inFlight_ = false;
+  bool refreshPending_ = false;
+  bool dirty_ = false;
+  bool lastFetchEmpty_ = false;
+  QTimer redrawTimer_;
+  int redraws_ = 0;
+
+  XAxisKind xKind_ = XAxisKind::kSamples;
+  double beta_ = 0.6;
+  bool logY_ = false;
+  bool showRanks_ = false;
+  std::optional<std::pair<double, double>> zoomX_, zoomY_;
+  std::pair<double, double> shownX_{0, 1}, shownY_{0, 1};
+};
+
+}  // namespace parity::ui

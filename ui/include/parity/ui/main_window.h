@@ -1,0 +1,126 @@
+#pragma once
+/// Parity's main window. It owns the models and the database/launcher plumbing and delegates
+/// everything visible to panels: Setups (left dock), the loss chart (centre), Runs and the
+/// equivalent-batch table (bottom docks). Menus and actions are in main_window_actions.cpp.
+/// Thread affinity: UI thread. Database work runs in DatabaseClient's and LossChart's threads.
+
+#include <QMainWindow>
+
+#include <vector>
+
+#include <parity/engine/run_config.h>
+#include <parity/ui/database_worker.h>
+
+class QAction;
+class QDockWidget;
+class QLabel;
+
+namespace parity::ui {
+
+class ChartPanel;
+class DatabaseClient;
+class EquivalentBatchPanel;
+class RunLauncher;
+class RunsModel;
+class RunsPanel;
+class SetupsModel;
+class SetupsPanel;
+
+struct MainWindowOptions {
+  /// Restore and save geometry, last database, chart choices and setups in QSettings.
+  bool useSettings = true;
+  /// Print problems to stderr instead of opening dialogs (tests, --screenshot).
+  bool quiet = false;
+};
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  explicit MainWindow(const MainWindowOptions& options = {}, QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  /// The database under QStandardPaths::AppDataLocation (shared with parity-cli's default).
+  static QString defaultDatabasePath();
+  /// The database opened last (QSettings), else the default.
+  static QString lastDatabasePath();
+
+  void openDatabase(const QString& path);
+  QString databasePath() const;
+  /// Replaces the setups with the demo's and launches them once the database is open.
+  void launchDemo();
+  void launch(const std::vector<engine::RunConfig>& configs);
+
+  /// Everything listed and drawn; with waitForRuns also no launched run still going.
+  bool isSettled(bool waitForRuns) const;
+
+  SetupsModel* setupsModel() const { return setups_; }
+  RunsModel* runsModel() const { return runs_; }
+  SetupsPanel* setupsPanel() const { return setupsPanel_; }
+  RunsPanel* runsPanel() const { return runsPanel_; }
+  ChartPanel* chartPanel() const { return chartPanel_; }
+  EquivalentBatchPanel* equivalentPanel() const { return equivalentPanel_; }
+  RunLauncher* launcher() const { return launcher_; }
+
+ signals:
+  void databaseReady(const QString& path);
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  // main_window_actions.cpp
+  void createActions();
+  void createMenus();
+  void newDatabase();
+  void chooseDatabase();
+  void exportCurves();
+  void exportRuns();
+  void exportChart(bool svg);
+  void showShortcuts();
+  QString askSavePath(const QString& title, const QString& name, const QString& filter);
+
+  // main_window.cpp
+  void createDocks();
+  void connectPlumbing();
+  void restoreSettings();
+  void saveSettings() const;
+  void onRunsListed(const RunRows& runs);
+  void updateChartRuns();
+  void updateStatus();
+  void stopRuns(const QList<qint64>& ids);
+  void deleteRuns(const QList<qint64>& ids);
+
+  MainWindowOptions options_;
+  DatabaseClient* db_;
+  RunLauncher* launcher_;
+  SetupsModel* setups_;
+  RunsModel* runs_;
+  SetupsPanel* setupsPanel_;
+  RunsPanel* runsPanel_;
+  ChartPanel* chartPanel_;
+  EquivalentBatchPanel* equivalentPanel_;
+  QDockWidget* setupsDock_ = nullptr;
+  QDockWidget* runsDock_ = nullptr;
+  QDockWidget* equivalentDock_ = nullptr;
+  QLabel* dbLabel_ = nullptr;
+
+  QAction* newDb_ = nullptr;
+  QAction* openDb_ = nullptr;
+  QAction* exportCurves_ = nullptr;
+  QAction* exportRuns_ = nullptr;
+  QAction* exportPng_ = nullptr;
+  QAction* exportSvg_ = nullptr;
+  QAction* quit_ = nullptr;
+  QAction* launch_ = nullptr;
+  QAction* demo_ = nullptr;
+  QAction* stopAll_ = nullptr;
+  QAction* resetZoom_ = nullptr;
+  QAction* logY_ = nullptr;
+  QAction* ranks_ = nullptr;
+
+  bool polledOnce_ = false;
+  bool awaitingFinalPoll_ = false;
+  bool demoPending_ = false;
+};
+
+}  // namespace parity::ui

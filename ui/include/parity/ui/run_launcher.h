@@ -1,0 +1,83 @@
+#pragma once
+/// Starts runs as `parity-cli run --db FILE --run-id ID --config JSON` processes, never inside the
+/// window, so a crashing run cannot take the window down. Each launch first creates a queued run
+/// row (through the DatabaseClient), then starts as many processes as maxConcurrent allows.
+/// Stop sends SIGTERM (parity-cli marks the run stopped), then SIGKILL after a grace period.
+/// Thread affinity: UI thread (QProcess signals arrive there).
+
+#include <QHash>
+#include <QObject>
+#include <QStringList>
+#include <QTemporaryDir>
+
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include <parity/engine/run_config.h>
+
+class QProcess;
+
+namespace parity::ui {
+
+class DatabaseClient;
+
+class RunLauncher : public QObject {
+  Q_OBJECT
+ public:
+  explicit RunLauncher(DatabaseClient* db, QObject* parent = nullptr);
+  ~RunLauncher() override;
+
+  /// parity-cli to use: $PARITY_CLI, then beside this executable, then ../cli/, then PATH.
+  /// Empty when none is found; `searched` (optional) lists where it looked.
+  static QString findCli(QStringList* searched = nullptr);
+
+  void launch(const std::vector<engine::RunConfig>& configs);
+  /// Stops queued (not yet started) and running runs this launcher owns.
+  void stop(qint64 runId);
+  void stopAll();
+  bool canStop(qint64 runId) const;
+
+  void setMaxConcurrent(int count);
+  int maxConcurrent() const { return maxConcurrent_; }
+  /// Runs asked for and not yet ended (creating, queued here, or running).
+  int outstanding() const;
+  int running() const { return static_cast<int>(processes_.size()); }
+
+ signals:
+  void runStarted(qint64 runId);
+  /// The process ended; `lastLines` holds its last stderr/stdout lines.
+  void runExited(qint64 runId, int exitCode, const QString& lastLines);
+  /// Nothing could be started: the problem and what to do about it, for a dialog.
+  void launchFailed(const QString& problem, const QString& fix);
+  void idle();
+
+ private:
+  struct Pending {
+    qint64 runId = 0;
+    QString configJson;
+  };
+  struct Running {
+    QProcess* process = nullptr;
+    QStringList tail;
+    QString partial;
+  };
+
+  void onRunCreated(int requestId, qint64 runId);
+  void onRunCreateFailed(int requestId, const QString& message);
+  void startPending();
+  void start(const Pending& pending);
+  void onFinished(qint64 runId, int exitCode, bool crashed);
+  void readOutput(qint64 runId);
+  void checkIdle();
+
+  DatabaseClient* db_;
+  QTemporaryDir configDir_;
+  QHash<int, QString> creating_;  ///< requestId -> config JSON
+  std::deque<Pending> pending_;
+  QHash<qint64, Running> processes_;
+  int nextRequest_ = 1;
+  int maxConcurrent_ = 1;
+};
+
+}  // namespace parity::ui

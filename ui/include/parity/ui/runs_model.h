@@ -1,0 +1,93 @@
+#pragma once
+/// The runs table: one row per stored run, updated in place from each poll so selection and
+/// scrolling survive. The label column is checkable: checked runs are drawn on the chart.
+/// Thread affinity: UI thread.
+
+#include <QAbstractTableModel>
+#include <QDateTime>
+#include <QHash>
+#include <QSet>
+
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include <parity/storage/database.h>
+
+namespace parity::ui {
+
+class RunsModel : public QAbstractTableModel {
+  Q_OBJECT
+ public:
+  enum Column { kId, kLabel, kStatus, kProgress, kSetup, kSpeed, kFinalLoss, kAccuracy, kNotes,
+                kColumnCount };
+  enum Role {
+    kRunIdRole = Qt::UserRole + 1,
+    kSortRole,
+    kProgressRole,  ///< double in [0, 1], or -1 when unknown
+    kStatusRole,    ///< the stored status string
+  };
+
+  explicit RunsModel(QObject* parent = nullptr);
+
+  /// Replaces the rows with a poll's result: removed runs go, changed rows are updated, new
+  /// runs are appended (and shown on the chart when autoShow is on).
+  void setRuns(const std::vector<storage::RunRow>& runs);
+  void clear();
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
+  QVariant headerData(int section, Qt::Orientation orientation,
+                      int role = Qt::DisplayRole) const override;
+  Qt::ItemFlags flags(const QModelIndex& index) const override;
+
+  const storage::RunRow* run(int row) const;
+  const storage::RunRow* runById(qint64 id) const;
+  int rowOf(qint64 id) const;
+  const std::vector<storage::RunRow>& runs() const { return runs_; }
+
+  /// Runs drawn on the chart.
+  QList<qint64> shownRuns() const;
+  bool isShown(qint64 id) const { return shown_.contains(id); }
+  void setShown(qint64 id, bool shown);
+  /// How many of the newest runs to show when a database is first listed.
+  void setInitialShown(int count) { initialShown_ = count; }
+
+  /// For ETA and the live samples/s; tests inject a fixed clock.
+  void setClock(std::function<double()> nowSeconds) { now_ = std::move(nowSeconds); }
+
+  static bool isActive(const std::string& status) {
+    return status == "queued" || status == "running";
+  }
+  /// "1:05" style; empty for negative.
+  static QString formatDuration(double seconds);
+
+ signals:
+  void shownRunsChanged();
+  /// A label or notes edited in the table; the window writes them to the database.
+  void renameRequested(qint64 runId, const QString& label);
+  void notesEdited(qint64 runId, const QString& notes);
+  /// A run reached finished / failed / diverged / stopped since the previous poll.
+  void runEnded(qint64 runId, const QString& status, const QString& error);
+
+ private:
+  QVariant display(const storage::RunRow& r, int column) const;
+  QVariant sortValue(const storage::RunRow& r, int column) const;
+  QString setupSummary(const storage::RunRow& r) const;
+  double progress(const storage::RunRow& r) const;
+  double samplesPerSecond(const storage::RunRow& r) const;
+  QString eta(const storage::RunRow& r) const;
+
+  std::vector<storage::RunRow> runs_;
+  QHash<qint64, int> rowById_;
+  QSet<qint64> shown_;
+  mutable QHash<qint64, QString> setupCache_;
+  mutable QHash<qint64, int64_t> globalBatch_;
+  bool listedOnce_ = false;
+  int initialShown_ = 8;
+  std::function<double()> now_;
+};
+
+}  // namespace parity::ui

@@ -1,0 +1,50 @@
+#pragma once
+/// What each configured setup actually does (plan_setup): global batch, effective lr, optimizer
+/// steps per epoch, scheduler steps per optimizer step, and the per-device batch that would match
+/// the reference. Cells that differ from the single-device reference (global batch, or effective
+/// lr vs the base lr) are highlighted, with the reason in the tooltip.
+/// Thread affinity: UI thread.
+
+#include <QAbstractTableModel>
+
+#include <vector>
+
+#include <parity/engine/batch_plan.h>
+
+namespace parity::ui {
+
+class SetupPlanModel : public QAbstractTableModel {
+  Q_OBJECT
+ public:
+  enum Column { kLabel, kShape, kGlobalBatch, kEffectiveLr, kStepsPerEpoch, kSchedulerPace,
+                kMatch, kNotes, kColumnCount };
+  /// True on a highlighted (differing) cell.
+  static constexpr int kDiffersRole = Qt::UserRole + 1;
+
+  explicit SetupPlanModel(QObject* parent = nullptr);
+
+  void setSetups(const std::vector<engine::RunConfig>& setups, int64_t referenceBatch);
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation,
+                      int role = Qt::DisplayRole) const override;
+
+ private:
+  struct Row {
+    engine::RunConfig config;
+    engine::SetupPlan plan;
+    bool planned = false;        ///< false when the train size is unknown or the config invalid
+    QString planError;
+    bool batchDiffers = false;
+    bool lrDiffers = false;
+  };
+  QVariant display(const Row& r, int column) const;
+  QString reason(const Row& r, int column) const;
+
+  std::vector<Row> rows_;
+  int64_t reference_ = 256;
+};
+
+}  // namespace parity::ui

@@ -1,0 +1,63 @@
+#pragma once
+/// The setups being configured: one shared experiment plus a list of setups, each validated with
+/// the engine's own check(). Rows are setups; the label is editable in place (rename).
+/// Thread affinity: UI thread.
+
+#include <QAbstractListModel>
+
+#include <vector>
+
+#include <parity/engine/run_config.h>
+
+namespace parity::ui {
+
+class SetupsModel : public QAbstractListModel {
+  Q_OBJECT
+ public:
+  enum Role { kIssuesRole = Qt::UserRole + 1 };
+
+  explicit SetupsModel(QObject* parent = nullptr);
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
+  Qt::ItemFlags flags(const QModelIndex& index) const override;
+
+  /// Appends a setup (its experiment fields are replaced by the shared ones); returns its row.
+  int addSetup(engine::RunConfig setup);
+  int duplicateSetup(int row);
+  void removeSetup(int row);
+  /// Replaces everything, e.g. with the demo or restored settings.
+  void reset(const engine::RunConfig& experiment, std::vector<engine::RunConfig> setups);
+
+  /// The full config of a setup: its own fields plus the experiment's.
+  engine::RunConfig config(int row) const;
+  std::vector<engine::RunConfig> configs() const;
+  void setSetup(int row, const engine::RunConfig& setup);
+  const engine::RunConfig& experiment() const { return experiment_; }
+  void setExperiment(const engine::RunConfig& experiment);
+
+  /// check()'s problems with the setup's full config.
+  const std::vector<engine::ConfigIssue>& issues(int row) const;
+  /// Every setup valid, and at least one.
+  bool allValid() const;
+  /// A label not used yet, from a base ("2x128", "2x128 (2)", ...).
+  QString uniqueLabel(const QString& base) const;
+
+  /// JSON for QSettings: {"experiment": {...}, "setups": [...]}; and back (false if unreadable).
+  QString toJson() const;
+  bool fromJson(const QString& json);
+
+ signals:
+  /// Any setup or the experiment changed (validation already redone).
+  void setupsChanged();
+
+ private:
+  void revalidate();
+
+  engine::RunConfig experiment_;
+  std::vector<engine::RunConfig> setups_;
+  std::vector<std::vector<engine::ConfigIssue>> issues_;
+};
+
+}  // namespace parity::ui

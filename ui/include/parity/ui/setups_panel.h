@@ -1,0 +1,68 @@
+#pragma once
+/// The Setups panel: the list of setups (add, presets, duplicate, remove, rename in place), the
+/// selected setup's form, the shared experiment's form, the validation summary, and Launch
+/// (disabled until every setup passes check()).
+/// Thread affinity: UI thread.
+
+#include <QWidget>
+
+#include <vector>
+
+#include <parity/engine/run_config.h>
+
+class QLabel;
+class QListView;
+class QPushButton;
+class QSpinBox;
+class QTabWidget;
+class QToolButton;
+
+namespace parity::ui {
+
+class ExperimentForm;
+class SetupForm;
+class SetupsModel;
+
+class SetupsPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit SetupsPanel(SetupsModel* model, QWidget* parent = nullptr);
+
+  int currentRow() const;
+  void setCurrentRow(int row);
+  SetupForm* setupForm() const { return setupForm_; }
+  ExperimentForm* experimentForm() const { return experimentForm_; }
+  QPushButton* launchButton() const { return launch_; }
+  QSpinBox* concurrencyBox() const { return concurrency_; }
+
+  /// Adds a preset setup by its index in presets().
+  void addPreset(int index);
+
+ signals:
+  /// Launch was pressed with every setup valid.
+  void launchRequested(const std::vector<parity::engine::RunConfig>& configs);
+
+ private:
+  void addSetup();
+  void duplicateSetup();
+  void removeSetup();
+  void loadCurrent();
+  void storeCurrent();
+  void storeExperiment();
+  void refreshValidation();
+
+  SetupsModel* model_;
+  QListView* list_;
+  QToolButton* add_;
+  QToolButton* duplicate_;
+  QToolButton* remove_;
+  QTabWidget* tabs_;
+  SetupForm* setupForm_;
+  ExperimentForm* experimentForm_;
+  QLabel* summary_;
+  QSpinBox* concurrency_;
+  QPushButton* launch_;
+  bool storing_ = false;
+};
+
+}  // namespace parity::ui

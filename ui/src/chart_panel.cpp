@@ -1,0 +1,111 @@
+#include <parity/ui/chart_panel.h>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <parity/ui/chart_view.h>
+#include <parity/ui/loss_chart.h>
+
+namespace parity::ui {
+
+ChartPanel::ChartPanel(QWidget* parent)
+    : QWidget(parent), chart_(new LossChart(this)), view_(new ChartView(chart_->chart(), this)),
+      xAxis_(new QComboBox(this)), smoothing_(new QDoubleSpinBox(this)),
+      logY_(new QCheckBox(tr("&Log y"), this)), ranks_(new QCheckBox(tr("Per-&rank"), this)),
+      reset_(new QToolButton(this)), export_(new QToolButton(this)), status_(new QLabel(this)) {
+  view_->setObjectName("lossChartView");
+  xAxis_->addItem(tr("Optimizer step"), static_cast<int>(XAxisKind::kStep));
+  xAxis_->addItem(tr("Samples seen"), static_cast<int>(XAxisKind::kSamples));
+  xAxis_->addItem(tr("Epoch"), static_cast<int>(XAxisKind::kEpoch));
+  xAxis_->addItem(tr("Wall time"), static_cast<int>(XAxisKind::kWallTime));
+  xAxis_->setToolTip(tr("Samples seen is the axis on which setups with different global "
+                        "batches compare"));
+  xAxis_->setCurrentIndex(static_cast<int>(chart_->xAxis()));
+
+  smoothing_->setRange(0.0, 0.99);
+  smoothing_->setSingleStep(0.05);
+  smoothing_->setDecimals(2);
+  smoothing_->setValue(chart_->smoothing());
+  smoothing_->setToolTip(tr("EMA weight (debiased); 0 draws the raw loss only. The raw curve "
+                            "stays faint beneath the smoothed one."));
+  logY_->setToolTip(tr("Logarithmic loss axis (Ctrl+L)"));
+  ranks_->setToolTip(tr("Also draw each rank's local loss, dashed"));
+
+  reset_->setText(tr("Reset zoom"));
+  reset_->setToolTip(tr("Show all data again (Home, or double-click the chart)"));
+  export_->setText(tr("Export"));
+  export_->setPopupMode(QToolButton::InstantPopup);
+  status_->setObjectName("chartStatus");
+  status_->setForegroundRole(QPalette::PlaceholderText);
+
+  connect(xAxis_, &QComboBox::currentIndexChanged, this, [this] {
+    chart_->setXAxis(static_cast<XAxisKind>(xAxis_->currentData().toInt()));
+    emit optionsChanged();
+  });
+  connect(smoothing_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+    chart_->setSmoothing(v);
+    emit optionsChanged();
+  });
+  connect(logY_, &QCheckBox::toggled, this, [this](bool on) {
+    chart_->setLogY(on);
+    emit optionsChanged();
+  });
+  connect(ranks_, &QCheckBox::toggled, this, [this](bool on) {
+    chart_->setShowRanks(on);
+    emit optionsChanged();
+  });
+  connect(reset_, &QToolButton::clicked, chart_, &LossChart::resetZoom);
+  connect(view_, &ChartView::resetRequested, chart_, &LossChart::resetZoom);
+  // The view speaks widget pixels; the chart item sits at the scene origin, so map through it.
+  auto toChart = [this](const QPointF& p) {
+    return chart_->chart()->mapFromScene(view_->mapToScene(p.toPoint()));
+  };
+  connect(view_, &ChartView::zoomRectRequested, this, [this, toChart](const QRectF& r) {
+    chart_->zoomToPixels(QRectF(toChart(r.topLeft()), toChart(r.bottomRight())).normalized());
+  });
+  connect(view_, &ChartView::panRequested, chart_, &LossChart::panPixels);
+  connect(view_, &ChartView::zoomRequested, this,
+          [this, toChart](double fx, double fy, const QPointF& p) {
+            chart_->zoomAt(fx, fy, toChart(p));
+          });
+  connect(view_, &ChartView::resized, chart_, &LossChart::scheduleRedraw);
+
+  auto* controls = new QHBoxLayout;
+  auto* xLabel = new QLabel(tr("&X axis:"), this);
+  xLabel->setBuddy(xAxis_);
+  controls->addWidget(xLabel);
+  controls->addWidget(xAxis_);
+  auto* smoothLabel = new QLabel(tr("S&moothing:"), this);
+  smoothLabel->setBuddy(smoothing_);
+  controls->addSpacing(8);
+  controls->addWidget(smoothLabel);
+  controls->addWidget(smoothing_);
+  controls->addSpacing(8);
+  controls->addWidget(logY_);
+  controls->addWidget(ranks_);
+  controls->addStretch(1);
+  controls->addWidget(status_);
+  controls->addSpacing(8);
+  controls->addWidget(reset_);
+  controls->addWidget(export_);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 0);
+  layout->addLayout(controls);
+  layout->addWidget(view_, 1);
+}
+
+void ChartPanel::setXAxis(XAxisKind kind) {
+  xAxis_->setCurrentIndex(xAxis_->findData(static_cast<int>(kind)));
+}
+void ChartPanel::setSmoothing(double beta) { smoothing_->setValue(beta); }
+void ChartPanel::setLogY(bool on) { logY_->setChecked(on); }
+void ChartPanel::setShowRanks(bool on) { ranks_->setChecked(on); }
+void ChartPanel::setStatusText(const QString& text) { status_->setText(text); }
+
+}  // namespace parity::ui

@@ -1,0 +1,77 @@
+#include <parity/ui/config_form.h>
+
+#include <QFormLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace parity::ui {
+
+ConfigForm::ConfigForm(QWidget* parent) : QWidget(parent), form_(new QFormLayout(this)) {
+  form_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+  form_->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
+  form_->setContentsMargins(6, 6, 6, 6);
+  form_->setVerticalSpacing(4);
+}
+
+void ConfigForm::addField(const QString& field, const QString& label, QWidget* editor,
+                          const QString& toolTip, const QStringList& aliases) {
+  auto* row = new QWidget(this);
+  auto* box = new QVBoxLayout(row);
+  box->setContentsMargins(0, 0, 0, 0);
+  box->setSpacing(1);
+  box->addWidget(editor);
+  auto* message = new QLabel(row);
+  message->setObjectName("issue_" + field);
+  message->setWordWrap(true);
+  message->setStyleSheet("color: #c62828;");
+  message->hide();
+  box->addWidget(message);
+  if (!toolTip.isEmpty()) editor->setToolTip(toolTip);
+  auto* labelWidget = new QLabel(label, this);
+  labelWidget->setBuddy(editor);
+  if (!toolTip.isEmpty()) labelWidget->setToolTip(toolTip);
+  form_->addRow(labelWidget, row);
+  fields_.insert(field, Field{row, editor, message});
+  for (const QString& a : aliases) alias_.insert(a, field);
+}
+
+void ConfigForm::setFieldVisible(const QString& field, bool visible) {
+  auto it = fields_.find(field);
+  if (it != fields_.end()) form_->setRowVisible(it->row, visible);
+}
+
+void ConfigForm::changed() {
+  if (!loading_) emit edited();
+}
+
+QStringList ConfigForm::showIssues(const std::vector<engine::ConfigIssue>& issues) {
+  QHash<QString, QStringList> byField;
+  QStringList unplaced;
+  for (const auto& issue : issues) {
+    QString field = QString::fromStdString(issue.field);
+    field = alias_.value(field, field);
+    if (fields_.contains(field)) {
+      byField[field] << QString::fromStdString(issue.message);
+    } else {
+      unplaced << QString::fromStdString(issue.message);
+    }
+  }
+  for (auto it = fields_.begin(); it != fields_.end(); ++it) {
+    const QStringList messages = byField.value(it.key());
+    it->message->setText(messages.join('\n'));
+    it->message->setVisible(!messages.isEmpty());
+  }
+  return unplaced;
+}
+
+QString ConfigForm::issueText(const QString& field) const {
+  auto it = fields_.find(field);
+  return it == fields_.end() || it->message->isHidden() ? QString() : it->message->text();
+}
+
+QWidget* ConfigForm::editor(const QString& field) const {
+  auto it = fields_.find(field);
+  return it == fields_.end() ? nullptr : it->editor;
+}
+
+}  // namespace parity::ui

@@ -1,0 +1,103 @@
+#include <parity/ui/curve_store.h>
+
+#include <cmath>
+
+namespace parity::ui {
+
+const std::vector<double>& CurveSeries::column(XAxisKind kind) const {
+  switch (kind) {
+    case XAxisKind::kSamples:
+      return samples;
+    case XAxisKind::kEpoch:
+      return epoch;
+    case XAxisKind::kWallTime:
+      return time;
+    case XAxisKind::kStep:
+      break;
+  }
+  return step;
+}
+
+void CurveStore::append(int64_t runId, int rank, const std::vector<storage::StepRow>& rows) {
+  if (rows.empty()) return;
+  CurveSeries& s = series_[{runId, rank}];
+  const std::size_t grow = s.size() + rows.size();
+  for (auto* v : {&s.step, &s.samples, &s.epoch, &s.time, &s.raw.x, &s.raw.y}) v->reserve(grow);
+  for (const storage::StepRow& r : rows) {
+    if (r.step <= s.lastStep) continue;
+    if (!std::isfinite(r.loss)) s.nonFinite.push_back(s.size());
+    s.step.push_back(static_cast<double>(r.step));
+    s.samples.push_back(static_cast<double>(r.samples));
+    s.epoch.push_back(r.epoch);
+    s.time.push_back(r.time_s);
+    s.raw.x.push_back(s.column(s.rawKind).back());
+    s.raw.y.push_back(r.loss);
+    s.lastStep = r.step;
+  }
+}
+
+const CurveSeries* CurveStore::find(int64_t runId, int rank) const {
+  auto it = series_.find({runId, rank});
+  return it == series_.end() ? nullptr : &it->second;
+}
+
+CurveSeries* CurveStore::findMutable(int64_t runId, int rank) {
+  auto it = series_.find({runId, rank});
+  return it == series_.end() ? nullptr : &it->second;
+}
+
+int64_t CurveStore::lastStep(int64_t runId, int rank) const {
+  const CurveSeries* s = find(runId, rank);
+  return s ? s->lastStep : 0;
+}
+
+const engine::Series* CurveStore::raw(int64_t runId, int rank, XAxisKind kind) {
+  CurveSeries* s = findMutable(runId, rank);
+  if (!s) return nullptr;
+  if (s->rawKind != kind) {
+    s->rawKind = kind;
+    s->raw.x = s->column(kind);
+    s->smoothSize = 0;  // its x is the old column
+  }
+  return &s->raw;
+}
+
+const engine::Series* CurveStore::smoothed(int64_t runId, int rank, XAxisKind kind,
+                                           double weight) {
+  const engine::Series* r = raw(runId, rank, kind);
+  if (!r) return nullptr;
+  CurveSeries& s = *findMutable(runId, rank);
+  if (s.smoothBeta != weight || s.smoothSize != s.size()) {
+    s.smooth.y = engine::ema(s.raw.y, engine::EmaOptions{weight, true});
+    s.smooth.x = s.raw.x;
+    s.smoothBeta = weight;
+    s.smoothSize = s.size();
+  }
+  return &s.smooth;
+}
+
+const std::vector<int>& CurveStore::ranks(int64_t runId) const {
+  static const std::vector<int> kNone;
+  auto it = ranks_.find(runId);
+  return it == ranks_.end() ? kNone : it->second;
+}
+
+void CurveStore::removeRun(int64_t runId) {
+  for (auto it = series_.begin(); it != series_.end();) {
+    it = it->first.first == runId ? series_.erase(it) : std::next(it);
+  }
+  ranks_.erase(runId);
+}
+
+void CurveStore::clear() {
+  series_.clear();
+  ranks_.clear();
+}
+
+std::size_t CurveStore::pointCount() const {
+  std::size_t n = 0;
+  for (const auto& [key, s] : series_) n += s.size();
+  return n;
+}
+
+}  // namespace parity::ui

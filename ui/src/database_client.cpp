@@ -1,0 +1,72 @@
+#include <parity/ui/database_client.h>
+
+namespace parity::ui {
+
+DatabaseClient::DatabaseClient(QObject* parent) : QObject(parent), worker_(new DatabaseWorker) {
+  thread_.setObjectName("parity-db");
+  worker_->moveToThread(&thread_);
+  connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
+  connect(worker_, &DatabaseWorker::databaseOpened, this, [this](const QString& path) {
+    openPath_ = path;
+    emit databaseOpened(path);
+  });
+  connect(worker_, &DatabaseWorker::databaseFailed, this, &DatabaseClient::databaseFailed);
+  connect(worker_, &DatabaseWorker::runsListed, this, &DatabaseClient::runsListed);
+  connect(worker_, &DatabaseWorker::pollFailed, this, &DatabaseClient::pollFailed);
+  connect(worker_, &DatabaseWorker::runCreated, this, &DatabaseClient::runCreated);
+  connect(worker_, &DatabaseWorker::runCreateFailed, this, &DatabaseClient::runCreateFailed);
+  connect(worker_, &DatabaseWorker::exportFinished, this, &DatabaseClient::exportFinished);
+  connect(worker_, &DatabaseWorker::operationFailed, this, &DatabaseClient::operationFailed);
+  thread_.start();
+}
+
+DatabaseClient::~DatabaseClient() {
+  thread_.quit();
+  thread_.wait();
+}
+
+template <typename F>
+void DatabaseClient::post(F&& f) {
+  QMetaObject::invokeMethod(worker_, std::forward<F>(f), Qt::QueuedConnection);
+}
+
+void DatabaseClient::openDatabase(const QString& path) {
+  path_ = path;
+  openPath_.clear();
+  post([w = worker_, path] { w->openDatabase(path, kPollMs); });
+}
+
+void DatabaseClient::pollNow() {
+  post([w = worker_] { w->pollRuns(); });
+}
+
+void DatabaseClient::createRun(int requestId, const QString& label, const QString& configJson) {
+  post([w = worker_, requestId, label, configJson] { w->createRun(requestId, label, configJson); });
+}
+
+void DatabaseClient::renameRun(qint64 runId, const QString& label) {
+  post([w = worker_, runId, label] { w->renameRun(runId, label); });
+}
+
+void DatabaseClient::setNotes(qint64 runId, const QString& notes) {
+  post([w = worker_, runId, notes] { w->setNotes(runId, notes); });
+}
+
+void DatabaseClient::deleteRun(qint64 runId) {
+  post([w = worker_, runId] { w->deleteRun(runId); });
+}
+
+void DatabaseClient::markIfActive(qint64 runId, const QString& status, const QString& error) {
+  post([w = worker_, runId, status, error] { w->markIfActive(runId, status, error); });
+}
+
+void DatabaseClient::exportCurves(const QString& path, const QList<qint64>& runIds,
+                                  bool includeRanks) {
+  post([w = worker_, path, runIds, includeRanks] { w->exportCurves(path, runIds, includeRanks); });
+}
+
+void DatabaseClient::exportRuns(const QString& path, const QList<qint64>& runIds) {
+  post([w = worker_, path, runIds] { w->exportRuns(path, runIds); });
+}
+
+}  // namespace parity::ui

@@ -1,0 +1,145 @@
+#include <parity/ui/database_worker.h>
+
+#include <QTimer>
+
+#include <fstream>
+
+#include <parity/storage/csv.h>
+
+namespace parity::ui {
+
+namespace {
+
+std::vector<int64_t> toIds(const QList<qint64>& ids) { return {ids.begin(), ids.end()}; }
+
+}  // namespace
+
+DatabaseWorker::DatabaseWorker(QObject* parent) : QObject(parent) {
+  qRegisterMetaType<RunRows>();
+}
+
+DatabaseWorker::~DatabaseWorker() = default;
+
+void DatabaseWorker::openDatabase(const QString& path, int pollMs) {
+  if (!poll_) {
+    // Created here, so the timer lives in (and fires on) the worker's thread.
+    poll_ = new QTimer(this);
+    connect(poll_, &QTimer::timeout, this, &DatabaseWorker::pollRuns);
+  }
+  poll_->stop();
+  db_.reset();
+  try {
+    db_ = std::make_unique<storage::Database>(path.toStdString());
+  } catch (const std::exception& e) {
+    emit databaseFailed(path, QString::fromStdString(e.what()));
+    return;
+  }
+  emit databaseOpened(path);
+  pollRuns();
+  if (pollMs > 0) poll_->start(pollMs);
+}
+
+bool DatabaseWorker::ready(const QString& what) {
+  if (db_) return true;
+  emit operationFailed(what, tr("No database is open."));
+  return false;
+}
+
+void DatabaseWorker::pollRuns() {
+  if (!db_) return;
+  try {
+    emit runsListed(db_->list_runs());
+  } catch (const std::exception& e) {
+    // A busy or briefly locked file: the next poll tries again; the window shows it quietly.
+    emit pollFailed(QString::fromStdString(e.what()));
+  }
+}
+
+void DatabaseWorker::createRun(int requestId, const QString& label, const QString& configJson) {
+  if (!db_) {
+    emit runCreateFailed(requestId, tr("No database is open."));
+    return;
+  }
+  try {
+    const int64_t id = db_->create_run(label.toStdString(), configJson.toStdString(), "queued");
+    emit runCreated(requestId, id);
+    pollRuns();
+  } catch (const std::exception& e) {
+    emit runCreateFailed(requestId, QString::fromStdString(e.what()));
+  }
+}
+
+void DatabaseWorker::renameRun(qint64 runId, const QString& label) {
+  if (!ready(tr("Renaming a run"))) return;
+  try {
+    db_->rename_run(runId, label.toStdString());
+    pollRuns();
+  } catch (const std::exception& e) {
+    emit operationFailed(tr("Renaming run %1").arg(runId), QString::fromStdString(e.what()));
+  }
+}
+
+void DatabaseWorker::setNotes(qint64 runId, const QString& notes) {
+  if (!ready(tr("Saving notes"))) return;
+  try {
+    db_->set_notes(runId, notes.toStdString());
+    pollRuns();
+  } catch (const std::exception& e) {
+    emit operationFailed(tr("Saving notes of run %1").arg(runId), QString::fromStdString(e.what()));
+  }
+}
+
+void DatabaseWorker::deleteRun(qint64 runId) {
+  if (!ready(tr("Deleting a run"))) return;
+  try {
+    db_->delete_run(runId);
+    pollRuns();
+  } catch (const std::exception& e) {
+    emit operationFailed(tr("Deleting run %1").arg(runId), QString::fromStdString(e.what()));
+  }
+}
+
+void DatabaseWorker::markIfActive(qint64 runId, const QString& status, const QString& error) {
+  if (!db_) return;
+  try {
+    const auto run = db_->get_run(runId);
+    if (run && (run->status == "queued" || run->status == "running")) {
+      db_->set_status(runId, status.toStdString(), error.toStdString());
+    }
+    pollRuns();
+  } catch (const std::exception& e) {
+    emit operationFailed(tr("Marking run %1 %2").arg(runId).arg(status),
+                         QString::fromStdString(e.what()));
+  }
+}
+
+void DatabaseWorker::exportCurves(const QString& path, const QList<qint64>& runIds,
+                                  bool includeRanks) {
+  if (!ready(tr("Exporting curves"))) return;
+  try {
+    std::ofstream out(path.toStdString(), std::ios::binary);
+    if (!out) throw std::runtime_error("cannot open " + path.toStdString() + " for writing");
+    storage::write_curves_csv(*db_, toIds(runIds), out, includeRanks);
+    out.close();
+    if (!out) throw std::runtime_error("writing " + path.toStdString() + " failed");
+    emit exportFinished(path);
+  } catch (const std::exception& e) {
+    emit operationFailed(tr("Exporting curves to %1").arg(path), QString::fromStdString(e.what()));
+  }
+}
+
+void DatabaseWorker::exportRuns(const QString& path, const QList<qint64>& runIds) {
+  if (!ready(tr("Exporting runs"))) return;
+  try {
+    std::ofstream out(path.toStdString(), std::ios::binary);
+    if (!out) throw std::runtime_error("cannot open " + path.toStdString() + " for writing");
+    storage::write_runs_csv(*db_, toIds(runIds), out);
+    out.close();
+    if (!out) throw std::runtime_error("writing " + path.toStdString() + " failed");
+    emit exportFinished(path);
+  } catch (const std::exception& e) {
+    emit operationFailed(tr("Exporting runs to %1").arg(path), QString::fromStdString(e.what()));
+  }
+}
+
+}  // namespace parity::ui

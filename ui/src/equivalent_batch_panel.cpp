@@ -1,0 +1,100 @@
+#include <parity/ui/equivalent_batch_panel.h>
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QIntValidator>
+#include <QLabel>
+#include <QLineEdit>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <parity/ui/reference_batch_model.h>
+#include <parity/ui/setup_plan_model.h>
+#include <parity/ui/setups_model.h>
+
+namespace parity::ui {
+
+namespace {
+
+QTableView* compactTable(QWidget* parent) {
+  auto* view = new QTableView(parent);
+  view->verticalHeader()->hide();
+  view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 8);
+  view->setSelectionMode(QAbstractItemView::NoSelection);
+  view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  view->horizontalHeader()->setStretchLastSection(true);
+  view->setWordWrap(false);
+  return view;
+}
+
+}  // namespace
+
+EquivalentBatchPanel::EquivalentBatchPanel(SetupsModel* setups, QWidget* parent)
+    : QWidget(parent), setups_(setups), referenceBox_(new QComboBox(this)),
+      reference_(new ReferenceBatchModel(this)), plan_(new SetupPlanModel(this)),
+      referenceView_(compactTable(this)), planView_(compactTable(this)) {
+  referenceBox_->setEditable(true);
+  referenceBox_->setValidator(new QIntValidator(1, 1 << 24, referenceBox_));
+  for (int b : {256, 128, 64, 32}) referenceBox_->addItem(QString::number(b));
+  referenceBox_->setToolTip(tr("The single-device batch the setups are compared against; type "
+                               "any other value"));
+  referenceBox_->setInsertPolicy(QComboBox::NoInsert);
+  connect(referenceBox_, &QComboBox::currentTextChanged, this, [this] {
+    update();
+    emit referenceBatchChanged(referenceBatch());
+  });
+
+  referenceView_->setModel(reference_);
+  referenceView_->setObjectName("referenceBatchView");
+  referenceView_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  referenceView_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+  planView_->setModel(plan_);
+  planView_->setObjectName("setupPlanView");
+  planView_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  planView_->horizontalHeader()->setSectionResizeMode(SetupPlanModel::kNotes,
+                                                      QHeaderView::Stretch);
+
+  auto* top = new QHBoxLayout;
+  top->addWidget(new QLabel(tr("Reference single-device batch:"), this));
+  top->addWidget(referenceBox_);
+  auto* hint = new QLabel(tr("Highlighted: differs from the reference (hover for why)"), this);
+  hint->setForegroundRole(QPalette::PlaceholderText);
+  top->addSpacing(12);
+  top->addWidget(hint);
+  top->addStretch(1);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->addLayout(top);
+  auto* tables = new QHBoxLayout;
+  tables->addWidget(referenceView_, 2);
+  tables->addWidget(planView_, 5);
+  layout->addLayout(tables, 1);
+
+  connect(setups_, &SetupsModel::setupsChanged, this, &EquivalentBatchPanel::update);
+  connect(setups_, &QAbstractItemModel::modelReset, this, &EquivalentBatchPanel::update);
+  update();
+}
+
+int64_t EquivalentBatchPanel::referenceBatch() const {
+  bool ok = false;
+  const qlonglong b = referenceBox_->currentText().toLongLong(&ok);
+  return ok && b > 0 ? b : 256;
+}
+
+void EquivalentBatchPanel::setReferenceBatch(int64_t batch) {
+  referenceBox_->setCurrentText(QString::number(batch));
+}
+
+void EquivalentBatchPanel::update() {
+  const int64_t ref = referenceBatch();
+  std::vector<int64_t> batches = {256, 128, 64, 32};
+  if (std::find(batches.begin(), batches.end(), ref) == batches.end()) batches.insert(batches.begin(), ref);
+  const auto configs = setups_->configs();
+  reference_->setSetupShapes(configs);
+  reference_->setReferences(batches, ref);
+  plan_->setSetups(configs, ref);
+}
+
+}  // namespace parity::ui

@@ -1,0 +1,352 @@
+#include <parity/ui/runs_model.h>
+
+#include <QBrush>
+#include <QColor>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <parity/engine/batch_plan.h>
+#include <parity/engine/run_config.h>
+
+namespace parity::ui {
+
+namespace {
+
+bool sameRow(const storage::RunRow& a, const storage::RunRow& b) {
+  return a.label == b.label && a.status == b.status && a.error == b.error && a.notes == b.notes &&
+         a.started_at == b.started_at && a.finished_at == b.finished_at &&
+         a.total_steps == b.total_steps && a.steps_done == b.steps_done &&
+         a.samples_per_s == b.samples_per_s && a.final_loss == b.final_loss &&
+         a.final_eval_loss == b.final_eval_loss && a.final_accuracy == b.final_accuracy;
+}
+
+QColor statusColor(const std::string& status) {
+  if (status == "failed") return QColor(0xc6, 0x28, 0x28);
+  if (status == "diverged") return QColor(0xd8, 0x6a, 0x00);
+  if (status == "running") return QColor(0x15, 0x65, 0xc0);
+  if (status == "finished") return QColor(0x2e, 0x7d, 0x32);
+  return {};
+}
+
+}  // namespace
+
+RunsModel::RunsModel(QObject* parent) : QAbstractTableModel(parent) {
+  now_ = [] { return QDateTime::currentMSecsSinceEpoch() / 1000.0; };
+}
+
+void RunsModel::setRuns(const std::vector<storage::RunRow>& runs) {
+  QHash<qint64, const storage::RunRow*> incoming;
+  for (const auto& r : runs) incoming.insert(r.id, &r);
+  bool shownChanged = false;
+
+  for (int row = static_cast<int>(runs_.size()) - 1; row >= 0; --row) {
+    const qint64 id = runs_[row].id;
+    if (incoming.contains(id)) continue;
+    beginRemoveRows({}, row, row);
+    runs_.erase(runs_.begin() + row);
+    endRemoveRows();
+    shownChanged |= shown_.remove(id);
+    setupCache_.remove(id);
+    globalBatch_.remove(id);
+  }
+  rowById_.clear();
+  for (int row = 0; row < static_cast<int>(runs_.size()); ++row) rowById_.insert(runs_[row].id, row);
+
+  std::vector<storage::RunRow> added;
+  for (const auto& r : runs) {
+    auto it = rowById_.find(r.id);
+    if (it == rowById_.end()) {
+      added.push_back(r);
+      continue;
+    }
+    storage::RunRow& old = runs_[*it];
+    if (sameRow(old, r)) continue;
+    const bool ended = isActive(old.status) && !isActive(r.status);
+    old = r;
+    emit dataChanged(index(*it, 0), index(*it, kColumnCount - 1));
+    if (ended) {
+      emit runEnded(r.id, QString::fromStdString(r.status), QString::fromStdString(r.error));
+    }
+  }
+  if (!added.empty()) {
+    const int first = static_cast<int>(runs_.size());
+    beginInsertRows({}, first, first + static_cast<int>(added.size()) - 1);
+    for (auto& r : added) {
+      rowById_.insert(r.id, static_cast<int>(runs_.size()));
+      runs_.push_back(std::move(r));
+    }
+    endInsertRows();
+    if (listedOnce_) {
+      for (int row = first; row < static_cast<int>(runs_.size()); ++row) {
+        shown_.insert(runs_[row].id);
+      }
+      shownChanged = true;
+    } else {
+      std::vector<qint64> ids;
+      for (const auto& r : runs_) ids.push_back(r.id);
+      std::sort(ids.begin(), ids.end());
+      const int skip = std::max(0, static_cast<int>(ids.size()) - initialShown_);
+      for (std::size_t i = skip; i < ids.size(); ++i) shown_.insert(ids[i]);
+      shownChanged = true;
+    }
+  }
+  listedOnce_ = true;
+  if (shownChanged) emit shownRunsChanged();
+}
+
+void RunsModel::clear() {
+  beginResetModel();
+  runs_.clear();
+  rowById_.clear();
+  setupCache_.clear();
+  globalBatch_.clear();
+  const bool hadShown = !shown_.isEmpty();
+  shown_.clear();
+  listedOnce_ = false;
+  endResetModel();
+  if (hadShown) emit shownRunsChanged();
+}
+
+int RunsModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(runs_.size());
+}
+
+int RunsModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : kColumnCount;
+}
+
+const storage::RunRow* RunsModel::run(int row) const {
+  return row >= 0 && row < static_cast<int>(runs_.size()) ? &runs_[row] : nullptr;
+}
+
+const storage::RunRow* RunsModel::runById(qint64 id) const { return run(rowOf(id)); }
+
+int RunsModel::rowOf(qint64 id) const { return rowById_.value(id, -1); }
+
+QList<qint64> RunsModel::shownRuns() const {
+  QList<qint64> ids;
+  for (const auto& r : runs_) {
+    if (shown_.contains(r.id)) ids.append(r.id);
+  }
+  return ids;
+}
+
+void RunsModel::setShown(qint64 id, bool shown) {
+  const int row = rowOf(id);
+  if (row < 0 || shown_.contains(id) == shown) return;
+  if (shown) {
+    shown_.insert(id);
+  } else {
+    shown_.remove(id);
+  }
+  emit dataChanged(index(row, kLabel), index(row, kLabel), {Qt::CheckStateRole});
+  emit shownRunsChanged();
+}
+
+QString RunsModel::formatDuration(double seconds) {
+  if (!(seconds >= 0) || !std::isfinite(seconds)) return {};
+  const auto s = static_cast<long long>(std::llround(seconds));
+  if (s >= 3600) {
+    return QString("%1:%2:%3").arg(s / 3600).arg(s / 60 % 60, 2, 10, QChar('0'))
+        .arg(s % 60, 2, 10, QChar('0'));
+  }
+  return QString("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QChar('0'));
+}
+
+double RunsModel::progress(const storage::RunRow& r) const {
+  if (r.status == "finished") return 1.0;
+  if (r.total_steps <= 0) return r.status == "queued" ? 0.0 : -1.0;
+  return std::clamp(static_cast<double>(r.steps_done) / r.total_steps, 0.0, 1.0);
+}
+
+QString RunsModel::eta(const storage::RunRow& r) const {
+  if (r.status != "running" || r.started_at <= 0 || r.steps_done <= 0 || r.total_steps <= 0) {
+    return {};
+  }
+  const double elapsed = now_() - r.started_at;
+  if (elapsed <= 0) return {};
+  const double left = (r.total_steps - r.steps_done) * elapsed / r.steps_done;
+  return formatDuration(left);
+}
+
+QString RunsModel::setupSummary(const storage::RunRow& r) const {
+  auto it = setupCache_.constFind(r.id);
+  if (it != setupCache_.constEnd()) return *it;
+  QString text;
+  try {
+    const engine::RunConfig c = engine::from_json(r.config_json);
+    text = QString("%1×%2").arg(c.num_processes).arg(c.per_device_batch_size);
+    if (c.gradient_accumulation_steps > 1) text += QString(" acc %1").arg(c.gradient_accumulation_steps);
+    const int64_t global = engine::global_batch_size(c);
+    globalBatch_.insert(r.id, global);
+    text += QString(" = %1").arg(global);
+    if (c.lr_scaling != engine::LrScaling::kNone) {
+      text += " lr " + QString::fromStdString(engine::to_string(c.lr_scaling));
+    }
+    if (c.mixed_precision != engine::MixedPrecision::kNo) {
+      text += " " + QString::fromStdString(engine::to_string(c.mixed_precision));
+    }
+    if (c.device == engine::Device::kCuda) text += " cuda";
+    text += QString(" seed %1").arg(c.seed);
+  } catch (const std::exception&) {
+    text = tr("(unreadable config)");
+  }
+  setupCache_.insert(r.id, text);
+  return text;
+}
+
+double RunsModel::samplesPerSecond(const storage::RunRow& r) const {
+  if (r.samples_per_s > 0) return r.samples_per_s;
+  // While running, the stored figure is not there yet: estimate from the steps done so far.
+  if (r.status != "running" || r.started_at <= 0 || r.steps_done <= 0) return 0;
+  setupSummary(r);  // fills globalBatch_
+  const double elapsed = now_() - r.started_at;
+  const int64_t global = globalBatch_.value(r.id, 0);
+  return elapsed > 0 && global > 0 ? r.steps_done * global / elapsed : 0;
+}
+
+QVariant RunsModel::display(const storage::RunRow& r, int column) const {
+  switch (column) {
+    case kId:
+      return static_cast<qlonglong>(r.id);
+    case kLabel:
+      return QString::fromStdString(r.label);
+    case kStatus:
+      return QString::fromStdString(r.status);
+    case kProgress: {
+      if (r.total_steps <= 0) return r.status == "finished" ? tr("done") : QString();
+      QString text = QString("%1 / %2").arg(r.steps_done).arg(r.total_steps);
+      const QString left = eta(r);
+      if (!left.isEmpty()) text += tr("  ETA %1").arg(left);
+      return text;
+    }
+    case kSetup:
+      return setupSummary(r);
+    case kSpeed: {
+      const double speed = samplesPerSecond(r);
+      return speed > 0 ? QString::number(speed, 'f', 0) : QString();
+    }
+    case kFinalLoss:
+      return r.final_loss ? QString::number(*r.final_loss, 'g', 5) : QString();
+    case kAccuracy:
+      if (!r.final_accuracy || *r.final_accuracy < 0) return QString();
+      return QString("%1 %").arg(*r.final_accuracy * 100.0, 0, 'f', 2);
+    case kNotes:
+      return QString::fromStdString(r.notes);
+    default:
+      return {};
+  }
+}
+
+QVariant RunsModel::sortValue(const storage::RunRow& r, int column) const {
+  switch (column) {
+    case kId:
+      return static_cast<qlonglong>(r.id);
+    case kProgress:
+      return progress(r);
+    case kSpeed:
+      return samplesPerSecond(r);
+    case kFinalLoss:
+      return r.final_loss ? *r.final_loss : std::numeric_limits<double>::infinity();
+    case kAccuracy:
+      return r.final_accuracy ? *r.final_accuracy : -1.0;
+    default:
+      return display(r, column).toString().toLower();
+  }
+}
+
+QVariant RunsModel::data(const QModelIndex& index, int role) const {
+  const storage::RunRow* r = index.isValid() ? run(index.row()) : nullptr;
+  if (!r) return {};
+  const int column = index.column();
+  switch (role) {
+    case Qt::DisplayRole:
+      return display(*r, column);
+    case Qt::EditRole:
+      return display(*r, column);
+    case Qt::CheckStateRole:
+      if (column == kLabel) return shown_.contains(r->id) ? Qt::Checked : Qt::Unchecked;
+      return {};
+    case Qt::ToolTipRole:
+      if (column == kStatus && !r->error.empty()) return QString::fromStdString(r->error);
+      if (column == kLabel) return tr("Tick to draw run %1 on the chart").arg(r->id);
+      if (column == kFinalLoss && r->final_eval_loss) {
+        return tr("Final evaluation loss: %1").arg(*r->final_eval_loss, 0, 'g', 5);
+      }
+      if (column == kSpeed) return tr("Training samples per second, all ranks together");
+      if (column == kNotes && !r->notes.empty()) return QString::fromStdString(r->notes);
+      return {};
+    case Qt::ForegroundRole:
+      if (column == kStatus) {
+        const QColor c = statusColor(r->status);
+        if (c.isValid()) return QBrush(c);
+      }
+      return {};
+    case Qt::TextAlignmentRole:
+      if (column == kId || column == kSpeed || column == kFinalLoss || column == kAccuracy) {
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+      }
+      return {};
+    case kRunIdRole:
+      return static_cast<qlonglong>(r->id);
+    case kSortRole:
+      return sortValue(*r, column);
+    case kProgressRole:
+      return progress(*r);
+    case kStatusRole:
+      return QString::fromStdString(r->status);
+    default:
+      return {};
+  }
+}
+
+bool RunsModel::setData(const QModelIndex& index, const QVariant& value, int role) {
+  const storage::RunRow* r = index.isValid() ? run(index.row()) : nullptr;
+  if (!r) return false;
+  const qint64 id = r->id;
+  if (index.column() == kLabel && role == Qt::CheckStateRole) {
+    setShown(id, value.toInt() == Qt::Checked);
+    return true;
+  }
+  if (role != Qt::EditRole) return false;
+  const QString text = value.toString();
+  if (index.column() == kLabel) {
+    if (text.trimmed().isEmpty()) return false;
+    runs_[index.row()].label = text.toStdString();
+    emit dataChanged(index, index);
+    emit renameRequested(id, text);
+    return true;
+  }
+  if (index.column() == kNotes) {
+    runs_[index.row()].notes = text.toStdString();
+    emit dataChanged(index, index);
+    emit notesEdited(id, text);
+    return true;
+  }
+  return false;
+}
+
+QVariant RunsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal) return {};
+  if (role == Qt::DisplayRole) {
+    static const char* kNames[] = {"#",          "Label",      "Status",   "Progress", "Setup",
+                                   "Samples/s",  "Final loss", "Accuracy", "Notes"};
+    return section >= 0 && section < kColumnCount ? tr(kNames[section]) : QVariant();
+  }
+  if (role == Qt::ToolTipRole && section == kSetup) {
+    return tr("processes × per-device batch, accumulation, = global batch, lr scaling, precision");
+  }
+  return {};
+}
+
+Qt::ItemFlags RunsModel::flags(const QModelIndex& index) const {
+  if (!index.isValid()) return Qt::NoItemFlags;
+  Qt::ItemFlags f = Qt::ItemIsEnabled | Qt::ItemIsSelectable;
+  if (index.column() == kLabel) f |= Qt::ItemIsUserCheckable | Qt::ItemIsEditable;
+  if (index.column() == kNotes) f |= Qt::ItemIsEditable;
+  return f;
+}
+
+}  // namespace parity::ui

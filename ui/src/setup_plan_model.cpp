@@ -1,0 +1,171 @@
+#include <parity/ui/setup_plan_model.h>
+
+#include <QBrush>
+#include <QColor>
+
+#include <cmath>
+
+namespace parity::ui {
+
+namespace {
+
+const QColor kHighlight(0xff, 0xe0, 0xb2);
+
+QString formatLr(double lr) { return QString::number(lr, 'g', 6); }
+
+}  // namespace
+
+SetupPlanModel::SetupPlanModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void SetupPlanModel::setSetups(const std::vector<engine::RunConfig>& setups,
+                               int64_t referenceBatch) {
+  beginResetModel();
+  reference_ = referenceBatch;
+  rows_.clear();
+  for (const engine::RunConfig& c : setups) {
+    Row r;
+    r.config = c;
+    try {
+      if (auto n = engine::known_train_size(c)) {
+        r.plan = engine::plan_setup(c, *n);
+        r.planned = true;
+      } else {
+        r.plan.global_batch = engine::global_batch_size(c);
+        r.plan.effective_lr = engine::effective_lr(c);
+        r.plan.scheduler_steps_per_optimizer_step = engine::scheduler_steps_per_optimizer_step(c);
+        r.planError = tr("Steps per epoch depend on the CSV file's length, known once it is read");
+      }
+    } catch (const std::exception& e) {
+      r.planError = QString::fromStdString(e.what());
+    }
+    r.batchDiffers = r.plan.global_batch != reference_;
+    r.lrDiffers = std::abs(r.plan.effective_lr - c.lr) > 1e-12 * std::max(1.0, std::abs(c.lr));
+    rows_.push_back(std::move(r));
+  }
+  endResetModel();
+}
+
+int SetupPlanModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+}
+
+int SetupPlanModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : kColumnCount;
+}
+
+QVariant SetupPlanModel::display(const Row& r, int column) const {
+  const engine::RunConfig& c = r.config;
+  switch (column) {
+    case kLabel:
+      return QString::fromStdString(c.label);
+    case kShape: {
+      QString text = QString("%1 × %2").arg(c.num_processes).arg(c.per_device_batch_size);
+      if (c.split_batches) text = tr("%1 split in %2").arg(c.per_device_batch_size).arg(c.num_processes);
+      if (c.gradient_accumulation_steps > 1) text += QString(" × %1").arg(c.gradient_accumulation_steps);
+      return text;
+    }
+    case kGlobalBatch:
+      return static_cast<qlonglong>(r.plan.global_batch);
+    case kEffectiveLr:
+      return formatLr(r.plan.effective_lr);
+    case kStepsPerEpoch:
+      return r.planned ? QVariant(static_cast<qlonglong>(r.plan.optimizer_steps_per_epoch))
+                       : QVariant(QStringLiteral("?"));
+    case kSchedulerPace:
+      return r.plan.scheduler_steps_per_optimizer_step;
+    case kMatch: {
+      if (c.split_batches) return static_cast<qlonglong>(reference_);
+      const auto match = engine::equivalent_per_device_batch(reference_, c.num_processes,
+                                                             c.gradient_accumulation_steps);
+      return match ? QVariant(static_cast<qlonglong>(*match)) : QVariant(tr("—"));
+    }
+    case kNotes: {
+      QStringList notes;
+      if (!r.planError.isEmpty()) notes << r.planError;
+      for (const auto& n : r.plan.notes) notes << QString::fromStdString(n);
+      return notes.join("; ");
+    }
+    default:
+      return {};
+  }
+}
+
+QString SetupPlanModel::reason(const Row& r, int column) const {
+  const engine::RunConfig& c = r.config;
+  if (column == kGlobalBatch && r.batchDiffers) {
+    const auto match = engine::equivalent_per_device_batch(reference_, c.num_processes,
+                                                           c.gradient_accumulation_steps);
+    QString text = tr("Global batch %1 vs reference %2").arg(r.plan.global_batch).arg(reference_);
+    if (match && !c.split_batches) {
+      text += tr(": per-device batch %1 on %2 process(es) would match").arg(*match).arg(c.num_processes);
+    } else if (!match) {
+      text += tr(": %1 does not divide by %2, so no per-device batch matches exactly")
+                  .arg(reference_)
+                  .arg(c.num_processes * c.gradient_accumulation_steps);
+    }
+    return text;
+  }
+  if (column == kEffectiveLr && r.lrDiffers) {
+    return tr("Effective lr %1 vs base lr %2 of the single-device reference (%3 scaling over %4 "
+              "processes)")
+        .arg(formatLr(r.plan.effective_lr), formatLr(c.lr),
+             QString::fromStdString(engine::to_string(c.lr_scaling)))
+        .arg(c.num_processes);
+  }
+  if (column == kSchedulerPace && r.plan.scheduler_steps_per_optimizer_step > 1) {
+    return tr("The scheduler advances %1 times per optimizer step, so a schedule written in "
+              "single-process steps lasts the same number of samples")
+        .arg(r.plan.scheduler_steps_per_optimizer_step);
+  }
+  if (column == kNotes) return display(r, kNotes).toString();
+  return {};
+}
+
+QVariant SetupPlanModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid() || index.row() >= rowCount()) return {};
+  const Row& r = rows_[index.row()];
+  const int column = index.column();
+  const bool differs = (column == kGlobalBatch && r.batchDiffers) ||
+                       (column == kEffectiveLr && r.lrDiffers);
+  switch (role) {
+    case Qt::DisplayRole:
+      return display(r, column);
+    case Qt::ToolTipRole: {
+      const QString why = reason(r, column);
+      return why.isEmpty() ? QVariant() : QVariant(why);
+    }
+    case Qt::BackgroundRole:
+      return differs ? QVariant(QBrush(kHighlight)) : QVariant();
+    case Qt::ForegroundRole:
+      return differs ? QVariant(QBrush(QColor(0x21, 0x21, 0x21))) : QVariant();
+    case Qt::TextAlignmentRole:
+      return column == kLabel || column == kNotes ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                                  : QVariant(Qt::AlignCenter);
+    case kDiffersRole:
+      return differs;
+    default:
+      return {};
+  }
+}
+
+QVariant SetupPlanModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal) return {};
+  static const char* kNames[] = {"Setup",        "Processes × batch", "Global batch",
+                                 "Effective lr", "Opt. steps/epoch",  "Sched. steps/opt. step",
+                                 "Match ref.",   "Notes"};
+  static const char* kTips[] = {
+      "",
+      "processes × per-device batch × accumulation",
+      "per-device batch × processes × accumulation",
+      "base lr × 1, processes or √processes",
+      "optimizer steps in one epoch of the training set",
+      "scheduler steps per optimizer step (processes, or 1 with split_batches)",
+      "per-device batch that keeps the global batch equal to the reference",
+      "padding, dropped samples, a short last accumulation group"};
+  if (section < 0 || section >= kColumnCount) return {};
+  if (role == Qt::DisplayRole) return tr(kNames[section]);
+  if (role == Qt::ToolTipRole && *kTips[section]) return tr(kTips[section]);
+  return {};
+}
+
+}  // namespace parity::ui

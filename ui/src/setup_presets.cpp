@@ -1,0 +1,100 @@
+#include <parity/ui/setup_presets.h>
+
+#include <QObject>
+
+#include <set>
+
+namespace parity::ui {
+
+namespace {
+
+engine::RunConfig shape(const char* label, int processes, int64_t batch) {
+  engine::RunConfig c;
+  c.label = label;
+  c.num_processes = processes;
+  c.per_device_batch_size = batch;
+  return c;
+}
+
+}  // namespace
+
+std::vector<SetupPreset> presets() {
+  return {
+      {QObject::tr("Single GPU 1x256"),
+       QObject::tr("One process, per-device batch 256 (global batch 256)"),
+       shape("1x256", 1, 256)},
+      {QObject::tr("Multi-GPU 2x128"),
+       QObject::tr("Two processes of 128: the same global batch of 256"), shape("2x128", 2, 128)},
+      {QObject::tr("TPU-pod-shaped 8x32 (8 CPU ranks; Parity cannot run XLA)"),
+       QObject::tr("The batch shape of an 8-worker TPU pod, run as 8 CPU processes: global "
+                   "batch 256. Parity has no XLA backend."),
+       shape("8x32 (TPU-pod-shaped)", 8, 32)},
+  };
+}
+
+engine::RunConfig defaultExperiment() {
+  engine::RunConfig c;
+  c.dataset = engine::DatasetKind::kFashionMnist;
+  c.task = engine::Task::kClassification;
+  c.model = engine::ModelKind::kMlp;
+  c.train_samples = 12000;
+  c.epochs = 1;
+  return c;
+}
+
+engine::RunConfig demoExperiment() {
+  engine::RunConfig c = defaultExperiment();
+  c.train_samples = 8000;
+  c.hidden = {128};
+  c.lr = 0.05;
+  c.epochs = 1;
+  return c;
+}
+
+std::vector<engine::RunConfig> demoSetups() {
+  std::vector<engine::RunConfig> setups = {shape("1x64", 1, 64), shape("2x32", 2, 32),
+                                           shape("2x64 unscaled", 2, 64),
+                                           shape("2x64 linear", 2, 64)};
+  setups.back().lr_scaling = engine::LrScaling::kLinear;
+  const engine::RunConfig experiment = demoExperiment();
+  for (auto& s : setups) applyExperiment(experiment, s);
+  return setups;
+}
+
+void applyExperiment(const engine::RunConfig& e, engine::RunConfig& s) {
+  s.epochs = e.epochs;
+  s.max_steps = e.max_steps;
+  s.dataset = e.dataset;
+  s.data_path = e.data_path;
+  s.features = e.features;
+  s.target = e.target;
+  s.task = e.task;
+  s.train_samples = e.train_samples;
+  s.synthetic_samples = e.synthetic_samples;
+  s.synthetic_noise = e.synthetic_noise;
+  s.model = e.model;
+  s.init = e.init;
+  s.hidden = e.hidden;
+  s.optimizer = e.optimizer;
+  s.lr = e.lr;
+  s.momentum = e.momentum;
+  s.weight_decay = e.weight_decay;
+  s.scheduler = e.scheduler;
+  s.warmup_steps = e.warmup_steps;
+  s.scheduler_step_size = e.scheduler_step_size;
+  s.scheduler_gamma = e.scheduler_gamma;
+  s.loss = e.loss;
+  s.eval_every_epoch = e.eval_every_epoch;
+}
+
+bool isExperimentField(const std::string& field) {
+  static const std::set<std::string> kFields = {
+      "epochs",       "max_steps", "dataset",         "data_path",     "data",
+      "features",     "target",    "task",            "train_samples", "synthetic_samples",
+      "synthetic_noise", "model",  "init",            "hidden",        "optimizer",
+      "lr",           "momentum",  "weight_decay",    "scheduler",     "warmup_steps",
+      "scheduler_step_size", "scheduler_gamma", "loss", "eval_every_epoch"};
+  return kFields.count(field) > 0;
+}
+
+}  // namespace parity::ui

@@ -1,0 +1,187 @@
+#include <parity/ui/setups_model.h>
+
+#include <QApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QStyle>
+
+#include <parity/ui/setup_presets.h>
+
+namespace parity::ui {
+
+SetupsModel::SetupsModel(QObject* parent)
+    : QAbstractListModel(parent), experiment_(defaultExperiment()) {}
+
+int SetupsModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(setups_.size());
+}
+
+QVariant SetupsModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid() || index.row() >= rowCount()) return {};
+  const engine::RunConfig& s = setups_[index.row()];
+  const auto& problems = issues_[index.row()];
+  switch (role) {
+    case Qt::DisplayRole:
+    case Qt::EditRole:
+      return QString::fromStdString(s.label);
+    case Qt::DecorationRole:
+      if (problems.empty()) return {};
+      return QApplication::style()->standardIcon(QStyle::SP_MessageBoxWarning);
+    case Qt::ToolTipRole: {
+      if (problems.empty()) return tr("Double-click to rename");
+      QStringList lines;
+      for (const auto& p : problems) lines << QString::fromStdString(p.message);
+      return lines.join('\n');
+    }
+    case kIssuesRole:
+      return static_cast<int>(problems.size());
+    default:
+      return {};
+  }
+}
+
+bool SetupsModel::setData(const QModelIndex& index, const QVariant& value, int role) {
+  if (!index.isValid() || role != Qt::EditRole) return false;
+  const QString label = value.toString().trimmed();
+  if (label.isEmpty()) return false;
+  setups_[index.row()].label = label.toStdString();
+  emit dataChanged(index, index);
+  emit setupsChanged();
+  return true;
+}
+
+Qt::ItemFlags SetupsModel::flags(const QModelIndex& index) const {
+  if (!index.isValid()) return Qt::NoItemFlags;
+  return Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsEditable;
+}
+
+int SetupsModel::addSetup(engine::RunConfig setup) {
+  applyExperiment(experiment_, setup);
+  setup.label = uniqueLabel(QString::fromStdString(setup.label)).toStdString();
+  const int row = rowCount();
+  beginInsertRows({}, row, row);
+  setups_.push_back(std::move(setup));
+  issues_.push_back(engine::check(config(row)));
+  endInsertRows();
+  emit setupsChanged();
+  return row;
+}
+
+int SetupsModel::duplicateSetup(int row) {
+  if (row < 0 || row >= rowCount()) return -1;
+  return addSetup(setups_[row]);
+}
+
+void SetupsModel::removeSetup(int row) {
+  if (row < 0 || row >= rowCount()) return;
+  beginRemoveRows({}, row, row);
+  setups_.erase(setups_.begin() + row);
+  issues_.erase(issues_.begin() + row);
+  endRemoveRows();
+  emit setupsChanged();
+}
+
+void SetupsModel::reset(const engine::RunConfig& experiment, std::vector<engine::RunConfig> setups) {
+  beginResetModel();
+  experiment_ = experiment;
+  setups_ = std::move(setups);
+  for (auto& s : setups_) applyExperiment(experiment_, s);
+  issues_.assign(setups_.size(), {});
+  endResetModel();
+  revalidate();
+  emit setupsChanged();
+}
+
+engine::RunConfig SetupsModel::config(int row) const {
+  engine::RunConfig c = setups_.at(row);
+  applyExperiment(experiment_, c);
+  return c;
+}
+
+std::vector<engine::RunConfig> SetupsModel::configs() const {
+  std::vector<engine::RunConfig> all;
+  for (int row = 0; row < rowCount(); ++row) all.push_back(config(row));
+  return all;
+}
+
+void SetupsModel::setSetup(int row, const engine::RunConfig& setup) {
+  if (row < 0 || row >= rowCount()) return;
+  setups_[row] = setup;
+  applyExperiment(experiment_, setups_[row]);
+  issues_[row] = engine::check(config(row));
+  emit dataChanged(index(row), index(row));
+  emit setupsChanged();
+}
+
+void SetupsModel::setExperiment(const engine::RunConfig& experiment) {
+  experiment_ = experiment;
+  for (auto& s : setups_) applyExperiment(experiment_, s);
+  revalidate();
+  emit setupsChanged();
+}
+
+const std::vector<engine::ConfigIssue>& SetupsModel::issues(int row) const {
+  static const std::vector<engine::ConfigIssue> kNone;
+  return row >= 0 && row < rowCount() ? issues_[row] : kNone;
+}
+
+bool SetupsModel::allValid() const {
+  if (setups_.empty()) return false;
+  for (const auto& i : issues_) {
+    if (!i.empty()) return false;
+  }
+  return true;
+}
+
+QString SetupsModel::uniqueLabel(const QString& base) const {
+  auto used = [this](const QString& label) {
+    for (const auto& s : setups_) {
+      if (QString::fromStdString(s.label) == label) return true;
+    }
+    return false;
+  };
+  const QString stem = base.trimmed().isEmpty() ? tr("setup") : base.trimmed();
+  if (!used(stem)) return stem;
+  for (int n = 2;; ++n) {
+    const QString candidate = QString("%1 (%2)").arg(stem).arg(n);
+    if (!used(candidate)) return candidate;
+  }
+}
+
+void SetupsModel::revalidate() {
+  issues_.resize(setups_.size());
+  for (int row = 0; row < rowCount(); ++row) issues_[row] = engine::check(config(row));
+  if (rowCount() > 0) emit dataChanged(index(0), index(rowCount() - 1));
+}
+
+QString SetupsModel::toJson() const {
+  QJsonArray setups;
+  for (const auto& s : setups_) {
+    setups.append(QJsonDocument::fromJson(QByteArray::fromStdString(engine::to_json(s))).object());
+  }
+  QJsonObject root;
+  root["experiment"] =
+      QJsonDocument::fromJson(QByteArray::fromStdString(engine::to_json(experiment_))).object();
+  root["setups"] = setups;
+  return QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Compact));
+}
+
+bool SetupsModel::fromJson(const QString& json) {
+  const QJsonObject root = QJsonDocument::fromJson(json.toUtf8()).object();
+  if (!root.contains("experiment") || !root["setups"].isArray()) return false;
+  try {
+    auto parse = [](const QJsonValue& v) {
+      return engine::from_json(QJsonDocument(v.toObject()).toJson().toStdString());
+    };
+    const engine::RunConfig experiment = parse(root["experiment"]);
+    std::vector<engine::RunConfig> setups;
+    for (const QJsonValue& v : root["setups"].toArray()) setups.push_back(parse(v));
+    reset(experiment, std::move(setups));
+    return true;
+  } catch (const std::exception&) {
+    return false;  // saved by another version: start from the defaults instead
+  }
+}
+
+}  // namespace parity::ui

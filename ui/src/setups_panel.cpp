@@ -1,0 +1,215 @@
+#include <parity/ui/setups_panel.h>
+
+#include <QHBoxLayout>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QListView>
+#include <QMenu>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QStyle>
+#include <QTabWidget>
+#include <QThread>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <parity/ui/experiment_form.h>
+#include <parity/ui/setup_form.h>
+#include <parity/ui/setup_presets.h>
+#include <parity/ui/setups_model.h>
+
+namespace parity::ui {
+
+namespace {
+
+QScrollArea* scrolled(QWidget* content) {
+  auto* area = new QScrollArea;
+  area->setWidget(content);
+  area->setWidgetResizable(true);
+  area->setFrameShape(QFrame::NoFrame);
+  return area;
+}
+
+}  // namespace
+
+SetupsPanel::SetupsPanel(SetupsModel* model, QWidget* parent)
+    : QWidget(parent), model_(model), list_(new QListView(this)), add_(new QToolButton(this)),
+      duplicate_(new QToolButton(this)), remove_(new QToolButton(this)),
+      tabs_(new QTabWidget(this)), setupForm_(new SetupForm), experimentForm_(new ExperimentForm),
+      summary_(new QLabel(this)), concurrency_(new QSpinBox(this)),
+      launch_(new QPushButton(tr("&Launch"), this)) {
+  list_->setModel(model_);
+  list_->setObjectName("setupsList");
+  list_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
+  list_->setMaximumHeight(130);
+
+  add_->setText(tr("Add"));
+  add_->setToolTip(tr("Add a setup, or pick a preset from the arrow's menu"));
+  add_->setPopupMode(QToolButton::MenuButtonPopup);
+  auto* presetMenu = new QMenu(add_);
+  const auto all = presets();
+  for (int i = 0; i < static_cast<int>(all.size()); ++i) {
+    QAction* a = presetMenu->addAction(all[i].name);
+    a->setToolTip(all[i].description);
+    connect(a, &QAction::triggered, this, [this, i] { addPreset(i); });
+  }
+  presetMenu->setToolTipsVisible(true);
+  add_->setMenu(presetMenu);
+  duplicate_->setText(tr("Duplicate"));
+  remove_->setText(tr("Remove"));
+  connect(add_, &QToolButton::clicked, this, &SetupsPanel::addSetup);
+  connect(duplicate_, &QToolButton::clicked, this, &SetupsPanel::duplicateSetup);
+  connect(remove_, &QToolButton::clicked, this, &SetupsPanel::removeSetup);
+
+  tabs_->addTab(scrolled(setupForm_), tr("Setup"));
+  tabs_->addTab(scrolled(experimentForm_), tr("Experiment (shared)"));
+  summary_->setWordWrap(true);
+  summary_->setObjectName("validationSummary");
+
+  concurrency_->setRange(1, 64);
+  concurrency_->setValue(std::max(1, QThread::idealThreadCount() / 4));
+  concurrency_->setToolTip(tr("Runs started at the same time; the rest wait queued. Runs that "
+                              "share cores measure lower samples/s."));
+  launch_->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
+  launch_->setDefault(true);
+  connect(launch_, &QPushButton::clicked, this, [this] {
+    if (model_->allValid()) emit launchRequested(model_->configs());
+  });
+
+  connect(list_->selectionModel(), &QItemSelectionModel::currentChanged, this,
+          &SetupsPanel::loadCurrent);
+  connect(setupForm_, &SetupForm::edited, this, &SetupsPanel::storeCurrent);
+  connect(experimentForm_, &ExperimentForm::edited, this, &SetupsPanel::storeExperiment);
+  connect(model_, &SetupsModel::setupsChanged, this, &SetupsPanel::refreshValidation);
+  connect(model_, &QAbstractItemModel::modelReset, this, [this] {
+    experimentForm_->setConfig(model_->experiment());
+    setCurrentRow(0);
+  });
+  connect(model_, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex& from,
+                                                                 const QModelIndex& to) {
+    // A rename in the list shows in the form (edits from the form itself are already there).
+    const int row = currentRow();
+    if (storing_) return;
+    if (row >= from.row() && row <= to.row()) {
+      setupForm_->setConfig(model_->config(row));
+      refreshValidation();
+    }
+  });
+
+  auto* buttons = new QHBoxLayout;
+  buttons->addWidget(add_);
+  buttons->addWidget(duplicate_);
+  buttons->addWidget(remove_);
+  buttons->addStretch(1);
+  auto* launchRow = new QHBoxLayout;
+  launchRow->addWidget(new QLabel(tr("Run at once:"), this));
+  launchRow->addWidget(concurrency_);
+  launchRow->addStretch(1);
+  launchRow->addWidget(launch_);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->addWidget(list_);
+  layout->addLayout(buttons);
+  layout->addWidget(tabs_, 1);
+  layout->addWidget(summary_);
+  layout->addLayout(launchRow);
+
+  experimentForm_->setConfig(model_->experiment());
+  setCurrentRow(0);
+  refreshValidation();
+}
+
+int SetupsPanel::currentRow() const {
+  const QModelIndex current = list_->currentIndex();
+  return current.isValid() ? current.row() : -1;
+}
+
+void SetupsPanel::setCurrentRow(int row) {
+  if (row >= 0 && row < model_->rowCount()) {
+    list_->setCurrentIndex(model_->index(row));
+  }
+  loadCurrent();
+}
+
+void SetupsPanel::addPreset(int index) {
+  const auto all = presets();
+  if (index < 0 || index >= static_cast<int>(all.size())) return;
+  setCurrentRow(model_->addSetup(all[index].setup));
+}
+
+void SetupsPanel::addSetup() {
+  engine::RunConfig setup;
+  setup.label = "setup";
+  // A new setup starts from the current one's shape, which is usually what one varies from.
+  if (currentRow() >= 0) setup = model_->config(currentRow());
+  setCurrentRow(model_->addSetup(setup));
+}
+
+void SetupsPanel::duplicateSetup() { setCurrentRow(model_->duplicateSetup(currentRow())); }
+
+void SetupsPanel::removeSetup() {
+  const int row = currentRow();
+  if (row < 0) return;
+  model_->removeSetup(row);
+  setCurrentRow(std::min(row, model_->rowCount() - 1));
+}
+
+void SetupsPanel::loadCurrent() {
+  const int row = currentRow();
+  setupForm_->setEnabled(row >= 0);
+  duplicate_->setEnabled(row >= 0);
+  remove_->setEnabled(row >= 0);
+  if (row >= 0) setupForm_->setConfig(model_->config(row));
+  refreshValidation();
+}
+
+void SetupsPanel::storeCurrent() {
+  const int row = currentRow();
+  if (row < 0) return;
+  storing_ = true;
+  model_->setSetup(row, setupForm_->config(model_->config(row)));
+  storing_ = false;
+}
+
+void SetupsPanel::storeExperiment() {
+  model_->setExperiment(experimentForm_->config(model_->experiment()));
+}
+
+void SetupsPanel::refreshValidation() {
+  const int row = currentRow();
+  // Experiment issues are the same for every setup: show those of the first setup that has any.
+  std::vector<engine::ConfigIssue> setupIssues, experimentIssues;
+  for (int r = 0; r < model_->rowCount(); ++r) {
+    for (const auto& issue : model_->issues(r)) {
+      if (isExperimentField(issue.field)) {
+        if (experimentIssues.empty() || r == row) experimentIssues.push_back(issue);
+      } else if (r == row) {
+        setupIssues.push_back(issue);
+      }
+    }
+  }
+  QStringList loose = setupForm_->showIssues(setupIssues);
+  loose << experimentForm_->showIssues(experimentIssues);
+
+  int invalid = 0;
+  for (int r = 0; r < model_->rowCount(); ++r) invalid += model_->issues(r).empty() ? 0 : 1;
+  QString text;
+  if (model_->rowCount() == 0) {
+    text = tr("Add a setup (or a preset) to launch.");
+  } else if (invalid > 0) {
+    text = tr("%n setup(s) need fixing before Launch (marked in the list).", nullptr, invalid);
+  }
+  if (!loose.isEmpty()) text += (text.isEmpty() ? "" : "\n") + loose.join('\n');
+  summary_->setText(text);
+  summary_->setStyleSheet(invalid > 0 || !loose.isEmpty() ? "color: #c62828;" : "");
+  summary_->setVisible(!text.isEmpty());
+  launch_->setEnabled(model_->allValid());
+  launch_->setToolTip(model_->allValid()
+                          ? tr("Start %n setup(s) as separate processes (Ctrl+Return)", nullptr,
+                               model_->rowCount())
+                          : text);
+}
+
+}  // namespace parity::ui

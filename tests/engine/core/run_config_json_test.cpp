@@ -99,6 +99,8 @@ TEST(RunConfigJson, MissingKeysKeepDefaultsAndKebabCaseIsAccepted) {
 TEST(RunConfigJson, RejectsUnknownKeysBadTypesAndBadEnums) {
   EXPECT_EQ(error_of([] { from_json(R"({"batch_size": 32})"); }),
             "batch_size: 32 is not allowed; unknown key");
+  EXPECT_EQ(error_of([] { from_json(R"({"num-process": 2})"); }),
+            "num-process: 2 is not allowed; unknown key (did you mean num_processes?)");
   EXPECT_EQ(error_of([] { from_json(R"({"num_processes": "two"})"); }),
             "num_processes: \"two\" is not allowed; must be an integer");
   EXPECT_EQ(error_of([] { from_json(R"({"epochs": 1.5})"); }),

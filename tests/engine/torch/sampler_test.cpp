@@ -1,4 +1,7 @@
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
 
 #include <algorithm>
 #include <numeric>
@@ -75,6 +78,34 @@ TEST(DistributedBatchSampler, UnshuffledFollowsTheDatasetOrder) {
   ASSERT_EQ(s.batches().size(), 2u);
   EXPECT_EQ(s.batches()[0], (Batch{3, 4, 5}));
   EXPECT_EQ(s.batches()[1], (Batch{9, 0, 1}));
+}
+
+}  // namespace
+}  // namespace parity::engine
+
+namespace parity::engine {
+namespace {
+
+// Golden values from PyTorch itself (scripts/device/accelerate_golden.py): the shuffle a user's
+// Python training script gets from torch.randperm with a seeded generator.
+TEST(EpochPermutation, MatchesPyTorchsRandperm) {
+  std::ifstream in(PARITY_TEST_DATA "/torch_randperm.json");
+  ASSERT_TRUE(in.good());
+  const auto golden = nlohmann::json::parse(in);
+  int checked = 0;
+  for (const auto& p : golden["perms"]) {
+    const int64_t n = p["n"];
+    const int64_t seed = p["seed"];
+    const auto perm = epoch_permutation(n, seed);
+    const auto head = p["head"].get<std::vector<int64_t>>();
+    ASSERT_GE(perm.size(), head.size());
+    EXPECT_TRUE(std::equal(head.begin(), head.end(), perm.begin())) << "n=" << n << " seed=" << seed;
+    int64_t sum_sq = 0;
+    for (size_t i = 0; i < perm.size(); ++i) sum_sq += static_cast<int64_t>(i) * perm[i];
+    EXPECT_EQ(sum_sq, p["sum_sq"].get<int64_t>()) << "n=" << n << " seed=" << seed;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 30);
 }
 
 }  // namespace

@@ -10,7 +10,7 @@
 ///                      MASTER_ADDR:MASTER_PORT, rank 0 hosting it
 ///   PARITY_STATUS_FD   file descriptor to write progress_protocol lines to (every rank)
 ///   PARITY_THREADS     intra-op threads for this rank (OMP_NUM_THREADS, OPENBLAS_NUM_THREADS and
-///                      MKL_NUM_THREADS are set to the same)
+///                      MKL_NUM_THREADS are set to the same; OMP_WAIT_POLICY=PASSIVE unless set)
 /// Each rank runs in its own process group with PR_SET_PDEATHSIG(SIGKILL), its stdin is /dev/null
 /// and its stdout and stderr go to <log_dir>/rank<RANK>.log. Only the status pipe is inherited.
 /// A rank exits 0 when the run ended normally (finished or diverged: rank 0 says which in its

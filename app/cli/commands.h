@@ -1,0 +1,30 @@
+#pragma once
+/// parity-cli's verbs. Each add_* function registers one subcommand on app; when that
+/// subcommand is parsed its callback runs the command and stores the exit code in *exit_code.
+/// Commands throw UsageError / ConfigError for exit 2; main() prints and maps exceptions.
+
+#include <parity/storage/database.h>
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+namespace parity::cli {
+
+void add_run_command(CLI::App& app, int* exit_code);
+void add_run_set_command(CLI::App& app, int* exit_code);
+void add_demo_command(CLI::App& app, int* exit_code);
+void add_list_command(CLI::App& app, int* exit_code);
+void add_show_command(CLI::App& app, int* exit_code);
+void add_export_command(CLI::App& app, int* exit_code);
+void add_compare_command(CLI::App& app, int* exit_code);
+void add_plan_command(CLI::App& app, int* exit_code);
+
+/// Adds --db FILE (default: the user's database) to a subcommand.
+CLI::Option* add_db_option(CLI::App& sub, std::string* db_path);
+/// --db's value, or the default path when not given.
+std::string db_or_default(const std::string& db_path);
+/// Opens an existing database; throws UsageError when the file does not exist (so a typo in
+/// --db does not create an empty database).
+storage::Database open_existing_db(const std::string& path);
+
+}  // namespace parity::cli

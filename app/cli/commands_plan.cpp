@@ -1,0 +1,221 @@
+// `plan`: the equivalent-batch table, what each configured setup does, and the shard plan
+// (which sample indices each rank takes per step), all without training.
+#include <parity/engine/batch_plan.h>
+#include <parity/engine/sampler.h>
+#include <parity/engine/shard_plan.h>
+
+#include <algorithm>
+#include <iostream>
+#include <memory>
+
+#include "cli_common.h"
+#include "commands.h"
+#include "config_flags.h"
+#include "table.h"
+
+namespace parity::cli {
+namespace {
+
+using engine::RunConfig;
+
+struct PlanArgs {
+  ConfigFlags config;
+  std::string set_file;
+  std::string reference_batches = "256,128,64,32";
+  int64_t train_size = 0;
+  bool shards = false;
+  int64_t epoch = 0;
+  int64_t steps = 2;
+  int64_t max_indices = 16;
+};
+
+/// The seed's presets, used when no setup is given.
+std::vector<RunConfig> preset_setups() {
+  std::vector<RunConfig> out;
+  for (auto [label, w, b] :
+       {std::tuple{"Single GPU 1x256", 1, 256}, std::tuple{"Multi-GPU 2x128", 2, 128},
+        std::tuple{"TPU-pod-shaped 8x32", 8, 32}}) {
+    RunConfig c;
+    c.label = label;
+    c.num_processes = w;
+    c.per_device_batch_size = b;
+    out.push_back(c);
+  }
+  return out;
+}
+
+std::vector<RunConfig> setups_of(const PlanArgs& a) {
+  std::vector<RunConfig> configs;
+  if (!a.set_file.empty()) {
+    configs = engine::configs_from_set_json(read_text_file(a.set_file));
+    for (auto& c : configs) a.config.apply(c);  // flags given as well apply to every setup
+  } else if (a.config.any_flag_given() || a.config.config_file_given()) {
+    configs.push_back(a.config.build());
+  } else {
+    configs = preset_setups();
+  }
+  for (auto& c : configs) {
+    if (c.label.empty())
+      c.label = std::to_string(c.num_processes) + "x" + std::to_string(c.per_device_batch_size);
+    require_valid(c);
+  }
+  return configs;
+}
+
+int64_t train_size_of(const PlanArgs& a, const RunConfig& c) {
+  if (a.train_size > 0) return a.train_size;
+  if (auto n = engine::known_train_size(c)) return *n;
+  throw UsageError(
+      "the size of a csv dataset is not known without reading it; pass --train-size N");
+}
+
+void print_equivalent_table(const PlanArgs& a, const std::vector<RunConfig>& configs) {
+  std::vector<int64_t> refs;
+  for (int64_t id : parse_id_list(a.reference_batches, "--reference-batch")) refs.push_back(id);
+  std::vector<engine::EquivalentShape> shapes = engine::default_shapes();
+  for (const auto& c : configs) {
+    const bool known = std::any_of(shapes.begin(), shapes.end(), [&](const auto& s) {
+      return s.num_processes == c.num_processes && s.accumulation == c.gradient_accumulation_steps;
+    });
+    if (!known && !c.split_batches) {
+      std::string name = std::to_string(c.num_processes) + " processes";
+      if (c.gradient_accumulation_steps > 1)
+        name += " x acc " + std::to_string(c.gradient_accumulation_steps);
+      shapes.push_back({name, c.num_processes, c.gradient_accumulation_steps});
+    }
+  }
+  std::vector<std::string> header{"reference batch"};
+  for (const auto& s : shapes) header.push_back(s.name);
+  Table table(header);
+  for (const auto& row : engine::equivalent_table(refs, shapes)) {
+    std::vector<std::string> cells{std::to_string(row.reference_batch)};
+    for (const auto& b : row.per_device)
+      cells.push_back(b ? std::to_string(*b) : "does not divide");
+    table.add(cells);
+  }
+  std::cout << "Equivalent batch: the per-device batch that keeps the global batch equal to a "
+               "single-device reference batch\n";
+  table.print(std::cout);
+}
+
+void print_setup_table(const PlanArgs& a, const std::vector<RunConfig>& configs) {
+  Table table({"setup", "processes", "per-device batch", "accumulation", "global batch",
+               "effective lr", "optimizer steps/epoch", "scheduler steps/optimizer step",
+               "total steps", "notes"});
+  const int64_t first_global = engine::global_batch_size(configs.front());
+  bool unequal = false;
+  for (const auto& c : configs) {
+    const engine::SetupPlan p = engine::plan_setup(c, train_size_of(a, c));
+    std::string global = std::to_string(p.global_batch);
+    if (p.global_batch != first_global) {
+      global += " *";
+      unequal = true;
+    }
+    std::string notes;
+    for (const auto& n : p.notes) notes += (notes.empty() ? "" : "; ") + n;
+    table.add({c.label, std::to_string(c.num_processes) + (c.split_batches ? " (split)" : ""),
+               std::to_string(c.per_device_batch_size),
+               std::to_string(c.gradient_accumulation_steps), global, fmt(p.effective_lr),
+               std::to_string(p.optimizer_steps_per_epoch),
+               std::to_string(p.scheduler_steps_per_optimizer_step),
+               std::to_string(p.total_optimizer_steps), notes});
+  }
+  std::cout << "\nSetups as configured (" << engine::to_string(configs.front().dataset) << ", "
+            << train_size_of(a, configs.front()) << " training samples)\n";
+  table.print(std::cout);
+  if (unequal)
+    std::cout << "* global batch differs from " << configs.front().label << " (" << first_global
+              << "): the curves will differ unless the learning rate compensates\n";
+}
+
+std::string indices_text(const engine::Batch& batch, int64_t max_indices) {
+  std::string text = "[";
+  const size_t shown =
+      max_indices > 0 ? std::min(batch.size(), static_cast<size_t>(max_indices)) : batch.size();
+  for (size_t i = 0; i < shown; ++i) text += (i ? ", " : "") + std::to_string(batch[i]);
+  if (shown < batch.size()) text += ", ... +" + std::to_string(batch.size() - shown) + " more";
+  return text + "] (" + std::to_string(batch.size()) + ")";
+}
+
+void print_shards(const PlanArgs& a, const RunConfig& c) {
+  const int64_t n = train_size_of(a, c);
+  const int64_t seed = c.effective_data_seed() + a.epoch;
+  const std::vector<int64_t> order = engine::epoch_permutation(n, seed);
+  std::vector<std::vector<engine::Batch>> per_rank;
+  for (int r = 0; r < c.num_processes; ++r) {
+    engine::ShardOptions o;
+    o.batch_size = c.per_device_batch_size;
+    o.num_replicas = c.num_processes;
+    o.rank = r;
+    o.split_batches = c.split_batches;
+    o.even_batches = c.even_batches;
+    o.drop_last = c.drop_last;
+    per_rank.push_back(engine::shard_batches(order, o));
+  }
+  std::cout << "\nShard plan of " << c.label << ": epoch " << a.epoch << ", order = randperm(" << n
+            << ") with a generator seeded " << seed << " (data_seed " << c.effective_data_seed()
+            << " + epoch " << a.epoch << ")\n  batches per rank:";
+  for (const auto& b : per_rank) std::cout << " " << b.size();
+  std::cout << "\n";
+  const int k = c.gradient_accumulation_steps;
+  size_t longest = 0;
+  for (const auto& b : per_rank) longest = std::max(longest, b.size());
+  for (int64_t step = 0; step < a.steps; ++step) {
+    for (int micro = 0; micro < k; ++micro) {
+      const size_t index = static_cast<size_t>(step * k + micro);
+      if (index >= longest) return;
+      std::cout << "  step " << step + 1;
+      if (k > 1) std::cout << " micro-batch " << micro + 1 << "/" << k;
+      std::cout << "\n";
+      for (int r = 0; r < c.num_processes; ++r) {
+        const auto& batches = per_rank[static_cast<size_t>(r)];
+        std::cout << "    rank " << r << ": "
+                  << (index < batches.size() ? indices_text(batches[index], a.max_indices)
+                                             : "(no batch)")
+                  << "\n";
+      }
+    }
+  }
+}
+
+int plan_command(const PlanArgs& a) {
+  const std::vector<RunConfig> configs = setups_of(a);
+  print_equivalent_table(a, configs);
+  print_setup_table(a, configs);
+  if (a.shards)
+    for (const auto& c : configs) print_shards(a, c);
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_plan_command(CLI::App& app, int* exit_code) {
+  auto a = std::make_shared<PlanArgs>();
+  CLI::App* sub = app.add_subcommand(
+      "plan", "equivalent-batch table, what each setup does, and the shard plan (no training)");
+  sub->footer(
+      "Setups come from --set FILE, --config FILE and/or the config flags; with none, the seed's "
+      "presets 1x256, 2x128 and 8x32 are shown.");
+  a->config.add_to(*sub);
+  sub->add_option("--set", a->set_file, "a set file of setups (as run-set takes)");
+  sub->add_option("--reference-batch,--reference_batch", a->reference_batches,
+                  "single-device reference batches, e.g. 256,128,64,32")
+      ->capture_default_str();
+  sub->add_option("--train-size,--train_size", a->train_size,
+                  "training samples (needed for csv; default: the dataset's known size)")
+      ->check(CLI::PositiveNumber);
+  sub->add_flag("--shards", a->shards, "also print the sample indices each rank takes per step");
+  sub->add_option("--epoch", a->epoch, "shard plan: epoch (0-based)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--steps", a->steps, "shard plan: optimizer steps to print")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  sub->add_option("--max-indices,--max_indices", a->max_indices,
+                  "shard plan: indices shown per batch (0 = all)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  sub->callback([a, exit_code] { *exit_code = plan_command(*a); });
+}
+
+}  // namespace parity::cli

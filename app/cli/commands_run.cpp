@@ -1,0 +1,192 @@
+// `run` (one setup) and `run-set` (several, one after another).
+#include <parity/engine/run_config.h>
+
+#include <iostream>
+#include <memory>
+
+#include "cli_common.h"
+#include "commands.h"
+#include "config_flags.h"
+#include "run_runner.h"
+
+namespace parity::cli {
+namespace {
+
+/// Options shared by run and run-set: where to record, which worker, how to watch the ranks.
+struct LaunchFlags {
+  std::string db;
+  std::string worker;
+  std::string log_dir;
+  double hang_timeout_s = 120;
+  int threads_per_rank = 0;
+  bool quiet = false;
+
+  void add_to(CLI::App& sub) {
+    add_db_option(sub, &db);
+    sub.add_option("--worker", worker,
+                   "the rank executable (default: parity-worker beside this one)");
+    sub.add_option("--log-dir,--log_dir", log_dir,
+                   "where rank logs go (default: <database folder>/logs/run-<id>)");
+    sub.add_option("--hang-timeout,--hang_timeout", hang_timeout_s,
+                   "seconds a rank may stay silent before the run is failed")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    sub.add_option("--threads-per-rank,--threads_per_rank", threads_per_rank,
+                   "intra-op threads per rank (default: cores / local ranks)")
+        ->check(CLI::NonNegativeNumber);
+    sub.add_flag("--quiet,-q", quiet, "no progress line");
+  }
+
+  RunnerOptions runner(const SignalStop& stop) const {
+    RunnerOptions o;
+    o.launch.worker_path = resolve_worker(worker);
+    o.launch.hang_timeout_s = hang_timeout_s;
+    o.launch.threads_per_rank = threads_per_rank;
+    o.launch.stop = stop.flag();
+    o.log_dir = log_dir;
+    o.quiet = quiet;
+    return o;
+  }
+};
+
+struct RunArgs {
+  ConfigFlags config;
+  LaunchFlags launch;
+  std::string run_id;
+  int nnodes = 1;
+  int node_rank = 0;
+  std::string master_addr = "127.0.0.1";
+  int master_port = 0;
+};
+
+int run_command(const RunArgs& a) {
+  const bool attach = !a.run_id.empty();
+  engine::RunConfig config;
+  std::unique_ptr<storage::Database> db;
+  int64_t run_id = 0;
+  if (attach) {
+    // The window creates the row (with the config) and starts `parity-cli run --run-id N`.
+    if (a.config.any_flag_given() || a.config.config_file_given())
+      throw UsageError(
+          "--run-id runs the config stored with the run; drop --config and the "
+          "config flags");
+    run_id = parse_id(a.run_id, "--run-id");
+    db = std::make_unique<storage::Database>(open_existing_db(db_or_default(a.launch.db)));
+    auto row = db->get_run(run_id);
+    if (!row) throw UsageError("--run-id: no run " + std::to_string(run_id) + " in " + db->path());
+    if (row->status != "queued")
+      throw UsageError("--run-id: run " + std::to_string(run_id) + " is " + row->status +
+                       "; only a queued run can be started");
+    try {
+      config = engine::from_json(row->config_json);
+      if (config.label.empty()) config.label = row->label;
+      require_valid(config);
+    } catch (const std::exception& e) {
+      db->set_status(run_id, "failed", e.what());
+      throw;
+    }
+  } else {
+    // Everything is checked before the database is touched: a bad flag writes nothing.
+    config = a.config.build();
+    if (config.label.empty()) config.label = default_label(config);
+    require_valid(config);
+  }
+
+  SignalStop stop;
+  RunnerOptions options = a.launch.runner(stop);
+  options.launch.nnodes = a.nnodes;
+  options.launch.node_rank = a.node_rank;
+  options.launch.master_addr = a.master_addr;
+  options.launch.master_port = a.master_port;
+  if (a.nnodes > 1) {
+    std::cerr << "multi-node run (" << a.nnodes << " nodes, this is node " << a.node_rank
+              << "): ranks rendezvous through a TCPStore that rank 0 hosts on " << a.master_addr
+              << ":" << (a.master_port > 0 ? a.master_port : 29500)
+              << " and that listens on the network\n";
+  }
+  if (!db) {
+    db = std::make_unique<storage::Database>(db_or_default(a.launch.db));
+    run_id = db->create_run(config.label, engine::to_json(config), "queued");
+  }
+  RunReport report = run_recorded(*db, run_id, config, options);
+  std::cout << "run " << report.run_id << " " << status_of(report.outcome) << "\n";
+  return report.outcome == engine::RunOutcome::kFinished ? kExitOk : kExitFailed;
+}
+
+struct RunSetArgs {
+  std::string file;
+  LaunchFlags launch;
+};
+
+int run_set_command(const RunSetArgs& a) {
+  std::vector<engine::RunConfig> configs = engine::configs_from_set_json(read_text_file(a.file));
+  if (configs.empty()) throw UsageError(a.file + ": the set has no setups");
+  for (auto& c : configs) {
+    if (c.label.empty()) c.label = default_label(c);
+    require_valid(c);
+  }
+  SignalStop stop;
+  RunnerOptions options = a.launch.runner(stop);
+  storage::Database db(db_or_default(a.launch.db));
+  std::vector<int64_t> ids;
+  for (const auto& c : configs) ids.push_back(db.create_run(c.label, engine::to_json(c), "queued"));
+
+  std::vector<RunReport> reports;
+  for (size_t i = 0; i < configs.size(); ++i) {
+    if (stop.stopped()) {
+      db.set_status(ids[i], "stopped", "stopped before it started");
+      continue;
+    }
+    reports.push_back(run_recorded(db, ids[i], configs[i], options));
+  }
+  std::cout << "\n";
+  print_summary(std::cout, reports);
+  bool all_finished = reports.size() == configs.size();
+  for (const auto& r : reports) all_finished &= r.outcome == engine::RunOutcome::kFinished;
+  return all_finished ? kExitOk : kExitFailed;
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app, int* exit_code) {
+  auto args = std::make_shared<RunArgs>();
+  CLI::App* sub = app.add_subcommand("run", "train one setup as a recorded run");
+  sub->footer(
+      "Exit code: 0 for a finished run, 1 if it failed, diverged or was stopped, 2 for a bad "
+      "command line or config (nothing is written then).\nSIGINT/SIGTERM stop the run (recorded "
+      "as stopped).");
+  args->config.add_to(*sub);
+  args->launch.add_to(*sub);
+  sub->add_option("--run-id,--run_id", args->run_id,
+                  "start this queued run of the database (created by the window) with its stored "
+                  "config");
+  sub->add_option("--nnodes", args->nnodes, "machines taking part (multi-node: TCPStore)")
+      ->group("Multi-node")
+      ->check(CLI::PositiveNumber);
+  sub->add_option("--node-rank,--node_rank", args->node_rank, "this machine's index")
+      ->group("Multi-node")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--master-addr,--master_addr", args->master_addr, "rank 0's machine")
+      ->group("Multi-node")
+      ->capture_default_str();
+  sub->add_option("--master-port,--master_port", args->master_port,
+                  "rendezvous port (default: a free one; 29500 when multi-node)")
+      ->group("Multi-node")
+      ->check(CLI::Range(0, 65535));
+  sub->callback([args, exit_code] { *exit_code = run_command(*args); });
+}
+
+void add_run_set_command(CLI::App& app, int* exit_code) {
+  auto args = std::make_shared<RunSetArgs>();
+  CLI::App* sub = app.add_subcommand(
+      "run-set", "train every setup of a set file, one after another, then print a summary");
+  sub->footer(
+      "FILE.json: {\"experiment\": {...shared keys...}, \"setups\": [{...}, ...]} or an array of "
+      "configs.\nEvery setup is checked before the first starts. Exit code 0 only when all "
+      "finished.");
+  sub->add_option("FILE", args->file, "the set file")->required();
+  args->launch.add_to(*sub);
+  sub->callback([args, exit_code] { *exit_code = run_set_command(*args); });
+}
+
+}  // namespace parity::cli

@@ -1,0 +1,48 @@
+#pragma once
+/// RunConfig <-> CLI11: one flag per RunConfig field, in kebab case and in accelerate's underscore
+/// spelling (--num-processes and --num_processes), plus --config FILE.json. Values are kept as
+/// text and parsed when applied, so a bad value is a ConfigError naming the field, exactly like a
+/// bad value in a JSON file; range checks are engine::check()'s.
+
+#include <parity/engine/run_config.h>
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+namespace parity::cli {
+
+class ConfigFlags {
+ public:
+  struct Field;
+  ConfigFlags();
+  ~ConfigFlags();
+
+  /// Adds the flags to app in the groups "Setup" and "Experiment" (and --label, and --config
+  /// FILE.json when with_config_file).
+  void add_to(CLI::App& app, bool with_config_file = true);
+
+  bool any_flag_given() const;  ///< a field flag (not --config)
+  bool config_file_given() const { return config_opt_ && config_opt_->count() > 0; }
+
+  /// The config: --config's file when given (else base), then each given flag applied over it.
+  /// Throws ConfigError naming the field, UsageError for an unreadable file.
+  engine::RunConfig build(const engine::RunConfig& base = {}) const;
+  /// Applies the given flags over config.
+  void apply(engine::RunConfig& config) const;
+
+  /// The flag spelling of a config field ("num_processes" -> "--num-processes").
+  static std::string flag_for(const std::string& field);
+
+ private:
+  std::vector<std::string> values_;
+  std::vector<CLI::Option*> options_;
+  std::string config_file_;
+  CLI::Option* config_opt_ = nullptr;
+};
+
+/// Throws UsageError listing every problem engine::check() finds ("invalid config (label):" then
+/// one "  field: ..." line each, with the flag to change).
+void require_valid(const engine::RunConfig& config);
+
+}  // namespace parity::cli

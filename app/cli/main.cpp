@@ -1,0 +1,57 @@
+// parity-cli: Parity's jobs without the window. Each verb lives in a commands_*.cpp file; this
+// file wires them and turns exceptions into one clear stderr line and an exit code.
+#include <parity/engine/curve_analysis.h>
+#include <parity/engine/launcher.h>
+#include <parity/engine/run_config.h>
+#include <parity/storage/database.h>
+
+#include <iostream>
+
+#include "cli_common.h"
+#include "commands.h"
+#include "config_flags.h"
+
+int main(int argc, char** argv) {
+  using namespace parity;
+  CLI::App app{
+      "parity-cli: train one model under different distributed setups (as Hugging Face "
+      "Accelerate does), record the runs in SQLite, and tell arithmetic from bugs."};
+  app.name("parity-cli");
+  app.require_subcommand(1);
+  app.footer("Run `parity-cli VERB --help` for a verb's options.");
+  int exit_code = cli::kExitOk;
+  cli::add_run_command(app, &exit_code);
+  cli::add_run_set_command(app, &exit_code);
+  cli::add_list_command(app, &exit_code);
+  cli::add_show_command(app, &exit_code);
+  cli::add_export_command(app, &exit_code);
+  cli::add_compare_command(app, &exit_code);
+  cli::add_plan_command(app, &exit_code);
+  cli::add_demo_command(app, &exit_code);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help and --version print and succeed; anything else is a usage error.
+    const int code = app.exit(e);
+    return code == 0 ? cli::kExitOk : cli::kExitUsage;
+  } catch (const engine::ConfigError& e) {
+    std::string field = e.field().substr(e.field().rfind('.') + 1);
+    std::cerr << "parity-cli: invalid config: " << e.what() << "  ["
+              << cli::ConfigFlags::flag_for(field) << "]\n";
+    return cli::kExitUsage;
+  } catch (const cli::UsageError& e) {
+    std::cerr << "parity-cli: " << e.what() << "\n";
+    return cli::kExitUsage;
+  } catch (const engine::AnalysisError& e) {
+    std::cerr << "parity-cli: " << e.what() << "\n";
+    return cli::kExitUsage;
+  } catch (const storage::StorageError& e) {
+    std::cerr << "parity-cli: database: " << e.what() << "\n";
+    return cli::kExitFailed;
+  } catch (const std::exception& e) {
+    std::cerr << "parity-cli: " << e.what() << "\n";
+    return cli::kExitFailed;
+  }
+  return exit_code;
+}

@@ -1,0 +1,58 @@
+#pragma once
+/// Runs one config as a recorded run: launches the ranks, stores every record through DbSink,
+/// marks the run with its outcome. Shared by `run`, `run-set` and `demo`.
+
+#include <parity/engine/launcher.h>
+#include <parity/engine/run_config.h>
+#include <parity/storage/database.h>
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace parity::cli {
+
+/// SIGINT and SIGTERM set a stop flag while this object lives (a second signal kills as usual).
+class SignalStop {
+ public:
+  SignalStop();
+  ~SignalStop();
+  SignalStop(const SignalStop&) = delete;
+  SignalStop& operator=(const SignalStop&) = delete;
+  const std::atomic<bool>* flag() const;
+  bool stopped() const;
+};
+
+struct RunnerOptions {
+  engine::LaunchOptions launch;  ///< worker path resolved; stop is set by the caller
+  std::string log_dir;           ///< empty = <database folder>/logs/run-<id>
+  bool quiet = false;            ///< no progress line
+};
+
+/// What a recorded run ended as.
+struct RunReport {
+  int64_t run_id = 0;
+  engine::RunConfig config;
+  engine::RunOutcome outcome = engine::RunOutcome::kFailed;
+  std::string message;
+  double samples_per_s = 0;
+  std::optional<double> final_loss, final_eval_loss, final_accuracy;
+  std::string log_dir;
+};
+
+/// A label for a config without one: "2x32", plus " acc2", " bf16", " lr linear" when set.
+std::string default_label(const engine::RunConfig& config);
+
+/// Runs config as the existing (queued) run run_id. The config must be valid. Launch failures
+/// (no worker, cannot fork) end the run as failed rather than throwing; StorageError propagates.
+RunReport run_recorded(storage::Database& db, int64_t run_id, const engine::RunConfig& config,
+                       const RunnerOptions& options);
+
+/// The summary table: id, label, status, global batch, effective lr, final loss, eval loss,
+/// accuracy, samples/s, and the message of runs that did not finish.
+void print_summary(std::ostream& out, const std::vector<RunReport>& reports);
+
+}  // namespace parity::cli

@@ -1,0 +1,51 @@
+#include "table.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace parity::cli {
+namespace {
+
+bool looks_numeric(const std::string& s) {
+  if (s.empty()) return false;
+  if (s == "nan" || s == "inf" || s == "-inf") return true;
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) {
+                       return std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == '-' ||
+                              c == '+' || c == 'e' || c == '%' || c == '/' || c == ':';
+                     }) &&
+         (std::isdigit(static_cast<unsigned char>(s.back())) || s.back() == '%');
+}
+
+// Width in characters, counting a UTF-8 sequence (x, delta) as one.
+size_t display_width(const std::string& s) {
+  return static_cast<size_t>(std::count_if(
+      s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+}  // namespace
+
+void Table::print(std::ostream& out) const {
+  std::vector<size_t> width(header_.size(), 0);
+  for (size_t c = 0; c < header_.size(); ++c) width[c] = display_width(header_[c]);
+  for (const auto& row : rows_)
+    for (size_t c = 0; c < header_.size() && c < row.size(); ++c)
+      width[c] = std::max(width[c], display_width(row[c]));
+
+  auto line = [&](const std::vector<std::string>& cells, bool is_header) {
+    std::string text;
+    for (size_t c = 0; c < header_.size(); ++c) {
+      const std::string cell = c < cells.size() ? cells[c] : "";
+      const std::string pad(width[c] - display_width(cell), ' ');
+      const bool right = !is_header && looks_numeric(cell);
+      if (c > 0) text += "  ";
+      text += right ? pad + cell : cell + (c + 1 < header_.size() ? pad : "");
+    }
+    while (!text.empty() && text.back() == ' ') text.pop_back();
+    out << text << '\n';
+  };
+  line(header_, true);
+  for (const auto& row : rows_) line(row, false);
+}
+
+}  // namespace parity::cli

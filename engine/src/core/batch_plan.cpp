@@ -97,7 +97,9 @@ SetupPlan plan_setup(const RunConfig& config, int64_t train_size) {
   if (config.max_steps > 0)
     p.total_optimizer_steps = std::min(p.total_optimizer_steps, config.max_steps);
 
-  if (config.even_batches || config.drop_last) {
+  if (w == 1 && !config.drop_last) {
+    p.samples_per_epoch = n;  // one process is not sharded: the last batch is short, never padded
+  } else if (config.even_batches || config.drop_last) {
     // Every batch is full (padded or the short ones dropped).
     const int64_t slice =
         config.split_batches ? config.per_device_batch_size / w : config.per_device_batch_size;

@@ -100,10 +100,23 @@ std::vector<Batch> shard_split(const std::vector<int64_t>& order, const ShardOpt
   return out;
 }
 
+// One process: Accelerate does not shard at all (prepare_data_loader uses BatchSamplerShard only
+// when num_processes != 1), so the last batch is just short unless drop_last drops it.
+std::vector<Batch> plain_batches(const std::vector<int64_t>& order, const ShardOptions& o) {
+  const int64_t n = static_cast<int64_t>(order.size()), b = o.batch_size;
+  std::vector<Batch> out;
+  for (int64_t begin = 0; begin < n; begin += b) {
+    if (o.drop_last && begin + b > n) break;
+    out.push_back(slice(order, begin, begin + b));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<Batch> shard_batches(const std::vector<int64_t>& order, const ShardOptions& options) {
   check_options(options);
+  if (options.num_replicas == 1) return plain_batches(order, options);
   return options.split_batches ? shard_split(order, options) : shard_no_split(order, options);
 }
 

@@ -211,7 +211,8 @@ std::vector<Case> random_cases(int count) {
   std::vector<Case> cases;
   while (static_cast<int>(cases.size()) < count) {
     Case c;
-    c.w = static_cast<int>(pick(1, 9));
+    // W >= 2: a single process is not sharded (OneProcessIsNotShardedNorPadded).
+    c.w = static_cast<int>(pick(2, 9));
     c.split = pick(0, 1) == 1;
     c.b = c.split ? c.w * pick(1, 6) : pick(1, 12);
     c.n = pick(0, 3) == 0 ? pick(0, c.b * c.w) : pick(0, 200);  // many tiny datasets too
@@ -271,6 +272,24 @@ TEST(ShardPlan, PropertiesOnRandomCases) {
       ASSERT_EQ(std::set<int64_t>(seen.begin(), seen.end()).size(), seen.size()) << c.str();
     }
     for (int64_t i : seen) ASSERT_TRUE(i >= 0 && i < c.n) << c.str();
+  }
+}
+
+
+TEST(ShardBatches, OneProcessIsNotShardedNorPadded) {
+  std::vector<int64_t> order(10);
+  for (int64_t i = 0; i < 10; ++i) order[static_cast<size_t>(i)] = i;
+  ShardOptions o;
+  o.batch_size = 4;
+  o.num_replicas = 1;
+  for (bool split : {false, true}) {
+    o.split_batches = split;
+    o.drop_last = false;
+    EXPECT_EQ(shard_batches(order, o), (std::vector<Batch>{{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9}}));
+    EXPECT_EQ(batches_per_rank(10, o), (std::vector<int64_t>{3}));
+    o.drop_last = true;
+    EXPECT_EQ(shard_batches(order, o), (std::vector<Batch>{{0, 1, 2, 3}, {4, 5, 6, 7}}));
+    EXPECT_EQ(batches_per_rank(10, o), (std::vector<int64_t>{2}));
   }
 }
 

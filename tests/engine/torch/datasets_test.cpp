@@ -121,3 +121,23 @@ TEST(SyntheticRegression, SameDataWhateverTheRunSeed) {
 
 }  // namespace
 }  // namespace parity::engine
+
+#include <parity/engine/blas_check.h>
+
+namespace parity::engine {
+namespace {
+
+TEST(BlasCheck, NamesTheMappedLibraryAndMeasures) {
+  const BlasCheck r = check_blas();
+  EXPECT_GT(r.gflops, 0.0);
+  EXPECT_NE(r.library.find("libblas.so"), std::string::npos) << r.library;
+  // The verdict follows the library: reference BLAS is always flagged, with the fix named.
+  if (r.reference) {
+    EXPECT_TRUE(r.slow);
+    EXPECT_NE(r.message.find("libopenblas0-pthread"), std::string::npos);
+  }
+  if (!r.slow) EXPECT_TRUE(r.message.empty());
+}
+
+}  // namespace
+}  // namespace parity::engine

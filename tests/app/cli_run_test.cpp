@@ -1,0 +1,198 @@
+// `run`, `run-set` and `run --run-id` with the launcher tests' fake worker, whose behaviour the
+// run's label picks (ok, exit1, sigkill, forever, ...): recording, failure and stop paths without
+// LibTorch in the ranks.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "cli_test_util.h"
+
+namespace parity::cli::testing {
+namespace {
+
+std::vector<std::string> fake_run(const std::string& db, const std::string& label,
+                                  int processes = 2, int steps = 5) {
+  return {"run",
+          "--db",
+          db,
+          "--worker",
+          PARITY_FAKE_WORKER,
+          "--label",
+          label,
+          "--dataset",
+          "synthetic-regression",
+          "--model",
+          "linear",
+          "--num-processes",
+          std::to_string(processes),
+          "--per-device-batch-size",
+          "8",
+          "--max-steps",
+          std::to_string(steps),
+          "--quiet"};
+}
+
+TEST(CliRun, RecordsStepsPerRankEvalsAndFinals) {
+  TempDir home;
+  const std::string db_path = home.file("runs.db");
+  CliResult r = run_cli(fake_run(db_path, "ok", 2, 6), home.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  storage::Database db(db_path);
+  auto runs = db.list_runs();
+  ASSERT_EQ(runs.size(), 1u);
+  const auto& run = runs[0];
+  EXPECT_EQ(run.status, "finished");
+  EXPECT_EQ(run.label, "ok");
+  EXPECT_EQ(run.total_steps, 6);
+  EXPECT_EQ(run.steps_done, 6);
+  EXPECT_DOUBLE_EQ(run.samples_per_s, 1234.5);
+  ASSERT_TRUE(run.final_loss.has_value());
+  EXPECT_DOUBLE_EQ(*run.final_loss, 1.0 / 6);
+  EXPECT_EQ(db.steps(run.id, -1).size(), 6u);
+  EXPECT_EQ(db.ranks(run.id), (std::vector<int>{-1, 0, 1}));
+  EXPECT_DOUBLE_EQ(db.steps(run.id, 1)[0].loss, 1.0 + 0.01);
+  ASSERT_EQ(db.evals(run.id).size(), 1u);
+  EXPECT_TRUE(engine::from_json(run.config_json).num_processes == 2);
+}
+
+TEST(CliRun, KilledRankFailsTheRunNamingIt) {
+  TempDir home;
+  const std::string db_path = home.file("runs.db");
+  CliResult r = run_cli(fake_run(db_path, "sigkill"), home.path());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(contains(r.err, "rank 1 was killed by signal 9 (SIGKILL)")) << r.err;
+  storage::Database db(db_path);
+  auto run = db.list_runs().at(0);
+  EXPECT_EQ(run.status, "failed");
+  EXPECT_EQ(run.error, "rank 1 was killed by signal 9 (SIGKILL)");
+  EXPECT_FALSE(db.steps(run.id, -1).empty());  // what was recorded stays readable
+  // Rank logs are kept beside the database.
+  EXPECT_TRUE(contains(read_file(home.file("logs/run-" + std::to_string(run.id) + "/rank1.log")),
+                       "RANK=1"));
+}
+
+TEST(CliRun, FailingRankMessageComesFromItsStderr) {
+  TempDir home;
+  CliResult r = run_cli(fake_run(home.file("runs.db"), "exit1", 3), home.path());
+  EXPECT_EQ(r.exit_code, 1);
+  storage::Database db(home.file("runs.db"));
+  EXPECT_EQ(db.list_runs().at(0).error,
+            "rank 1 exited with code 1: fake-worker: rank 1 failed on purpose");
+}
+
+TEST(CliRun, DivergedRunExitsOne) {
+  TempDir home;
+  CliResult r = run_cli(fake_run(home.file("runs.db"), "diverge", 2, 10), home.path());
+  EXPECT_EQ(r.exit_code, 1);
+  storage::Database db(home.file("runs.db"));
+  EXPECT_EQ(db.list_runs().at(0).status, "diverged");
+}
+
+TEST(CliRun, SigtermStopsTheRun) {
+  TempDir home;
+  const std::string db_path = home.file("runs.db");
+  pid_t pid = start_cli(fake_run(db_path, "forever", 2, 100000), home.path(), home.file("out"),
+                        home.file("err"));
+  // Wait until steps are being recorded, then ask it to stop as a window or a shell would.
+  bool recording = false;
+  for (int i = 0; i < 300 && !recording; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    if (!std::filesystem::exists(db_path)) continue;
+    storage::Database db(db_path);
+    auto runs = db.list_runs();
+    recording = !runs.empty() && runs[0].steps_done >= 3;
+  }
+  ASSERT_TRUE(recording) << read_file(home.file("err"));
+  ::kill(pid, SIGTERM);
+  EXPECT_EQ(wait_cli(pid), 1);
+  storage::Database db(db_path);
+  auto run = db.list_runs().at(0);
+  EXPECT_EQ(run.status, "stopped");
+  EXPECT_EQ(run.error, "stopped by the user");
+}
+
+TEST(CliRun, RunIdStartsAQueuedRowWithItsStoredConfig) {
+  TempDir home;
+  const std::string db_path = home.file("runs.db");
+  int64_t id;
+  {
+    storage::Database db(db_path);
+    engine::RunConfig c = tiny_config("ok", 2, 4);
+    c.max_steps = 3;
+    id = db.create_run("from the window", engine::to_json(c), "queued");
+  }
+  CliResult r = run_cli({"run", "--db", db_path, "--run-id", std::to_string(id), "--worker",
+                         PARITY_FAKE_WORKER, "--quiet"},
+                        home.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  storage::Database db(db_path);
+  auto run = db.get_run(id);
+  ASSERT_TRUE(run.has_value());
+  EXPECT_EQ(run->status, "finished");
+  EXPECT_EQ(run->steps_done, 3);
+  EXPECT_EQ(db.list_runs().size(), 1u);
+
+  // A run that is no longer queued is not started again; config flags are refused.
+  r = run_cli(
+      {"run", "--db", db_path, "--run-id", std::to_string(id), "--worker", PARITY_FAKE_WORKER},
+      home.path());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "finished")) << r.err;
+  r = run_cli({"run", "--db", db_path, "--run-id", "77", "--worker", PARITY_FAKE_WORKER},
+              home.path());
+  EXPECT_EQ(r.exit_code, 2);
+  r = run_cli({"run", "--db", db_path, "--run-id", std::to_string(id), "--lr", "0.1"}, home.path());
+  EXPECT_EQ(r.exit_code, 2);
+}
+
+TEST(CliRun, RunIdWithAnInvalidStoredConfigMarksTheRowFailed) {
+  TempDir home;
+  const std::string db_path = home.file("runs.db");
+  int64_t id;
+  {
+    storage::Database db(db_path);
+    engine::RunConfig c = tiny_config("bad", 1, 4);
+    c.num_processes = 0;
+    id = db.create_run("bad", engine::to_json(c), "queued");
+  }
+  CliResult r = run_cli(
+      {"run", "--db", db_path, "--run-id", std::to_string(id), "--worker", PARITY_FAKE_WORKER},
+      home.path());
+  EXPECT_EQ(r.exit_code, 2);
+  storage::Database db(db_path);
+  EXPECT_EQ(db.get_run(id)->status, "failed");
+  EXPECT_TRUE(contains(db.get_run(id)->error, "num_processes")) << db.get_run(id)->error;
+}
+
+TEST(CliRunSet, RunsEverySetupAndPrintsASummary) {
+  TempDir home;
+  const std::string set = home.file("set.json");
+  std::ofstream(set) << R"({"experiment": {"dataset": "synthetic-regression", "task": "regression",
+    "model": "linear", "max_steps": 3, "per_device_batch_size": 4},
+    "setups": [{"label": "ok", "num_processes": 1}, {"label": "exit1", "num_processes": 2},
+               {"label": "ok", "num_processes": 2}]})";
+  CliResult r = run_cli(
+      {"run-set", set, "--db", home.file("runs.db"), "--worker", PARITY_FAKE_WORKER, "--quiet"},
+      home.path());
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(row_starting_with(r.out, "1 ").at(2), "finished") << r.out;
+  EXPECT_EQ(row_starting_with(r.out, "2 ").at(2), "failed") << r.out;
+  EXPECT_EQ(row_starting_with(r.out, "3 ").at(2), "finished") << r.out;
+  storage::Database db(home.file("runs.db"));
+  EXPECT_EQ(db.list_runs().size(), 3u);
+
+  // One bad setup: nothing runs, nothing is written.
+  std::ofstream(set) << R"([{"num_processes": 1}, {"num_processes": -1}])";
+  r = run_cli({"run-set", set, "--db", home.file("other.db"), "--worker", PARITY_FAKE_WORKER},
+              home.path());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "num_processes")) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(home.file("other.db")));
+}
+
+}  // namespace
+}  // namespace parity::cli::testing

@@ -1,0 +1,135 @@
+// A real run through parity-cli, the launcher and parity-worker (LibTorch, Gloo over a FileStore):
+// two processes on the synthetic regression, a few steps. CPU only; runs in CI.
+#include <dirent.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "cli_test_util.h"
+
+namespace parity::cli::testing {
+namespace {
+
+TEST(CliWorker, TwoProcessSyntheticRegressionIsRecorded) {
+  TempDir home;
+  const std::string db_path = home.file("runs.db");
+  CliResult r = run_cli({"run",
+                         "--db",
+                         db_path,
+                         "--worker",
+                         PARITY_WORKER,
+                         "--dataset",
+                         "synthetic-regression",
+                         "--model",
+                         "linear",
+                         "--init",
+                         "zeros",
+                         "--num-processes",
+                         "2",
+                         "--per-device-batch-size",
+                         "8",
+                         "--max-steps",
+                         "6",
+                         "--synthetic-samples",
+                         "128",
+                         "--label",
+                         "tiny",
+                         "--quiet"},
+                        home.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  storage::Database db(db_path);
+  auto run = db.list_runs().at(0);
+  EXPECT_EQ(run.status, "finished") << run.error;
+  EXPECT_EQ(run.steps_done, 6);
+  const auto global = db.steps(run.id, -1);
+  ASSERT_EQ(global.size(), 6u);
+  EXPECT_EQ(db.ranks(run.id), (std::vector<int>{-1, 0, 1}));
+  for (size_t i = 0; i < global.size(); ++i) {
+    EXPECT_EQ(global[i].step, static_cast<int64_t>(i + 1));
+    EXPECT_EQ(global[i].samples, static_cast<int64_t>(i + 1) * 16);
+    EXPECT_TRUE(std::isfinite(global[i].loss));
+    // The global loss is the mean of the two ranks' losses.
+    const double r0 = db.steps(run.id, 0)[i].loss, r1 = db.steps(run.id, 1)[i].loss;
+    EXPECT_NEAR(global[i].loss, (r0 + r1) / 2, 1e-6 * std::abs(global[i].loss) + 1e-12);
+  }
+  EXPECT_GT(run.samples_per_s, 0);
+}
+
+TEST(CliWorker, DefaultWorkerIsFoundBesideTheCli) {
+  TempDir home;
+  CliResult r =
+      run_cli({"run", "--db", home.file("runs.db"), "--dataset", "synthetic-regression", "--model",
+               "linear", "--num-processes", "1", "--max-steps", "2", "--quiet"},
+              home.path());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+// Children of `parent` with their RANK (from /proc/PID/environ).
+std::vector<std::pair<int, int>> rank_children(pid_t parent) {
+  std::vector<std::pair<int, int>> out;
+  DIR* proc = ::opendir("/proc");
+  while (dirent* e = ::readdir(proc)) {
+    const int pid = std::atoi(e->d_name);
+    if (pid <= 0) continue;
+    std::string stat = read_file("/proc/" + std::to_string(pid) + "/stat");
+    size_t paren = stat.rfind(')');
+    if (paren == std::string::npos) continue;
+    int ppid = 0;
+    char state = 0;
+    if (std::sscanf(stat.c_str() + paren + 2, "%c %d", &state, &ppid) != 2 || ppid != parent)
+      continue;
+    std::string env = read_file("/proc/" + std::to_string(pid) + "/environ");
+    size_t at = env.find("RANK=");
+    while (at != std::string::npos && at > 0 && env[at - 1] != '\0') at = env.find("RANK=", at + 1);
+    if (at != std::string::npos) out.emplace_back(std::atoi(env.c_str() + at + 5), pid);
+  }
+  ::closedir(proc);
+  return out;
+}
+
+bool gone(int pid) {
+  if (::kill(pid, 0) != 0) return true;
+  std::string stat = read_file("/proc/" + std::to_string(pid) + "/stat");
+  size_t paren = stat.rfind(')');
+  return paren == std::string::npos || stat[paren + 2] == 'Z';
+}
+
+TEST(CliWorker, KilledRankFailsTheRunAndTheOtherRankIsGone) {
+  TempDir home;
+  const std::string db_path = home.file("runs.db");
+  pid_t cli = start_cli({"run", "--db", db_path, "--worker", PARITY_WORKER, "--dataset",
+                         "synthetic-regression", "--model", "linear", "--num-processes", "2",
+                         "--per-device-batch-size", "8", "--epochs", "100000", "--quiet"},
+                        home.path(), home.file("out"), home.file("err"));
+  std::vector<std::pair<int, int>> ranks;
+  bool stepping = false;
+  for (int i = 0; i < 600 && !stepping; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    if (!std::filesystem::exists(db_path)) continue;
+    storage::Database db(db_path);
+    auto runs = db.list_runs();
+    stepping = !runs.empty() && runs[0].steps_done >= 5;
+  }
+  ASSERT_TRUE(stepping) << read_file(home.file("err"));
+  ranks = rank_children(cli);
+  ASSERT_EQ(ranks.size(), 2u);
+  int victim = 0, survivor = 0;
+  for (auto [rank, pid] : ranks) (rank == 1 ? victim : survivor) = pid;
+  ASSERT_GT(victim, 0);
+  ::kill(victim, SIGKILL);
+  EXPECT_EQ(wait_cli(cli), 1);
+  EXPECT_TRUE(gone(survivor)) << "rank 0 outlived the run";
+  storage::Database db(db_path);
+  auto run = db.list_runs().at(0);
+  EXPECT_EQ(run.status, "failed");
+  EXPECT_EQ(run.error, "rank 1 was killed by signal 9 (SIGKILL)");
+  EXPECT_GE(db.steps(run.id, -1).size(), 5u);
+}
+
+}  // namespace
+}  // namespace parity::cli::testing

@@ -1,6 +1,7 @@
 // Redraw time of the loss chart for 20 runs x 100k steps: per-pixel min/max decimation of every
-// series for the visible range, replace() into Qt Charts, and the paint. Goal: <= 16 ms a frame.
-// Runs offscreen unless QT_QPA_PLATFORM says otherwise. Prints one line per measurement.
+// series for the visible range (the engine's decimate_min_max), replace() into Qt Charts, and the
+// paint. Goal: <= 16 ms a frame. Runs offscreen unless QT_QPA_PLATFORM says otherwise.
+// Prints one line per scenario: the redraw alone, and the frame (redraw + synchronous paint).
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QtCharts/QChart>
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <vector>
 
 #include <parity/ui/chart_panel.h>
@@ -18,27 +20,29 @@ namespace {
 
 constexpr int kRuns = 20;
 constexpr int64_t kSteps = 100000;
-constexpr int kFrames = 40;
+constexpr int kFrames = 30;
 
-std::vector<parity::storage::StepRow> makeRun(int64_t id) {
-  std::vector<parity::storage::StepRow> rows(kSteps);
-  uint64_t noise = 0x9e3779b97f4a7c15ull * id;
-  for (int64_t s = 1; s <= kSteps; ++s) {
+std::vector<parity::storage::StepRow> makeSteps(int64_t id, int64_t from, int64_t to) {
+  std::vector<parity::storage::StepRow> rows;
+  rows.reserve(to - from + 1);
+  uint64_t noise = 0x9e3779b97f4a7c15ull * id + from;
+  for (int64_t s = from; s <= to; ++s) {
     noise = noise * 6364136223846793005ull + 1442695040888963407ull;
     const double jitter = static_cast<double>(noise >> 11) / 9007199254740992.0 - 0.5;
-    auto& r = rows[s - 1];
+    parity::storage::StepRow r;
     r.run_id = id;
     r.step = s;
     r.samples = s * 64 * (1 + id % 3);
     r.epoch = static_cast<double>(s) / kSteps * 10;
     r.loss = 0.1 + 2.3 * std::exp(-s / (8000.0 + 500 * id)) + 0.08 * jitter;
     r.time_s = s * 0.004;
+    rows.push_back(r);
   }
   return rows;
 }
 
 struct Stats {
-  double mean = 0, p95 = 0, max = 0;
+  double mean = 0, p95 = 0;
 };
 
 Stats stats(std::vector<double> v) {
@@ -47,13 +51,7 @@ Stats stats(std::vector<double> v) {
   for (double x : v) s.mean += x;
   s.mean /= v.size();
   s.p95 = v[static_cast<size_t>(0.95 * (v.size() - 1))];
-  s.max = v.back();
   return s;
-}
-
-void report(const char* what, const Stats& s, int points) {
-  std::printf("%-44s mean %6.2f ms  p95 %6.2f ms  max %6.2f ms  (%d points drawn)\n", what,
-              s.mean, s.p95, s.max, points);
 }
 
 }  // namespace
@@ -67,52 +65,66 @@ int main(int argc, char** argv) {
   QApplication::processEvents();
   parity::ui::LossChart* chart = panel.lossChart();
 
-  QElapsedTimer load;
-  load.start();
   std::vector<parity::ui::ChartRun> runs;
   for (int64_t id = 1; id <= kRuns; ++id) {
-    chart->store().append(id, -1, makeRun(id));
+    chart->store().append(id, -1, makeSteps(id, 1, kSteps));
     chart->store().setRanks(id, {-1});
     runs.push_back({id, QString("run %1").arg(id), "finished", kSteps});
   }
   chart->setRuns(runs);
-  std::printf("loaded %d runs x %lld steps (%zu points) in %.0f ms\n", kRuns,
-              static_cast<long long>(kSteps), chart->store().pointCount(),
-              load.nsecsElapsed() / 1e6);
+  chart->setXAxis(parity::ui::XAxisKind::kStep);
+  chart->redrawNow();
+  QApplication::processEvents();
+  const QRectF plot = chart->chart()->plotArea();
+  std::printf("%d runs x %lld steps (%zu points stored); plot %.0f x %.0f px; EMA weight %.2f; "
+              "point budget %d\n",
+              kRuns, static_cast<long long>(kSteps), chart->store().pointCount(), plot.width(),
+              plot.height(), chart->smoothing(), chart->pointBudget());
 
-  auto measure = [&](const char* what, bool paint, auto&& navigate) {
-    std::vector<double> times;
-    int points = 0;
-    chart->redrawNow();  // warm-up: EMA and buffers
-    QApplication::processEvents();
-    for (int frame = 0; frame < kFrames; ++frame) {
-      navigate(frame);
+  auto measure = [&](const char* what, const std::function<void(int)>& before) {
+    std::vector<double> redraw, frame;
+    for (int f = 0; f < kFrames; ++f) {
+      before(f);
       QElapsedTimer t;
       t.start();
       chart->redrawNow();
-      if (paint) panel.view()->viewport()->repaint();
-      times.push_back(t.nsecsElapsed() / 1e6);
-      points = 0;
-      for (int n : chart->drawnPointCounts()) points += n;
+      redraw.push_back(t.nsecsElapsed() / 1e6);
+      panel.view()->viewport()->repaint();
+      frame.push_back(t.nsecsElapsed() / 1e6);
     }
-    report(what, stats(times), points);
-  };
-  const QRectF plot = chart->chart()->plotArea();
-  auto fullRange = [&](int) { chart->resetZoom(); };
-  auto zooming = [&](int frame) {
-    // Zoom in and out around the middle, as a wheel would: decimation over changing ranges.
-    chart->zoomAt(frame % 10 < 5 ? 0.7 : 1 / 0.7, 1.0, plot.center());
+    const Stats r = stats(redraw), fr = stats(frame);
+    std::printf("%-46s redraw %6.2f ms (p95 %6.2f)  frame %6.2f ms (p95 %6.2f)  %6d points\n",
+                what, r.mean, r.p95, fr.mean, fr.p95, chart->drawnPoints());
   };
 
-  std::printf("plot area %.0f x %.0f px; smoothing %.2f\n", plot.width(), plot.height(),
-              chart->smoothing());
-  measure("decimate + replace, full range, EMA on", false, fullRange);
-  measure("frame (decimate + paint), full range, EMA on", true, fullRange);
-  measure("frame (decimate + paint), zooming, EMA on", true, zooming);
-  chart->setSmoothing(0);
+  int64_t grown = kSteps;
+  measure("unchanged data (periodic redraw)", [](int) {});
+  measure("live: 1 of 20 runs grows 50 steps/frame", [&](int) {
+    chart->store().append(1, -1, makeSteps(1, grown + 1, grown + 50));
+    grown += 50;
+  });
+  measure("zooming (wheel around the centre)", [&](int f) {
+    chart->zoomAt(f % 10 < 5 ? 0.8 : 1.25, 1.0, plot.center());
+  });
+  measure("panning a 1/4 zoom", [&](int f) {
+    if (f == 0) chart->zoomAt(0.25, 1.0, plot.center());
+    chart->panPixels(QPointF(f % 2 ? 40 : -40, 0));
+  });
   chart->resetZoom();
-  measure("frame (decimate + paint), full range, raw", true, fullRange);
-  chart->setXAxis(parity::ui::XAxisKind::kSamples);
-  measure("frame (decimate + paint), samples axis, raw", true, fullRange);
+  measure("full re-decimation (axis toggles step/samples)", [&](int f) {
+    chart->setXAxis(f % 2 ? parity::ui::XAxisKind::kStep : parity::ui::XAxisKind::kSamples);
+  });
+  chart->setSmoothing(0);
+  measure("raw curves only (no EMA), zooming", [&](int f) {
+    chart->zoomAt(f % 10 < 5 ? 0.8 : 1.25, 1.0, plot.center());
+  });
+  chart->setSmoothing(0.6);
+  chart->resetZoom();
+  chart->setPointBudget(0);
+  std::printf("without the point budget (strict per-pixel columns for every line):\n");
+  measure("unchanged data, per-pixel", [](int) {});
+  measure("zooming, per-pixel", [&](int f) {
+    chart->zoomAt(f % 10 < 5 ? 0.8 : 1.25, 1.0, plot.center());
+  });
   return 0;
 }

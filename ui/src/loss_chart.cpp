@@ -10,6 +10,9 @@
 #include <QSet>
 #include <QToolTip>
 #include <QCursor>
+#include <QGuiApplication>
+#include <QOffscreenSurface>
+#include <QOpenGLContext>
 
 #include <algorithm>
 
@@ -156,7 +159,33 @@ void LossChart::removeRun(qint64 runId) {
   runs_.erase(it);
 }
 
+bool LossChart::openGlAvailable() {
+  static const bool available = [] {
+    if (qEnvironmentVariableIsSet("PARITY_NO_OPENGL")) return false;
+    // QOpenGLWidget needs a windowing platform; offscreen and minimal render raster only.
+    const QString platform = QGuiApplication::platformName();
+    if (platform == "offscreen" || platform == "minimal") return false;
+    QOpenGLContext context;
+    if (!context.create()) return false;
+    QOffscreenSurface surface;
+    surface.setFormat(context.format());
+    surface.create();
+    return surface.isValid() && context.makeCurrent(&surface);
+  }();
+  return available;
+}
+
+void LossChart::setAccelerated(bool on) {
+  if (accelerated_ == on) return;
+  accelerated_ = on;
+  for (QAbstractSeries* s : chart_->series()) {
+    if (qobject_cast<QLineSeries*>(s)) s->setUseOpenGL(on);
+  }
+  scheduleRedraw();
+}
+
 void LossChart::addSeries(QAbstractSeries* series, bool inLegend) {
+  if (accelerated_ && qobject_cast<QLineSeries*>(series)) series->setUseOpenGL(true);
   chart_->addSeries(series);
   series->attachAxis(axisX_);
   series->attachAxis(axisY_);

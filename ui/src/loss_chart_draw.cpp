@@ -13,12 +13,14 @@
 #include <tuple>
 
 #include <parity/engine/curve_analysis.h>
+#include <parity/ui/plot_points.h>
 
 namespace parity::ui {
 
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr int kMinColumns = 150;
 
 /// 1, 2 or 5 times a power of ten, near span / ticks.
 double niceStep(double span, int ticks) {
@@ -94,12 +96,46 @@ std::pair<double, double> LossChart::dataXExtent() const {
   return {lo, hi};
 }
 
+const LossChart::LineCache& LossChart::reduce(LineCache& cache, const engine::Series& series,
+                                              LineKind kind, double x0, double x1, int columns) {
+  const double beta = kind == LineKind::kSmooth ? beta_ : 0;
+  if (cache.size == series.size() && cache.x0 == x0 && cache.x1 == x1 &&
+      cache.columns == columns && cache.kind == xKind_ && cache.beta == beta &&
+      cache.logY == logY_) {
+    return cache;
+  }
+  cache = LineCache{series.size(), x0, x1, beta, columns, xKind_, logY_, {}, kInf, -kInf};
+  if (kind == LineKind::kFaint) {
+    // Faint raw curve under the EMA: two-pixel columns, each column's min and max.
+    const int faintColumns = std::max(1, columns / 2);
+    engine::decimate_min_max(series, {engine::Range{x0, x1}, faintColumns}, decimated_);
+    collapseToMinMax(decimated_, x0, (x1 - x0) / faintColumns, logY_, cache.points);
+  } else {
+    engine::decimate_min_max(series, {engine::Range{x0, x1}, columns}, decimated_);
+    appendPoints(decimated_, logY_, cache.points);
+  }
+  for (const QPointF& p : cache.points) {
+    if (p.x() < x0 || p.x() > x1) continue;  // the neighbours outside only lead the line in
+    cache.ylo = std::min(cache.ylo, p.y());
+    cache.yhi = std::max(cache.yhi, p.y());
+  }
+  return cache;
+}
+
 void LossChart::redrawNow() {
   redrawTimer_.stop();
   dirty_ = false;
   ++redraws_;
   const QRectF plot = chart_->plotArea();
-  const int columns = std::max(50, static_cast<int>(plot.width() > 0 ? plot.width() : 800));
+  const double width = plot.width() > 0 ? plot.width() : 800;
+  const double height = plot.height() > 0 ? plot.height() : 500;
+  // Per-pixel columns, unless that would push more points than the budget: Qt Charts lays out
+  // and strokes every point (about a microsecond each), so many long runs get wider columns.
+  int lines = 0;
+  for (const RunSeries& rs : runs_) lines += (beta_ > 0 ? 2 : 1) + static_cast<int>(rs.ranks.size());
+  const int perPixel = std::max(50, static_cast<int>(width / columnPixels_));
+  const int budgeted = lines > 0 ? pointBudget_ / (4 * lines) : perPixel;
+  const int columns = std::clamp(budgeted, std::min(perPixel, kMinColumns), perPixel);
 
   auto [x0, x1] = zoomX_ ? *zoomX_ : dataXExtent();
   if (!(x0 <= x1)) {
@@ -110,54 +146,46 @@ void LossChart::redrawNow() {
     x1 += 0.5;
   }
 
-  const engine::DecimateOptions window{engine::Range{x0, x1}, columns};
+  // Phase 1: reduce every line (reusing what has not changed) and find the y extent.
+  struct Pending {
+    QLineSeries* series;
+    const LineCache* cache;
+    LineKind kind;
+  };
+  std::vector<Pending> pending;
+  std::vector<QLineSeries*> empty;
   double ylo = kInf, yhi = -kInf;
-  // Decimates one series into a QLineSeries, tracking the visible y extent. A log axis cannot
-  // show y <= 0, so those points are left out there.
-  auto draw = [&](QLineSeries* target, const engine::Series& series) {
-    engine::decimate_min_max(series, window, decimated_);
-    QList<QPointF> points;
-    points.reserve(static_cast<qsizetype>(decimated_.size()));
-    for (std::size_t i = 0; i < decimated_.size(); ++i) {
-      const double x = decimated_.x[i], y = decimated_.y[i];
-      if (logY_ && !(y > 0)) continue;
-      points.append(QPointF(x, y));
-      if (x >= x0 && x <= x1) {  // the neighbours outside only lead the line in
-        ylo = std::min(ylo, y);
-        yhi = std::max(yhi, y);
-      }
+  auto add = [&](QLineSeries* target, LineCache& cache, const engine::Series* series,
+                 LineKind kind) {
+    if (!series || series->empty()) {
+      empty.push_back(target);
+      return;
     }
-    target->replace(points);
+    const LineCache& c = reduce(cache, *series, kind, x0, x1, columns);
+    ylo = std::min(ylo, c.ylo);
+    yhi = std::max(yhi, c.yhi);
+    pending.push_back({target, &c, kind});
   };
   std::vector<std::vector<double>> badByRun(runs_.size());
   for (std::size_t i = 0; i < runs_.size(); ++i) {
     RunSeries& rs = runs_[i];
     const qint64 id = rs.info.id;
     const engine::Series* raw = store_.raw(id, -1, xKind_);
-    if (!raw || raw->empty()) {
-      rs.raw->clear();
-      rs.main->clear();
-      for (auto& [rank, series] : rs.ranks) series->clear();
-      continue;
-    }
     if (beta_ > 0) {
-      draw(rs.raw, *raw);
-      draw(rs.main, *store_.smoothed(id, -1, xKind_, beta_));
+      add(rs.raw, rs.rawCache, raw, LineKind::kFaint);
+      add(rs.main, rs.mainCache, store_.smoothed(id, -1, xKind_, beta_), LineKind::kSmooth);
     } else {
-      rs.raw->clear();
-      draw(rs.main, *raw);
+      empty.push_back(rs.raw);
+      add(rs.main, rs.mainCache, raw, LineKind::kExact);
     }
     for (auto& [rank, series] : rs.ranks) {
       const engine::Series* r = beta_ > 0 ? store_.smoothed(id, rank, xKind_, beta_)
                                           : store_.raw(id, rank, xKind_);
-      if (r) {
-        draw(series, *r);
-      } else {
-        series->clear();
-      }
+      add(series, rs.rankCache[rank], r, beta_ > 0 ? LineKind::kSmooth : LineKind::kExact);
     }
     // Qt Charts silently drops NaN points: collect them (one per pixel column) for markers.
     const CurveSeries* s = store_.find(id, -1);
+    if (!s || !raw) continue;
     int lastColumn = -1;
     for (std::size_t index : s->nonFinite) {
       const double x = raw->x[index];
@@ -187,19 +215,40 @@ void LossChart::redrawNow() {
     ylo -= pad > 0 ? pad : 0.5;
     yhi += pad > 0 ? pad : 0.5;
   }
+
+  // Phase 2: axes, then the points. Qt Charts recomputes a line's geometry whenever its points
+  // or an axis range change; emptying the lines first makes a range change cost nothing, so each
+  // line is laid out once per frame, and a line whose points are unchanged is not touched.
+  const bool axesChanged = shownX_ != std::make_pair(x0, x1) || shownY_ != std::make_pair(ylo, yhi);
   shownX_ = {x0, x1};
   shownY_ = {ylo, yhi};
-  axisX_->setRange(x0, x1);
-  setTicks(axisX_, x0, x1);
-  axisY_->setRange(ylo, yhi);
-  if (auto* linear = qobject_cast<QValueAxis*>(axisY_)) setTicks(linear, ylo, yhi);
+  for (QLineSeries* s : empty) {
+    if (s->count() > 0) s->clear();
+  }
+  if (axesChanged) {
+    for (const Pending& p : pending) p.series->clear();
+    axisX_->setRange(x0, x1);
+    setTicks(axisX_, x0, x1);
+    axisY_->setRange(ylo, yhi);
+    if (auto* linear = qobject_cast<QValueAxis*>(axisY_)) setTicks(linear, ylo, yhi);
+  }
+  PixelScale scale{x0, (x1 - x0) / width, logY_ ? std::log10(ylo) : ylo,
+                   (logY_ ? std::log10(yhi) - std::log10(ylo) : yhi - ylo) / height, logY_};
+  int drawn = 0;
+  for (const Pending& p : pending) {
+    QList<QPointF> points = p.cache->points;
+    if (p.kind == LineKind::kSmooth) simplifyInPixels(points, scale, 0.3);
+    drawn += static_cast<int>(points.size());
+    if (points != p.series->points()) p.series->replace(points);
+  }
+  drawnPoints_ = drawn;
 
   // Markers for NaN/inf losses sit just under the top edge, where no curve can hide them.
   const double top = logY_ ? yhi / std::pow(yhi / ylo, 0.03) : yhi - (yhi - ylo) * 0.03;
   for (std::size_t i = 0; i < runs_.size(); ++i) {
     QList<QPointF> points;
     for (double x : badByRun[i]) points.append(QPointF(x, top));
-    runs_[i].bad->replace(points);
+    if (points != runs_[i].bad->points()) runs_[i].bad->replace(points);
   }
   emit redrawn();
 }

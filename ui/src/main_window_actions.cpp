@@ -183,7 +183,15 @@ void MainWindow::exportChart(bool svg) {
                            : askSavePath(tr("Save chart"), "parity-chart.png", tr("PNG (*.png)"));
   if (path.isEmpty()) return;
   QWidget* view = chartPanel_->view();
+  LossChart* chart = chartPanel_->lossChart();
+  // OpenGL-drawn lines live on a GL surface a vector painter cannot see: draw them plainly.
+  const bool accelerated = chart->accelerated();
+  if (accelerated) {
+    chart->setAccelerated(false);
+    chart->redrawNow();
+  }
   const QString error = svg ? saveWidgetSvg(view, path, windowTitle()) : saveWidgetPng(view, path);
+  if (accelerated) chart->setAccelerated(true);
   if (!error.isEmpty()) {
     showProblem(this, tr("Save chart"), {error, tr("Choose another folder.")});
   } else {

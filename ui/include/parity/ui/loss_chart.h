@@ -8,11 +8,14 @@
 /// token, and results with an old token (a database switch, a deleted run) are dropped.
 
 #include <QColor>
+#include <QList>
 #include <QObject>
+#include <QPointF>
 #include <QString>
 #include <QThread>
 #include <QTimer>
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <utility>
@@ -73,6 +76,19 @@ class LossChart : public QObject {
   void zoomToPixels(const QRectF& rect);
   void panPixels(const QPointF& delta);
   void zoomAt(double factorX, double factorY, const QPointF& pixel);
+  /// Draws the line series through OpenGL (Qt Charts' accelerated path: no per-point geometry on
+  /// the CPU). Off by default; the window turns it on when an OpenGL context can be made.
+  void setAccelerated(bool on);
+  bool accelerated() const { return accelerated_; }
+  /// Whether this process can create an OpenGL context (probed once).
+  static bool openGlAvailable();
+  /// Most points pushed to the chart per redraw (all lines together); columns get wider than a
+  /// pixel when per-pixel decimation of every drawn line would exceed it. 0 = no limit.
+  void setPointBudget(int points) { pointBudget_ = points > 0 ? points : (1 << 30); }
+  int pointBudget() const { return pointBudget_; }
+  /// Width of one decimation column in pixels (1 = per-pixel min/max).
+  void setColumnPixels(double pixels) { columnPixels_ = std::max(1.0, pixels); }
+  double columnPixels() const { return columnPixels_; }
   /// Visible ranges as last drawn.
   std::pair<double, double> xRange() const { return shownX_; }
   std::pair<double, double> yRange() const { return shownY_; }
@@ -94,6 +110,8 @@ class LossChart : public QObject {
   /// Non-finite loss markers currently shown, over all runs.
   int badMarkerCount() const;
   int redrawCount() const { return redraws_; }
+  /// Points pushed to all lines by the last redraw.
+  int drawnPoints() const { return drawnPoints_; }
   static QColor colorFor(qint64 runId);
 
  signals:
@@ -101,6 +119,19 @@ class LossChart : public QObject {
   void fetchFailed(const QString& message);
 
  private:
+  /// One drawn line's last reduction, reused while its data and view stay the same.
+  struct LineCache {
+    std::size_t size = 0;
+    double x0 = 0, x1 = 0, beta = -1;
+    int columns = 0;
+    XAxisKind kind = XAxisKind::kStep;
+    bool logY = false;
+    QList<QPointF> points;  ///< decimated (and, for a faint line, collapsed), not yet simplified
+    double ylo = 0, yhi = 0;
+  };
+  /// How a line is reduced for drawing.
+  enum class LineKind { kExact, kFaint, kSmooth };
+
   struct RunSeries {
     ChartRun info;
     QColor color;
@@ -108,6 +139,8 @@ class LossChart : public QObject {
     QLineSeries* main = nullptr;    ///< EMA, or raw when smoothing is off; has the legend entry
     QScatterSeries* bad = nullptr;  ///< NaN/inf markers along the top edge
     std::map<int, QLineSeries*> ranks;
+    LineCache rawCache, mainCache;
+    std::map<int, LineCache> rankCache;
   };
 
   void onFetched(quint64 token, const CurveFetch& result);
@@ -119,6 +152,9 @@ class LossChart : public QObject {
   void styleSeries(RunSeries& rs);
   void updateLegendNames();
   std::pair<double, double> dataXExtent() const;
+  /// Decimates (or reuses) one series for the visible x range; returns its cached points.
+  const LineCache& reduce(LineCache& cache, const engine::Series& series, LineKind kind,
+                          double x0, double x1, int columns);
   double toValueX(double px) const;
   double toValueY(double py) const;
 
@@ -138,7 +174,11 @@ class LossChart : public QObject {
   bool lastFetchEmpty_ = false;
   QTimer redrawTimer_;
   int redraws_ = 0;
+  int drawnPoints_ = 0;
 
+  double columnPixels_ = 1.0;
+  int pointBudget_ = 40000;
+  bool accelerated_ = false;
   XAxisKind xKind_ = XAxisKind::kSamples;
   double beta_ = 0.6;
   bool logY_ = false;

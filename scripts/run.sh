@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 build_dir=${PARITY_BUILD_DIR:-build}
 
 scripts/install-deps.sh
-cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release
 ninja -C "$build_dir" -j"$(nproc)"
 
 gui="$build_dir/bin/parity"

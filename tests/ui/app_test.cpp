@@ -11,10 +11,10 @@
 namespace parity::ui {
 namespace {
 
-QString parityExe() { return qEnvironmentVariable("PARITY_GUI"); }
+QString parityExe() { return qEnvironmentVariable("PARITY_GUI", PARITY_GUI_EXE); }
 
 TEST(ParityApp, HelpListsTheOptions) {
-  if (!QFileInfo(parityExe()).isExecutable()) GTEST_SKIP() << "PARITY_GUI not set";
+  if (!QFileInfo(parityExe()).isExecutable()) GTEST_SKIP() << "parity is not built";
   QProcess p;
   p.start(parityExe(), {"--help"});
   ASSERT_TRUE(p.waitForFinished(20000));
@@ -25,7 +25,7 @@ TEST(ParityApp, HelpListsTheOptions) {
 }
 
 TEST(ParityApp, ScreenshotOfADatabaseIsSavedAndExits) {
-  if (!QFileInfo(parityExe()).isExecutable()) GTEST_SKIP() << "PARITY_GUI not set";
+  if (!QFileInfo(parityExe()).isExecutable()) GTEST_SKIP() << "parity is not built";
   QTemporaryDir dir;
   const QString db = dir.filePath("shot.db");
   {

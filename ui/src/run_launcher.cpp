@@ -81,12 +81,6 @@ void RunLauncher::launch(const std::vector<engine::RunConfig>& configs) {
                           .arg(searched.join(", ")));
     return;
   }
-  if (!configDir_.isValid()) {
-    emit launchFailed(tr("No temporary folder for the run configs: %1.")
-                          .arg(configDir_.errorString()),
-                      tr("Free some space or set TMPDIR to a writable folder."));
-    return;
-  }
   for (const engine::RunConfig& config : configs) {
     const int request = nextRequest_++;
     const QString json = QString::fromStdString(engine::to_json(config));
@@ -121,16 +115,6 @@ void RunLauncher::startPending() {
 }
 
 void RunLauncher::start(const Pending& pending) {
-  const QString configPath = configDir_.filePath(QString("run-%1.json").arg(pending.runId));
-  QFile file(configPath);
-  if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
-      file.write(pending.configJson.toUtf8()) < 0) {
-    db_->markIfActive(pending.runId, "failed",
-                      tr("could not write the config to %1: %2").arg(configPath, file.errorString()));
-    return;
-  }
-  file.close();
-
   auto* process = new QProcess(this);
   process->setProcessChannelMode(QProcess::MergedChannels);
   const qint64 runId = pending.runId;
@@ -148,8 +132,8 @@ void RunLauncher::start(const Pending& pending) {
                       tr("Check that parity-cli is executable, or set PARITY_CLI to a working "
                          "build."));
   });
-  const QStringList args = {"run",          "--db",     db_->openPath(), "--run-id",
-                            QString::number(runId), "--config", configPath};
+  // The run row already holds the config (written by createRun): parity-cli runs that.
+  const QStringList args = {"run", "--db", db_->openPath(), "--run-id", QString::number(runId)};
   process->start(findCli(), args);
   emit runStarted(runId);
 }
@@ -177,7 +161,6 @@ void RunLauncher::onFinished(qint64 runId, int exitCode, bool crashed) {
   processes_.erase(it);
   if (!done.partial.trimmed().isEmpty()) done.tail.append(done.partial.trimmed());
   done.process->deleteLater();
-  QFile::remove(configDir_.filePath(QString("run-%1.json").arg(runId)));
 
   if (exitCode != 0 || crashed) {
     const QString last = done.tail.isEmpty() ? tr("parity-cli exited with code %1").arg(exitCode)

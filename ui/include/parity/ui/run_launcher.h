@@ -1,14 +1,14 @@
 #pragma once
-/// Starts runs as `parity-cli run --db FILE --run-id ID --config JSON` processes, never inside the
-/// window, so a crashing run cannot take the window down. Each launch first creates a queued run
-/// row (through the DatabaseClient), then starts as many processes as maxConcurrent allows.
+/// Starts runs as `parity-cli run --db FILE --run-id ID` processes, never inside the window, so a
+/// crashing run cannot take the window down. Each launch first creates a queued run row holding
+/// the config (through the DatabaseClient), then starts as many processes as maxConcurrent allows;
+/// parity-cli trains the config stored with that run.
 /// Stop sends SIGTERM (parity-cli marks the run stopped), then SIGKILL after a grace period.
 /// Thread affinity: UI thread (QProcess signals arrive there).
 
 #include <QHash>
 #include <QObject>
 #include <QStringList>
-#include <QTemporaryDir>
 
 #include <deque>
 #include <memory>
@@ -72,7 +72,6 @@ class RunLauncher : public QObject {
   void checkIdle();
 
   DatabaseClient* db_;
-  QTemporaryDir configDir_;
   QHash<int, QString> creating_;  ///< requestId -> config JSON
   std::deque<Pending> pending_;
   QHash<qint64, Running> processes_;

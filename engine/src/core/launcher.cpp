@@ -308,7 +308,7 @@ class Monitor {
       if (!cause_ && !failed.empty()) begin_stop(first_failure(failed, now), now);
       if (!cause_ && options_.stop && options_.stop->load())
         begin_stop({RunOutcome::kStopped, -1, "stopped by the user"}, now);
-      if (!cause_) check_hangs(now);
+      if (!cause_ && options_.hang_timeout_s > 0) check_hangs(now);
       if (cause_ && !killed_ && now >= kill_at_) {
         for (auto& r : ranks_) signal_rank(r, SIGKILL);
         killed_ = true;

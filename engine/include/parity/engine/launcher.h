@@ -39,7 +39,7 @@ struct LaunchOptions {
   int master_port = 0;  ///< 0 = a free port
   int nnodes = 1;       ///< > 1: TCPStore rendezvous on master_addr:master_port
   int node_rank = 0;
-  double hang_timeout_s = 120;  ///< a rank silent this long is declared hung
+  double hang_timeout_s = 120;  ///< a rank silent this long is declared hung; 0 = never
   int threads_per_rank = 0;     ///< 0 = cores / local ranks (at least 1)
   std::string log_dir;          ///< where rank stderr logs go; empty = the private run folder
   const std::atomic<bool>* stop = nullptr;  ///< set to stop the run (outcome kStopped)

@@ -93,7 +93,13 @@ int run_command(const RunArgs& a) {
   }
 
   SignalStop stop;
-  RunnerOptions options = a.launch.runner(stop);
+  RunnerOptions options;
+  try {
+    options = a.launch.runner(stop);
+  } catch (const UsageError& e) {
+    if (attach) db->set_status(run_id, "failed", e.what());  // the window shows why
+    throw;
+  }
   options.launch.nnodes = a.nnodes;
   options.launch.node_rank = a.node_rank;
   options.launch.master_addr = a.master_addr;

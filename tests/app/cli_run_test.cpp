@@ -168,6 +168,23 @@ TEST(CliRun, RunIdWithAnInvalidStoredConfigMarksTheRowFailed) {
   EXPECT_TRUE(contains(db.get_run(id)->error, "num_processes")) << db.get_run(id)->error;
 }
 
+TEST(CliRun, RunIdWithAMissingWorkerMarksTheRowFailed) {
+  TempDir home;
+  const std::string db_path = home.file("runs.db");
+  int64_t id;
+  {
+    storage::Database db(db_path);
+    id = db.create_run("ok", engine::to_json(tiny_config("ok", 1, 4)), "queued");
+  }
+  CliResult r = run_cli(
+      {"run", "--db", db_path, "--run-id", std::to_string(id), "--worker", home.file("nothing")},
+      home.path());
+  EXPECT_EQ(r.exit_code, 2);
+  storage::Database db(db_path);
+  EXPECT_EQ(db.get_run(id)->status, "failed");
+  EXPECT_TRUE(contains(db.get_run(id)->error, "parity-worker not found")) << db.get_run(id)->error;
+}
+
 TEST(CliRunSet, RunsEverySetupAndPrintsASummary) {
   TempDir home;
   const std::string set = home.file("set.json");

@@ -138,8 +138,8 @@ std::string last_line(const std::string& path) {
   in.read(tail.data(), static_cast<std::streamsize>(tail.size()));
   while (!tail.empty() && (tail.back() == '\n' || tail.back() == '\r' || tail.back() == ' '))
     tail.pop_back();
-  std::string line =
-      tail.substr(tail.find_last_of('\n') == std::string::npos ? 0 : tail.find_last_of('\n') + 1);
+  const size_t newline = tail.find_last_of('\n');
+  std::string line = tail.substr(newline == std::string::npos ? 0 : newline + 1);
   if (!line.empty() && line.back() == '\r') line.pop_back();
   if (line.size() > 500) line = line.substr(0, 497) + "...";
   return line;

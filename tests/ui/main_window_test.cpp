@@ -3,10 +3,12 @@
 #include <QFile>
 #include <QPushButton>
 #include <QTableView>
+#include <QTableWidget>
 
 #include <gtest/gtest.h>
 
 #include <parity/ui/chart_panel.h>
+#include <parity/ui/compare_panel.h>
 #include <parity/ui/database_client.h>
 #include <parity/ui/loss_chart.h>
 #include <parity/ui/main_window.h>
@@ -108,6 +110,48 @@ TEST_F(MainWindowTest, UnwritableDatabaseIsReportedNotFatal) {
   QObject::connect(&client, &DatabaseClient::databaseFailed, [&] { failed = true; });
   client.openDatabase(dir.filePath("file/sub/runs.db"));
   EXPECT_TRUE(test::waitFor([&] { return failed; }));
+}
+
+}  // namespace
+}  // namespace parity::ui
+
+namespace parity::ui {
+namespace {
+
+TEST(ComparePanelTest, VerdictTableDiffAndDeltaPlot) {
+  QTemporaryDir dir;
+  const QString path = dir.filePath("compare.db");
+  int64_t a = 0, b = 0, c = 0;
+  {
+    storage::Database db(path.toStdString());
+    a = test::addFinishedRun(db, "ref", 200, 64, R"({"seed": 1})");
+    b = test::addFinishedRun(db, "same", 200, 64, R"({"seed": 1})");
+    c = db.create_run("higher lr", R"({"seed": 1, "lr": 0.2})", "queued");
+    db.set_started(c, 200);
+    db.append_steps(test::syntheticSteps(c, 200, 64, -1, 0, 1.3));
+    db.finish_run(c, "finished", "", 1000.0);
+  }
+  MainWindow window({false, true});
+  window.show();
+  window.openDatabase(path);
+  ASSERT_TRUE(test::waitFor([&] { return window.isSettled(false); }));
+  ComparePanel* panel = window.comparePanel();
+  ASSERT_EQ(panel->referenceId(), a);
+  bool done = false;
+  QObject::connect(panel, &ComparePanel::compared, [&] { done = true; });
+  panel->compare();
+  ASSERT_TRUE(test::waitFor([&] { return done; }));
+  const engine::Comparison& result = panel->comparison();
+  ASSERT_EQ(result.rows.size(), 3u);
+  EXPECT_EQ(result.rows[0].verdict, engine::Verdict::kReference);
+  EXPECT_EQ(result.rows[1].id, b);
+  EXPECT_EQ(result.rows[1].verdict, engine::Verdict::kEquivalent);
+  EXPECT_EQ(result.rows[2].verdict, engine::Verdict::kDifferent);
+  EXPECT_EQ(panel->verdictTable()->rowCount(), 3);
+  EXPECT_EQ(panel->verdictTable()->item(2, 1)->text(), "different");
+  bool lrListed = false;
+  for (const auto& d : result.rows[2].config_diff) lrListed |= d.key == "lr";
+  EXPECT_TRUE(lrListed);
 }
 
 }  // namespace

@@ -17,6 +17,7 @@ DatabaseClient::DatabaseClient(QObject* parent) : QObject(parent), worker_(new D
   connect(worker_, &DatabaseWorker::runCreateFailed, this, &DatabaseClient::runCreateFailed);
   connect(worker_, &DatabaseWorker::exportFinished, this, &DatabaseClient::exportFinished);
   connect(worker_, &DatabaseWorker::operationFailed, this, &DatabaseClient::operationFailed);
+  connect(worker_, &DatabaseWorker::compared, this, &DatabaseClient::compared);
   thread_.start();
 }
 
@@ -67,6 +68,12 @@ void DatabaseClient::exportCurves(const QString& path, const QList<qint64>& runI
 
 void DatabaseClient::exportRuns(const QString& path, const QList<qint64>& runIds) {
   post([w = worker_, path, runIds] { w->exportRuns(path, runIds); });
+}
+
+void DatabaseClient::compareRuns(int requestId, qint64 referenceId, const QList<qint64>& others) {
+  post([w = worker_, requestId, referenceId, others] {
+    w->compareRuns(requestId, referenceId, others);
+  });
 }
 
 }  // namespace parity::ui

@@ -13,6 +13,7 @@
 #include <QTimer>
 
 #include <parity/ui/chart_panel.h>
+#include <parity/ui/compare_panel.h>
 #include <parity/ui/database_client.h>
 #include <parity/ui/equivalent_batch_panel.h>
 #include <parity/ui/error_advice.h>
@@ -39,7 +40,8 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
       launcher_(new RunLauncher(db_, this)), setups_(new SetupsModel(this)),
       runs_(new RunsModel(this)), setupsPanel_(new SetupsPanel(setups_)),
       runsPanel_(new RunsPanel(runs_)), chartPanel_(new ChartPanel),
-      equivalentPanel_(new EquivalentBatchPanel(setups_)) {
+      equivalentPanel_(new EquivalentBatchPanel(setups_)),
+      comparePanel_(new ComparePanel(runs_, db_)) {
   setQuietDialogs(options_.quiet);
   setWindowTitle(tr("Parity"));
   setWindowIcon(QIcon(":/parity/parity.svg"));
@@ -83,6 +85,11 @@ void MainWindow::createDocks() {
   equivalentDock_->setWidget(equivalentPanel_);
   addDockWidget(Qt::BottomDockWidgetArea, equivalentDock_);
   tabifyDockWidget(runsDock_, equivalentDock_);
+  compareDock_ = new QDockWidget(tr("Compare"), this);
+  compareDock_->setObjectName("compareDock");
+  compareDock_->setWidget(comparePanel_);
+  addDockWidget(Qt::BottomDockWidgetArea, compareDock_);
+  tabifyDockWidget(equivalentDock_, compareDock_);
   runsDock_->raise();
   resizeDocks({setupsDock_}, {430}, Qt::Horizontal);
   resizeDocks({runsDock_}, {300}, Qt::Vertical);

@@ -35,8 +35,10 @@ class DatabaseClient : public QObject {
   void markIfActive(qint64 runId, const QString& status, const QString& error);
   void exportCurves(const QString& path, const QList<qint64>& runIds, bool includeRanks);
   void exportRuns(const QString& path, const QList<qint64>& runIds);
+  void compareRuns(int requestId, qint64 referenceId, const QList<qint64>& others);
 
  signals:
+  void compared(int requestId, const parity::engine::Comparison& comparison);
   void databaseOpened(const QString& path);
   void databaseFailed(const QString& path, const QString& message);
   void runsListed(const parity::ui::RunRows& runs);

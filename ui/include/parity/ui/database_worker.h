@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+#include <parity/engine/verdict.h>
 #include <parity/storage/database.h>
 
 class QTimer;
@@ -37,8 +38,11 @@ class DatabaseWorker : public QObject {
   void markIfActive(qint64 runId, const QString& status, const QString& error);
   void exportCurves(const QString& path, const QList<qint64>& runIds, bool includeRanks);
   void exportRuns(const QString& path, const QList<qint64>& runIds);
+  /// Loads the runs' global curves and configs and compares them to the reference (verdict.h).
+  void compareRuns(int requestId, qint64 referenceId, const QList<qint64>& others);
 
  signals:
+  void compared(int requestId, const parity::engine::Comparison& comparison);
   void databaseOpened(const QString& path);
   void databaseFailed(const QString& path, const QString& message);
   void runsListed(const parity::ui::RunRows& runs);
@@ -57,3 +61,4 @@ class DatabaseWorker : public QObject {
 }  // namespace parity::ui
 
 Q_DECLARE_METATYPE(parity::ui::RunRows)
+Q_DECLARE_METATYPE(parity::engine::Comparison)

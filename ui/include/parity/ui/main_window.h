@@ -18,6 +18,7 @@ class QLabel;
 namespace parity::ui {
 
 class ChartPanel;
+class ComparePanel;
 class DatabaseClient;
 class EquivalentBatchPanel;
 class RunLauncher;
@@ -59,6 +60,7 @@ class MainWindow : public QMainWindow {
   RunsPanel* runsPanel() const { return runsPanel_; }
   ChartPanel* chartPanel() const { return chartPanel_; }
   EquivalentBatchPanel* equivalentPanel() const { return equivalentPanel_; }
+  ComparePanel* comparePanel() const { return comparePanel_; }
   RunLauncher* launcher() const { return launcher_; }
 
  signals:
@@ -99,9 +101,11 @@ class MainWindow : public QMainWindow {
   RunsPanel* runsPanel_;
   ChartPanel* chartPanel_;
   EquivalentBatchPanel* equivalentPanel_;
+  ComparePanel* comparePanel_;
   QDockWidget* setupsDock_ = nullptr;
   QDockWidget* runsDock_ = nullptr;
   QDockWidget* equivalentDock_ = nullptr;
+  QDockWidget* compareDock_ = nullptr;
   QLabel* dbLabel_ = nullptr;
 
   QAction* newDb_ = nullptr;

@@ -1,0 +1,58 @@
+#pragma once
+/// The Compare panel: pick a reference run; every run drawn on the chart is aligned on samples
+/// seen and judged by the engine's verdict (equivalent / different, with reasons), with the config
+/// keys that differ and a delta-loss plot against the reference. The loading and comparing run in
+/// the DatabaseClient's thread; results come back by request id (stale ones are dropped).
+/// Thread affinity: UI thread.
+
+#include <QWidget>
+
+#include <parity/engine/verdict.h>
+
+QT_BEGIN_NAMESPACE
+class QChart;
+class QChartView;
+QT_END_NAMESPACE
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QTableWidget;
+
+namespace parity::ui {
+
+class DatabaseClient;
+class RunsModel;
+
+class ComparePanel : public QWidget {
+  Q_OBJECT
+ public:
+  ComparePanel(RunsModel* runs, DatabaseClient* db, QWidget* parent = nullptr);
+
+  /// Asks for a comparison of the drawn runs against the chosen reference.
+  void compare();
+  qint64 referenceId() const;
+  const engine::Comparison& comparison() const { return comparison_; }
+  QTableWidget* verdictTable() const { return verdicts_; }
+
+ signals:
+  void compared();
+
+ private:
+  void refillReferences();
+  void show(const engine::Comparison& comparison);
+  void showDiff(int row);
+
+  RunsModel* runs_;
+  DatabaseClient* db_;
+  QComboBox* reference_;
+  QPushButton* compareButton_;
+  QLabel* status_;
+  QTableWidget* verdicts_;
+  QTableWidget* diff_;
+  QChart* deltaChart_;
+  QChartView* deltaView_;
+  engine::Comparison comparison_;
+  int request_ = 0;
+};
+
+}  // namespace parity::ui

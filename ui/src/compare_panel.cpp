@@ -1,0 +1,208 @@
+#include <parity/ui/compare_panel.h>
+
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QValueAxis>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <parity/ui/database_client.h>
+#include <parity/ui/loss_chart.h>
+#include <parity/ui/runs_model.h>
+
+namespace parity::ui {
+
+namespace {
+
+QTableWidget* table(QWidget* parent, const QStringList& headers) {
+  auto* t = new QTableWidget(0, headers.size(), parent);
+  t->setHorizontalHeaderLabels(headers);
+  t->verticalHeader()->hide();
+  t->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  t->setSelectionBehavior(QAbstractItemView::SelectRows);
+  t->setSelectionMode(QAbstractItemView::SingleSelection);
+  t->horizontalHeader()->setStretchLastSection(true);
+  t->setWordWrap(false);
+  return t;
+}
+
+QString joinReasons(const std::vector<engine::Reason>& reasons) {
+  QStringList texts;
+  for (const auto& r : reasons) texts << QString::fromStdString(r.text);
+  return texts.join("; ");
+}
+
+}  // namespace
+
+ComparePanel::ComparePanel(RunsModel* runs, DatabaseClient* db, QWidget* parent)
+    : QWidget(parent), runs_(runs), db_(db), reference_(new QComboBox(this)),
+      compareButton_(new QPushButton(tr("Compare"), this)), status_(new QLabel(this)),
+      verdicts_(table(this, {tr("Run"), tr("Verdict"), tr("Max |Δloss|"), tr("Final |Δloss|"),
+                             tr("Why")})),
+      diff_(table(this, {tr("Config key"), tr("This run"), tr("Reference")})),
+      deltaChart_(new QChart), deltaView_(new QChartView(deltaChart_, this)) {
+  reference_->setToolTip(tr("The run every other drawn run is compared with, on samples seen"));
+  reference_->setMinimumContentsLength(24);
+  status_->setForegroundRole(QPalette::PlaceholderText);
+  verdicts_->setObjectName("verdictTable");
+  diff_->setObjectName("configDiffTable");
+  deltaChart_->setTitle(tr("loss − reference loss, on samples seen"));
+  deltaChart_->legend()->setAlignment(Qt::AlignBottom);
+  deltaChart_->setMargins(QMargins(4, 4, 4, 4));
+  deltaView_->setRenderHint(QPainter::Antialiasing);
+
+  connect(compareButton_, &QPushButton::clicked, this, &ComparePanel::compare);
+  connect(reference_, &QComboBox::activated, this, &ComparePanel::compare);
+  connect(runs_, &RunsModel::shownRunsChanged, this, &ComparePanel::refillReferences);
+  connect(runs_, &QAbstractItemModel::rowsInserted, this, &ComparePanel::refillReferences);
+  connect(runs_, &QAbstractItemModel::modelReset, this, &ComparePanel::refillReferences);
+  connect(db_, &DatabaseClient::compared, this,
+          [this](int id, const engine::Comparison& c) {
+            if (id == request_) show(c);  // an older request's answer is stale
+          });
+  connect(verdicts_, &QTableWidget::currentCellChanged, this,
+          [this](int row) { showDiff(row); });
+
+  auto* top = new QHBoxLayout;
+  top->addWidget(new QLabel(tr("Reference:"), this));
+  top->addWidget(reference_);
+  top->addWidget(compareButton_);
+  top->addSpacing(8);
+  top->addWidget(status_, 1);
+  auto* split = new QSplitter(Qt::Horizontal, this);
+  auto* left = new QSplitter(Qt::Vertical, split);
+  left->addWidget(verdicts_);
+  left->addWidget(diff_);
+  split->addWidget(left);
+  split->addWidget(deltaView_);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 2);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->addLayout(top);
+  layout->addWidget(split, 1);
+  refillReferences();
+}
+
+qint64 ComparePanel::referenceId() const { return reference_->currentData().toLongLong(); }
+
+void ComparePanel::refillReferences() {
+  const qint64 current = referenceId();
+  reference_->clear();
+  for (qint64 id : runs_->shownRuns()) {
+    const auto* r = runs_->runById(id);
+    if (r) reference_->addItem(QString("#%1  %2").arg(id).arg(QString::fromStdString(r->label)), id);
+  }
+  const int at = reference_->findData(current);
+  if (at >= 0) reference_->setCurrentIndex(at);
+  compareButton_->setEnabled(reference_->count() >= 2);
+  status_->setText(reference_->count() >= 2 ? QString()
+                                            : tr("Draw at least two runs on the chart to compare"));
+}
+
+void ComparePanel::compare() {
+  if (reference_->count() < 2) return;
+  status_->setText(tr("Comparing…"));
+  db_->compareRuns(++request_, referenceId(), runs_->shownRuns());
+}
+
+void ComparePanel::show(const engine::Comparison& c) {
+  comparison_ = c;
+  verdicts_->setRowCount(static_cast<int>(c.rows.size()));
+  for (int row = 0; row < static_cast<int>(c.rows.size()); ++row) {
+    const engine::RunComparison& r = c.rows[row];
+    const bool reference = r.verdict == engine::Verdict::kReference;
+    const QString why = r.verdict == engine::Verdict::kDifferent ? joinReasons(r.reasons)
+                                                                 : QString::fromStdString(r.summary);
+    const QStringList cells = {
+        QString("#%1  %2").arg(r.id).arg(QString::fromStdString(r.label)),
+        QString::fromStdString(engine::to_string(r.verdict)),
+        reference ? QString() : QString::number(r.delta.max_abs, 'g', 4),
+        reference ? QString() : QString::number(r.delta.final_abs, 'g', 4), why};
+    for (int col = 0; col < cells.size(); ++col) {
+      auto* item = new QTableWidgetItem(cells[col]);
+      if (col == 4 || col == 0) {
+        item->setToolTip(QString::fromStdString(r.summary) +
+                         (r.info.empty() ? QString() : "\n" + joinReasons(r.info)));
+      }
+      if (col == 1) {
+        item->setForeground(r.verdict == engine::Verdict::kEquivalent ? QColor(0x2e, 0x7d, 0x32)
+                            : r.verdict == engine::Verdict::kDifferent ? QColor(0xc6, 0x28, 0x28)
+                                                                       : QColor());
+      }
+      verdicts_->setItem(row, col, item);
+    }
+  }
+  verdicts_->resizeColumnsToContents();
+  if (!c.rows.empty()) verdicts_->selectRow(c.rows.size() > 1 ? 1 : 0);
+
+  deltaChart_->removeAllSeries();
+  for (QAbstractAxis* a : deltaChart_->axes()) {
+    deltaChart_->removeAxis(a);
+    delete a;
+  }
+  auto* x = new QValueAxis;
+  auto* y = new QValueAxis;
+  x->setTitleText(tr("samples seen"));
+  x->setLabelFormat("%g");
+  y->setLabelFormat("%g");
+  deltaChart_->addAxis(x, Qt::AlignBottom);
+  deltaChart_->addAxis(y, Qt::AlignLeft);
+  double lo = 0, hi = 0, x0 = 0, x1 = 1;
+  bool any = false;
+  for (const engine::RunComparison& r : c.rows) {
+    if (r.verdict == engine::Verdict::kReference || r.delta_curve.empty()) continue;
+    // The delta curve has one point per reference step: decimate to the view's width.
+    const engine::Series shown = engine::decimate_min_max(
+        r.delta_curve, {engine::Range{}, std::max(100, deltaView_->width())});
+    QList<QPointF> points;
+    for (std::size_t i = 0; i < shown.size(); ++i) {
+      if (!std::isfinite(shown.y[i])) continue;
+      points.append(QPointF(shown.x[i], shown.y[i]));
+      lo = std::min(lo, shown.y[i]);
+      hi = std::max(hi, shown.y[i]);
+      x0 = any ? std::min(x0, shown.x[i]) : shown.x[i];
+      x1 = any ? std::max(x1, shown.x[i]) : shown.x[i];
+      any = true;
+    }
+    auto* series = new QLineSeries;
+    series->setName(QString::fromStdString(r.label));
+    series->setColor(LossChart::colorFor(r.id));
+    series->replace(points);
+    deltaChart_->addSeries(series);
+    series->attachAxis(x);
+    series->attachAxis(y);
+  }
+  const double pad = (hi - lo) * 0.05 + 1e-12;
+  y->setRange(lo - pad, hi + pad);
+  if (any) x->setRange(x0, x1 > x0 ? x1 : x0 + 1);
+  int different = 0;
+  for (const auto& r : c.rows) different += r.verdict == engine::Verdict::kDifferent ? 1 : 0;
+  status_->setText(tr("%1 run(s) compared, %2 different; noise floor from %3")
+                       .arg(static_cast<int>(c.rows.size()) - 1)
+                       .arg(different)
+                       .arg(c.groups.empty() ? tr("the tolerance") : tr("seed groups")));
+  emit compared();
+}
+
+void ComparePanel::showDiff(int row) {
+  diff_->setRowCount(0);
+  if (row < 0 || row >= static_cast<int>(comparison_.rows.size())) return;
+  const auto& keys = comparison_.rows[row].config_diff;
+  diff_->setRowCount(static_cast<int>(keys.size()));
+  for (int i = 0; i < static_cast<int>(keys.size()); ++i) {
+    diff_->setItem(i, 0, new QTableWidgetItem(QString::fromStdString(keys[i].key)));
+    diff_->setItem(i, 1, new QTableWidgetItem(QString::fromStdString(keys[i].value)));
+    diff_->setItem(i, 2, new QTableWidgetItem(QString::fromStdString(keys[i].reference)));
+  }
+  diff_->resizeColumnsToContents();
+}
+
+}  // namespace parity::ui

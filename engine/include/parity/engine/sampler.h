@@ -1,6 +1,7 @@
 #pragma once
-/// The epoch's order and each rank's batches. The declaration is torch-free (the CLI prints shard
-/// plans with it); the definition uses torch::randperm so the order is exactly PyTorch's.
+/// The epoch's order and each rank's batches. Torch-free, yet the order is exactly PyTorch's
+/// torch.randperm with a seeded generator (checked against PyTorch's own output), so the CLI can
+/// print shard plans without loading LibTorch.
 
 #include <cstdint>
 #include <vector>
@@ -9,7 +10,7 @@
 
 namespace parity::engine {
 
-/// torch::randperm(n, g) with g a fresh CPU generator seeded with `seed` (data_seed + epoch).
+/// torch.randperm(n, generator=torch.Generator().manual_seed(seed)), seed = data_seed + epoch.
 std::vector<int64_t> epoch_permutation(int64_t n, int64_t seed);
 
 /// Accelerate's shuffled, sharded batch sampler for one rank. Every rank computes the same

@@ -15,7 +15,7 @@ namespace parity::ui {
 
 namespace {
 
-constexpr int kAntialiasBudget = 25000;
+constexpr int kAntialiasBudget = 12000;
 
 }  // namespace
 
@@ -84,8 +84,8 @@ ChartPanel::ChartPanel(QWidget* parent)
             chart_->zoomAt(fx, fy, toChart(p));
           });
   connect(view_, &ChartView::resized, chart_, &LossChart::scheduleRedraw);
-  // Antialiased strokes cost several times more; past a few ten thousand points (many long
-  // runs) the chart stays fluid without them.
+  // Antialiased strokes cost about twice as much; past ~12k points (many long runs) the chart
+  // stays fluid without them.
   connect(chart_, &LossChart::redrawn, this, [this] {
     view_->setRenderHint(QPainter::Antialiasing, chart_->drawnPoints() < kAntialiasBudget);
   });

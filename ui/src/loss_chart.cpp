@@ -42,6 +42,9 @@ LossChart::LossChart(QObject* parent)
   redrawTimer_.setSingleShot(true);
   redrawTimer_.setInterval(kRedrawMs);
   connect(&redrawTimer_, &QTimer::timeout, this, &LossChart::redrawNow);
+  refineTimer_.setSingleShot(true);
+  refineTimer_.setInterval(kRefineMs);
+  connect(&refineTimer_, &QTimer::timeout, this, &LossChart::redrawNow);
   setXAxis(xKind_);
 }
 
@@ -330,7 +333,9 @@ void LossChart::onFetched(quint64 token, const CurveFetch& result) {
 }
 
 bool LossChart::isSettled() const {
-  if (inFlight_ || refreshPending_ || dirty_ || redrawTimer_.isActive()) return false;
+  if (inFlight_ || refreshPending_ || dirty_ || redrawTimer_.isActive() || refineTimer_.isActive()) {
+    return false;
+  }
   // A run whose counter is ahead of its stored rows is caught up once a fetch finds nothing new.
   for (const RunSeries& rs : runs_) {
     if (store_.lastStep(rs.info.id, -1) < rs.info.stepsDone && !lastFetchEmpty_) return false;

@@ -96,7 +96,14 @@ std::pair<double, double> LossChart::dataXExtent() const {
   return {lo, hi};
 }
 
-const LossChart::LineCache& LossChart::reduce(LineCache& cache, const engine::Series& series,
+bool LossChart::anyActive() const {
+  for (const RunSeries& rs : runs_) {
+    if (rs.info.status == "running" || rs.info.status == "queued") return true;
+  }
+  return false;
+}
+
+LossChart::LineCache& LossChart::reduce(LineCache& cache, const engine::Series& series,
                                               LineKind kind, double x0, double x1, int columns) {
   const double beta = kind == LineKind::kSmooth ? beta_ : 0;
   if (cache.size == series.size() && cache.x0 == x0 && cache.x1 == x1 &&
@@ -104,7 +111,7 @@ const LossChart::LineCache& LossChart::reduce(LineCache& cache, const engine::Se
       cache.logY == logY_) {
     return cache;
   }
-  cache = LineCache{series.size(), x0, x1, beta, columns, xKind_, logY_, {}, kInf, -kInf};
+  cache = LineCache{series.size(), x0, x1, beta, columns, xKind_, logY_, {}, kInf, -kInf, {}, {}};
   if (kind == LineKind::kFaint) {
     // Faint raw curve under the EMA: two-pixel columns, each column's min and max.
     const int faintColumns = std::max(1, columns / 2);
@@ -125,6 +132,7 @@ const LossChart::LineCache& LossChart::reduce(LineCache& cache, const engine::Se
 void LossChart::redrawNow() {
   redrawTimer_.stop();
   dirty_ = false;
+  if (!interacting_) refineTimer_.stop();
   ++redraws_;
   const QRectF plot = chart_->plotArea();
   const double width = plot.width() > 0 ? plot.width() : 800;
@@ -134,10 +142,18 @@ void LossChart::redrawNow() {
   int lines = 0;
   for (const RunSeries& rs : runs_) lines += (beta_ > 0 ? 2 : 1) + static_cast<int>(rs.ranks.size());
   const int perPixel = std::max(50, static_cast<int>(width / columnPixels_));
-  const int budgeted = lines > 0 ? pointBudget_ / (4 * lines) : perPixel;
+  // While the user zooms or pans, a quarter of the budget; the full one once they pause.
+  const int budget = interacting_ ? pointBudget_ / 4 : pointBudget_;
+  const int budgeted = lines > 0 ? budget / (4 * lines) : perPixel;
   const int columns = std::clamp(budgeted, std::min(perPixel, kMinColumns), perPixel);
 
   auto [x0, x1] = zoomX_ ? *zoomX_ : dataXExtent();
+  if (!zoomX_ && x0 < x1 && anyActive()) {
+    // While runs grow, step the right edge in eighths of the span, so that new rows rarely
+    // change the axis (which would lay out every line again).
+    const double step = niceStep(x1 - x0, 8);
+    x1 = x0 + std::ceil((x1 - x0) / step) * step;
+  }
   if (!(x0 <= x1)) {
     x0 = 0;
     x1 = 1;
@@ -149,7 +165,7 @@ void LossChart::redrawNow() {
   // Phase 1: reduce every line (reusing what has not changed) and find the y extent.
   struct Pending {
     QLineSeries* series;
-    const LineCache* cache;
+    LineCache* cache;
     LineKind kind;
   };
   std::vector<Pending> pending;
@@ -161,7 +177,7 @@ void LossChart::redrawNow() {
       empty.push_back(target);
       return;
     }
-    const LineCache& c = reduce(cache, *series, kind, x0, x1, columns);
+    LineCache& c = reduce(cache, *series, kind, x0, x1, columns);
     ylo = std::min(ylo, c.ylo);
     yhi = std::max(yhi, c.yhi);
     pending.push_back({target, &c, kind});
@@ -236,10 +252,18 @@ void LossChart::redrawNow() {
                    (logY_ ? std::log10(yhi) - std::log10(ylo) : yhi - ylo) / height, logY_};
   int drawn = 0;
   for (const Pending& p : pending) {
-    QList<QPointF> points = p.cache->points;
-    if (p.kind == LineKind::kSmooth) simplifyInPixels(points, scale, 0.3);
+    if (p.kind == LineKind::kSmooth && !(p.cache->simplifiedFor == scale)) {
+      p.cache->simplified = p.cache->points;
+      simplifyInPixels(p.cache->simplified, scale, 0.3);
+      p.cache->simplifiedFor = scale;
+    }
+    const QList<QPointF>& points =
+        p.kind == LineKind::kSmooth ? p.cache->simplified : p.cache->points;
     drawn += static_cast<int>(points.size());
-    if (points != p.series->points()) p.series->replace(points);
+    // Unchanged lines keep their layout (QList shares: comparing identical lists is cheap).
+    if (p.series->count() != points.size() || points != p.series->points()) {
+      p.series->replace(points);
+    }
   }
   drawnPoints_ = drawn;
 
@@ -252,6 +276,13 @@ void LossChart::redrawNow() {
   }
   emit redrawn();
 }
+
+LossChart::Interaction::Interaction(LossChart* chart) : chart_(chart) {
+  chart_->interacting_ = true;
+  chart_->refineTimer_.start();
+}
+
+LossChart::Interaction::~Interaction() { chart_->interacting_ = false; }
 
 void LossChart::scheduleRedraw() {
   if (!redrawTimer_.isActive()) redrawTimer_.start();
@@ -278,6 +309,7 @@ double LossChart::toValueY(double py) const {
 }
 
 void LossChart::zoomToPixels(const QRectF& rect) {
+  const Interaction interaction(this);
   const QRectF r = rect.intersected(chart_->plotArea());
   if (r.width() < 2 || r.height() < 2) return;
   zoomX_ = std::make_pair(toValueX(r.left()), toValueX(r.right()));
@@ -286,6 +318,7 @@ void LossChart::zoomToPixels(const QRectF& rect) {
 }
 
 void LossChart::panPixels(const QPointF& delta) {
+  const Interaction interaction(this);
   const QRectF plot = chart_->plotArea();
   zoomX_ = std::make_pair(toValueX(plot.left() - delta.x()), toValueX(plot.right() - delta.x()));
   if (delta.y() != 0) {
@@ -295,6 +328,7 @@ void LossChart::panPixels(const QPointF& delta) {
 }
 
 void LossChart::zoomAt(double factorX, double factorY, const QPointF& pixel) {
+  const Interaction interaction(this);
   const QRectF plot = chart_->plotArea();
   if (factorX != 1) {
     const double cx = toValueX(pixel.x());

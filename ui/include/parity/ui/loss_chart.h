@@ -23,6 +23,7 @@
 
 #include <parity/ui/curve_loader.h>
 #include <parity/ui/curve_store.h>
+#include <parity/ui/plot_points.h>
 
 QT_BEGIN_NAMESPACE
 class QAbstractAxis;
@@ -47,6 +48,8 @@ class LossChart : public QObject {
   Q_OBJECT
  public:
   static constexpr int kRedrawMs = 100;
+  /// After the last zoom or pan step, the full-detail redraw waits this long.
+  static constexpr int kRefineMs = 250;
 
   explicit LossChart(QObject* parent = nullptr);
   ~LossChart() override;
@@ -128,6 +131,8 @@ class LossChart : public QObject {
     bool logY = false;
     QList<QPointF> points;  ///< decimated (and, for a faint line, collapsed), not yet simplified
     double ylo = 0, yhi = 0;
+    QList<QPointF> simplified;  ///< a smooth line's points after simplifyInPixels
+    PixelScale simplifiedFor{0, 0, 0, 0, false};
   };
   /// How a line is reduced for drawing.
   enum class LineKind { kExact, kFaint, kSmooth };
@@ -143,6 +148,16 @@ class LossChart : public QObject {
     std::map<int, LineCache> rankCache;
   };
 
+  /// Marks a zoom or pan in progress: a coarser redraw now, a full one once the user pauses.
+  class Interaction {
+   public:
+    explicit Interaction(LossChart* chart);
+    ~Interaction();
+
+   private:
+    LossChart* chart_;
+  };
+
   void onFetched(quint64 token, const CurveFetch& result);
   RunSeries& addRun(const ChartRun& run);
   void removeRun(qint64 runId);
@@ -152,8 +167,9 @@ class LossChart : public QObject {
   void styleSeries(RunSeries& rs);
   void updateLegendNames();
   std::pair<double, double> dataXExtent() const;
+  bool anyActive() const;
   /// Decimates (or reuses) one series for the visible x range; returns its cached points.
-  const LineCache& reduce(LineCache& cache, const engine::Series& series, LineKind kind,
+  LineCache& reduce(LineCache& cache, const engine::Series& series, LineKind kind,
                           double x0, double x1, int columns);
   double toValueX(double px) const;
   double toValueY(double py) const;
@@ -173,6 +189,8 @@ class LossChart : public QObject {
   bool dirty_ = false;
   bool lastFetchEmpty_ = false;
   QTimer redrawTimer_;
+  QTimer refineTimer_;
+  bool interacting_ = false;
   int redraws_ = 0;
   int drawnPoints_ = 0;
 

@@ -16,6 +16,11 @@ struct PixelScale {
   double x0 = 0, xPerPixel = 1;  ///< x value at the left edge, x units per pixel
   double y0 = 0, yPerPixel = 1;  ///< y (or log10 y) at the bottom edge, units per pixel
   bool logY = false;
+
+  bool operator==(const PixelScale& o) const {
+    return x0 == o.x0 && xPerPixel == o.xPerPixel && y0 == o.y0 && yPerPixel == o.yPerPixel &&
+           logY == o.logY;
+  }
 };
 
 /// Appends the decimated points to `out`, dropping y <= 0 when `positiveOnly` (a log axis).

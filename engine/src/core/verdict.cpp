@@ -355,9 +355,23 @@ Comparison compare(const CompareRun& reference, const std::vector<CompareRun>& o
                                " compared points (diverged)"});
       }
       if (row.reasons.empty()) {
-        row.reasons.push_back({"unexplained",
-                               "the configs match in every key that changes the arithmetic: "
-                               "suspect a bug or nondeterminism"});
+        // Same arithmetic but another summation order (ranks, slices, micro-batches): fp32
+        // rounding of ~1e-7 per step can grow through training. Say so before crying bug.
+        const RunConfig& a = run.config;
+        const RunConfig& b = reference.config;
+        const bool reordered = a.num_processes != b.num_processes ||
+                               a.per_device_batch_size != b.per_device_batch_size ||
+                               a.gradient_accumulation_steps != b.gradient_accumulation_steps ||
+                               a.split_batches != b.split_batches;
+        row.reasons.push_back(
+            reordered
+                ? Reason{"rounding",
+                         "same arithmetic, different summation order (processes, per-device "
+                         "batch or accumulation): fp32 rounding grows through training; compare "
+                         "smoothed curves (EMA) and the final evaluation — a large gap means a bug"}
+                : Reason{"unexplained",
+                         "the configs match in every key that changes the arithmetic: "
+                         "suspect a bug or nondeterminism"});
       }
       row.info = std::move(diag.info);
     } else {

@@ -76,6 +76,18 @@ TEST(Compare, UnscaledLrIsDifferentAndExplained) {
   EXPECT_NEAR(row.delta_curve.y[0], 0.05, 1e-12);
 }
 
+TEST(Compare, ReorderedSameArithmeticPointsAtRoundingNotABug) {
+  const CompareRun ref = make_run(1, regression(1, 16));
+  const CompareRun two = make_run(2, regression(2, 8), [](double s) {
+    return test::default_loss(s) * (s > 512 ? 1.01 : 1.0);
+  });
+  const Comparison c = compare(ref, {two});
+  ASSERT_EQ(c.rows[1].verdict, Verdict::kDifferent);
+  ASSERT_EQ(c.rows[1].reasons.size(), 1u);
+  EXPECT_EQ(c.rows[1].reasons[0].key, "rounding");
+  EXPECT_NE(c.rows[1].reasons[0].text.find("summation order"), std::string::npos);
+}
+
 TEST(Compare, SameConfigDifferentCurveIsUnexplained) {
   const CompareRun ref = make_run(1, regression(1, 16));
   const CompareRun rerun = make_run(2, regression(1, 16), [](double s) {

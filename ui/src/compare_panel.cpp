@@ -53,7 +53,7 @@ ComparePanel::ComparePanel(RunsModel* runs, DatabaseClient* db, QWidget* parent)
   status_->setForegroundRole(QPalette::PlaceholderText);
   verdicts_->setObjectName("verdictTable");
   diff_->setObjectName("configDiffTable");
-  deltaChart_->setTitle(tr("loss − reference loss, on samples seen"));
+  deltaChart_->setTitle(tr("Δ loss vs the reference"));
   deltaChart_->legend()->setAlignment(Qt::AlignBottom);
   deltaChart_->setMargins(QMargins(4, 4, 4, 4));
   deltaView_->setRenderHint(QPainter::Antialiasing);
@@ -84,6 +84,9 @@ ComparePanel::ComparePanel(RunsModel* runs, DatabaseClient* db, QWidget* parent)
   split->addWidget(deltaView_);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
+  split->setSizes({700, 450});
+  deltaView_->setMinimumWidth(320);
+  verdicts_->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addLayout(top);
@@ -140,7 +143,7 @@ void ComparePanel::show(const engine::Comparison& c) {
       verdicts_->setItem(row, col, item);
     }
   }
-  verdicts_->resizeColumnsToContents();
+  for (int col = 0; col < 4; ++col) verdicts_->resizeColumnToContents(col);
   if (!c.rows.empty()) verdicts_->selectRow(c.rows.size() > 1 ? 1 : 0);
 
   deltaChart_->removeAllSeries();

@@ -130,6 +130,10 @@ TEST(ComparePanelTest, VerdictTableDiffAndDeltaPlot) {
     db.set_started(c, 200);
     db.append_steps(test::syntheticSteps(c, 200, 64, -1, 0, 1.3));
     db.finish_run(c, "finished", "", 1000.0);
+    const int64_t d = db.create_run("ref, seed 2", R"({"seed": 2})", "queued");
+    db.set_started(d, 200);
+    db.append_steps(test::syntheticSteps(d, 200, 64, -1, 0, 1.01));
+    db.finish_run(d, "finished", "", 1000.0);
   }
   MainWindow window({false, true});
   window.show();
@@ -142,12 +146,13 @@ TEST(ComparePanelTest, VerdictTableDiffAndDeltaPlot) {
   panel->compare();
   ASSERT_TRUE(test::waitFor([&] { return done; }));
   const engine::Comparison& result = panel->comparison();
-  ASSERT_EQ(result.rows.size(), 3u);
+  ASSERT_EQ(result.rows.size(), 4u);
+  ASSERT_EQ(result.groups.size(), 1u);  // ref and "ref, seed 2"
   EXPECT_EQ(result.rows[0].verdict, engine::Verdict::kReference);
   EXPECT_EQ(result.rows[1].id, b);
   EXPECT_EQ(result.rows[1].verdict, engine::Verdict::kEquivalent);
   EXPECT_EQ(result.rows[2].verdict, engine::Verdict::kDifferent);
-  EXPECT_EQ(panel->verdictTable()->rowCount(), 3);
+  EXPECT_EQ(panel->verdictTable()->rowCount(), 4);
   EXPECT_EQ(panel->verdictTable()->item(2, 1)->text(), "different");
   bool lrListed = false;
   for (const auto& d : result.rows[2].config_diff) lrListed |= d.key == "lr";

@@ -1,5 +1,6 @@
 #include <parity/ui/compare_panel.h>
 
+#include <QtCharts/QAreaSeries>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLineSeries>
@@ -12,6 +13,9 @@
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
+
+#include <cmath>
+#include <limits>
 
 #include <parity/ui/database_client.h>
 #include <parity/ui/loss_chart.h>
@@ -43,7 +47,7 @@ QString joinReasons(const std::vector<engine::Reason>& reasons) {
 
 ComparePanel::ComparePanel(RunsModel* runs, DatabaseClient* db, QWidget* parent)
     : QWidget(parent), runs_(runs), db_(db), reference_(new QComboBox(this)),
-      compareButton_(new QPushButton(tr("Compare"), this)), status_(new QLabel(this)),
+      plotKind_(new QComboBox(this)), compareButton_(new QPushButton(tr("Compare"), this)), status_(new QLabel(this)),
       verdicts_(table(this, {tr("Run"), tr("Verdict"), tr("Max |Δloss|"), tr("Final |Δloss|"),
                              tr("Why")})),
       diff_(table(this, {tr("Config key"), tr("This run"), tr("Reference")})),
@@ -58,6 +62,9 @@ ComparePanel::ComparePanel(RunsModel* runs, DatabaseClient* db, QWidget* parent)
   deltaChart_->setMargins(QMargins(4, 4, 4, 4));
   deltaView_->setRenderHint(QPainter::Antialiasing);
 
+  plotKind_->addItem(tr("Δ loss vs reference"));
+  plotKind_->addItem(tr("Seed groups: mean and min–max band"));
+  connect(plotKind_, &QComboBox::currentIndexChanged, this, &ComparePanel::plot);
   connect(compareButton_, &QPushButton::clicked, this, &ComparePanel::compare);
   connect(reference_, &QComboBox::activated, this, &ComparePanel::compare);
   connect(runs_, &RunsModel::shownRunsChanged, this, &ComparePanel::refillReferences);
@@ -76,6 +83,8 @@ ComparePanel::ComparePanel(RunsModel* runs, DatabaseClient* db, QWidget* parent)
   top->addWidget(compareButton_);
   top->addSpacing(8);
   top->addWidget(status_, 1);
+  top->addWidget(new QLabel(tr("Plot:"), this));
+  top->addWidget(plotKind_);
   auto* split = new QSplitter(Qt::Horizontal, this);
   auto* left = new QSplitter(Qt::Vertical, split);
   left->addWidget(verdicts_);
@@ -146,11 +155,32 @@ void ComparePanel::show(const engine::Comparison& c) {
   for (int col = 0; col < 4; ++col) verdicts_->resizeColumnToContents(col);
   if (!c.rows.empty()) verdicts_->selectRow(c.rows.size() > 1 ? 1 : 0);
 
+  plot();
+  int different = 0;
+  for (const auto& r : c.rows) different += r.verdict == engine::Verdict::kDifferent ? 1 : 0;
+  status_->setText(tr("%1 run(s) compared, %2 different; noise floor from %3")
+                       .arg(static_cast<int>(c.rows.size()) - 1)
+                       .arg(different)
+                       .arg(c.groups.empty() ? tr("the tolerance") : tr("seed groups")));
+  emit compared();
+}
+
+void ComparePanel::plot() {
   deltaChart_->removeAllSeries();
   for (QAbstractAxis* a : deltaChart_->axes()) {
     deltaChart_->removeAxis(a);
     delete a;
   }
+  if (plotKind_->currentIndex() == 1) {
+    plotSeedGroups();
+  } else {
+    plotDeltas();
+  }
+}
+
+void ComparePanel::plotDeltas() {
+  const engine::Comparison& c = comparison_;
+  deltaChart_->setTitle(tr("Δ loss vs the reference"));
   auto* x = new QValueAxis;
   auto* y = new QValueAxis;
   x->setTitleText(tr("samples seen"));
@@ -186,13 +216,66 @@ void ComparePanel::show(const engine::Comparison& c) {
   const double pad = (hi - lo) * 0.05 + 1e-12;
   y->setRange(lo - pad, hi + pad);
   if (any) x->setRange(x0, x1 > x0 ? x1 : x0 + 1);
-  int different = 0;
-  for (const auto& r : c.rows) different += r.verdict == engine::Verdict::kDifferent ? 1 : 0;
-  status_->setText(tr("%1 run(s) compared, %2 different; noise floor from %3")
-                       .arg(static_cast<int>(c.rows.size()) - 1)
-                       .arg(different)
-                       .arg(c.groups.empty() ? tr("the tolerance") : tr("seed groups")));
-  emit compared();
+}
+
+void ComparePanel::plotSeedGroups() {
+  deltaChart_->setTitle(comparison_.groups.empty()
+                            ? tr("No seed groups: run one setup with several seeds")
+                            : tr("Seed groups: mean and min–max band"));
+  auto* x = new QValueAxis;
+  auto* y = new QValueAxis;
+  x->setTitleText(tr("samples seen"));
+  x->setLabelFormat("%g");
+  y->setLabelFormat("%g");
+  deltaChart_->addAxis(x, Qt::AlignBottom);
+  deltaChart_->addAxis(y, Qt::AlignLeft);
+  const int width = std::max(100, deltaView_->width());
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  double x0 = lo, x1 = -lo;
+  for (const engine::SeedGroup& g : comparison_.groups) {
+    if (g.band.x.empty()) continue;
+    const QColor color = LossChart::colorFor(g.run_ids.front());
+    // Each of mean, lo and hi decimated on its own keeps its extremes.
+    auto line = [&](const std::vector<double>& ys) {
+      const engine::Series s = engine::decimate_min_max(engine::Series{g.band.x, ys},
+                                                        {engine::Range{}, width});
+      auto* series = new QLineSeries;
+      QList<QPointF> points;
+      for (std::size_t i = 0; i < s.size(); ++i) {
+        points.append(QPointF(s.x[i], s.y[i]));
+        lo = std::min(lo, s.y[i]);
+        hi = std::max(hi, s.y[i]);
+        x0 = std::min(x0, s.x[i]);
+        x1 = std::max(x1, s.x[i]);
+      }
+      series->replace(points);
+      return series;
+    };
+    QLineSeries* upper = line(g.band.hi);
+    QLineSeries* lower = line(g.band.lo);
+    auto* band = new QAreaSeries(upper, lower);
+    QColor fill = color;
+    fill.setAlpha(60);
+    band->setBrush(fill);
+    band->setPen(Qt::NoPen);
+    QStringList ids;
+    for (int64_t id : g.run_ids) ids << QString("#%1").arg(id);
+    band->setName(tr("%1: min–max of %2 seeds").arg(ids.join(", ")).arg(g.run_ids.size()));
+    deltaChart_->addSeries(band);
+    band->attachAxis(x);
+    band->attachAxis(y);
+    QLineSeries* mean = line(g.band.mean);
+    mean->setColor(color);
+    mean->setName(tr("mean (spread %1)").arg(g.spread, 0, 'g', 3));
+    deltaChart_->addSeries(mean);
+    mean->attachAxis(x);
+    mean->attachAxis(y);
+  }
+  if (lo <= hi) {
+    const double pad = (hi - lo) * 0.05 + 1e-12;
+    y->setRange(lo - pad, hi + pad);
+    x->setRange(x0, x1 > x0 ? x1 : x0 + 1);
+  }
 }
 
 void ComparePanel::showDiff(int row) {

@@ -3,6 +3,8 @@
 /// seen and judged by the engine's verdict (equivalent / different, with reasons), with the config
 /// keys that differ and a delta-loss plot against the reference. The loading and comparing run in
 /// the DatabaseClient's thread; results come back by request id (stale ones are dropped).
+/// The plot shows either each run's loss minus the reference's, or the seed groups (runs of one
+/// setup with different seeds) as a mean curve inside a min-max band.
 /// Thread affinity: UI thread.
 
 #include <QWidget>
@@ -41,10 +43,14 @@ class ComparePanel : public QWidget {
   void refillReferences();
   void show(const engine::Comparison& comparison);
   void showDiff(int row);
+  void plot();
+  void plotDeltas();
+  void plotSeedGroups();
 
   RunsModel* runs_;
   DatabaseClient* db_;
   QComboBox* reference_;
+  QComboBox* plotKind_;
   QPushButton* compareButton_;
   QLabel* status_;
   QTableWidget* verdicts_;

@@ -62,10 +62,12 @@ TEST(GuiLaunch, TwoSetupsRunToTheEndAndBothCurvesAreDrawn) {
   window.resize(1500, 950);
   window.show();
   window.openDatabase(dir.filePath("gui.db"));
-  ASSERT_TRUE(test::waitFor([&] { return window.isSettled(false); }));
+  ASSERT_TRUE(test::waitFor([&] { return window.isSettled(false); }, 60000))
+      << "the empty database was not listed and drawn within a minute";
 
   const engine::RunConfig experiment = regression("exp", 1, 32);
-  window.setupsModel()->reset(experiment, {regression("1x32", 1, 32), regression("2x16", 2, 16)});
+  // Two setups whose curves differ (global batch 32 vs 64), so both stay visible on the plot.
+  window.setupsModel()->reset(experiment, {regression("1x32", 1, 32), regression("2x32", 2, 32)});
   ASSERT_TRUE(window.setupsModel()->allValid());
   window.launcher()->setMaxConcurrent(2);
   window.launch(window.setupsModel()->configs());

@@ -44,7 +44,7 @@ engine::RunConfig defaultExperiment() {
 
 engine::RunConfig demoExperiment() {
   engine::RunConfig c = defaultExperiment();
-  c.train_samples = 8000;
+  c.train_samples = 7680;  // whole global batches of 64 and 128: no padding repeats
   c.hidden = {128};
   c.lr = 0.05;
   c.epochs = 1;

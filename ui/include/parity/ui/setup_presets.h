@@ -23,7 +23,7 @@ std::vector<SetupPreset> presets();
 /// The experiment a fresh window starts with: Fashion-MNIST, MLP, SGD.
 engine::RunConfig defaultExperiment();
 
-/// The demo: Fashion-MNIST MLP on the first 8000 samples for one epoch, as 1x64, 2x32,
+/// The demo: Fashion-MNIST MLP on the first 7680 samples for one epoch, as 1x64, 2x32,
 /// 2x64 unscaled and 2x64 with linear lr scaling. Small enough for a minute or two on 2 cores.
 engine::RunConfig demoExperiment();
 std::vector<engine::RunConfig> demoSetups();

@@ -1,5 +1,8 @@
 // parity: the dashboard. Command line:
 //   parity [--db FILE] [--demo] [--screenshot FILE.png [--timeout SECONDS]]
+#include <parity/ui/main_window.h>
+#include <parity/ui/screenshot_trigger.h>
+
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
@@ -7,11 +10,7 @@
 #include <QFileInfo>
 #include <QIcon>
 #include <QTimer>
-
 #include <cstdio>
-
-#include <parity/ui/main_window.h>
-#include <parity/ui/screenshot_trigger.h>
 
 namespace {
 
@@ -23,8 +22,7 @@ class FirstPaintProbe : public QObject {
   bool eventFilter(QObject* watched, QEvent* event) override {
     if (event->type() == QEvent::Paint && !reported_) {
       reported_ = true;
-      std::fprintf(stderr, "parity: startup_to_first_paint_ms %.1f\n",
-                   clock_.nsecsElapsed() / 1e6);
+      std::fprintf(stderr, "parity: startup_to_first_paint_ms %.1f\n", clock_.nsecsElapsed() / 1e6);
     }
     return QObject::eventFilter(watched, event);
   }
@@ -53,14 +51,16 @@ int main(int argc, char** argv) {
   parser.addHelpOption();
   parser.addVersionOption();
   QCommandLineOption db("db", "Open this SQLite database (created if missing).", "FILE");
-  QCommandLineOption demo("demo", "Load the demo setups (Fashion-MNIST MLP: 1x64, 2x32, 2x64 "
-                                  "unscaled, 2x64 linear) and launch them.");
+  QCommandLineOption demo("demo",
+                          "Load the demo setups (Fashion-MNIST MLP: 1x64, 2x32, 2x64 "
+                          "unscaled, 2x64 linear) and launch them.");
   QCommandLineOption screenshot("screenshot",
                                 "Save the window as PNG once the data is drawn (with --demo: once "
                                 "the runs have ended), then exit.",
                                 "FILE.png");
-  QCommandLineOption timeout("timeout", "Give up waiting for --screenshot after SECONDS "
-                                        "(default 600); the screenshot is saved anyway.",
+  QCommandLineOption timeout("timeout",
+                             "Give up waiting for --screenshot after SECONDS "
+                             "(default 600); the screenshot is saved anyway.",
                              "SECONDS", "600");
   parser.addOptions({db, demo, screenshot, timeout});
   parser.addPositionalArgument("database", "Same as --db (for the .desktop file).", "[FILE]");
@@ -87,9 +87,8 @@ int main(int argc, char** argv) {
   if (parser.isSet(demo)) window.launchDemo();
 
   if (headless) {
-    auto* trigger = new parity::ui::ScreenshotTrigger(&window, parser.value(screenshot),
-                                                      parser.isSet(demo),
-                                                      parser.value(timeout).toInt(), &app);
+    auto* trigger = new parity::ui::ScreenshotTrigger(
+        &window, parser.value(screenshot), parser.isSet(demo), parser.value(timeout).toInt(), &app);
     QObject::connect(trigger, &parity::ui::ScreenshotTrigger::done, &app, [&](int code) {
       window.close();
       QCoreApplication::exit(code);

@@ -2,19 +2,18 @@
 // series for the visible range (the engine's decimate_min_max), replace() into Qt Charts, and the
 // paint. Goal: <= 16 ms a frame. Runs offscreen unless QT_QPA_PLATFORM says otherwise.
 // Prints one line per scenario: the redraw alone, and the frame (redraw + synchronous paint).
+#include <parity/ui/chart_panel.h>
+#include <parity/ui/chart_view.h>
+#include <parity/ui/loss_chart.h>
+
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QtCharts/QChart>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <functional>
 #include <vector>
-
-#include <parity/ui/chart_panel.h>
-#include <parity/ui/chart_view.h>
-#include <parity/ui/loss_chart.h>
 
 namespace {
 
@@ -76,10 +75,11 @@ int main(int argc, char** argv) {
   chart->redrawNow();
   QApplication::processEvents();
   const QRectF plot = chart->chart()->plotArea();
-  std::printf("%d runs x %lld steps (%zu points stored); plot %.0f x %.0f px; EMA weight %.2f; "
-              "point budget %d\n",
-              kRuns, static_cast<long long>(kSteps), chart->store().pointCount(), plot.width(),
-              plot.height(), chart->smoothing(), chart->pointBudget());
+  std::printf(
+      "%d runs x %lld steps (%zu points stored); plot %.0f x %.0f px; EMA weight %.2f; "
+      "point budget %d\n",
+      kRuns, static_cast<long long>(kSteps), chart->store().pointCount(), plot.width(),
+      plot.height(), chart->smoothing(), chart->pointBudget());
 
   // Times one frame: `change` (which redraws, as the window would) and a synchronous paint.
   auto measure = [&](const char* what, const std::function<void(int)>& change) {
@@ -93,8 +93,8 @@ int main(int argc, char** argv) {
       frame.push_back(t.nsecsElapsed() / 1e6);
     }
     const Stats r = stats(redraw), fr = stats(frame);
-    std::printf("%-46s redraw %6.2f ms (p95 %6.2f)  frame %6.2f ms (p95 %6.2f)  %6d points\n",
-                what, r.mean, r.p95, fr.mean, fr.p95, chart->drawnPoints());
+    std::printf("%-46s redraw %6.2f ms (p95 %6.2f)  frame %6.2f ms (p95 %6.2f)  %6d points\n", what,
+                r.mean, r.p95, fr.mean, fr.p95, chart->drawnPoints());
   };
   auto redraw = [&](int) { chart->redrawNow(); };
   auto zoom = [&](int f) { chart->zoomAt(f % 10 < 5 ? 0.8 : 1.25, 1.0, plot.center()); };

@@ -1,18 +1,17 @@
 // Time from starting `parity` to a drawn window, on a database of 8 runs x 2000 steps: the
 // process's own first-paint time (PARITY_PRINT_STARTUP) and the wall time until --screenshot has
 // listed, loaded and drawn every run and exited. Median of 5 starts.
+#include <parity/storage/database.h>
+
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <vector>
-
-#include <parity/storage/database.h>
 
 namespace {
 
@@ -64,9 +63,10 @@ int main(int argc, char** argv) {
   }
   std::printf("start to first paint of the window:        %7.1f ms (median of 5)\n",
               median(firstPaint));
-  std::printf("start to every run listed, loaded, drawn:  %7.1f ms (screenshot trigger; includes "
-              "its 3 x 200 ms settle checks)\n",
-              median(drawn));
+  std::printf(
+      "start to every run listed, loaded, drawn:  %7.1f ms (screenshot trigger; includes "
+      "its 3 x 200 ms settle checks)\n",
+      median(drawn));
   std::printf("whole process (start to exit):             %7.1f ms\n", median(wall));
   return 0;
 }

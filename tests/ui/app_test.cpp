@@ -1,10 +1,10 @@
 // The parity executable itself: --help, and --screenshot on a database with runs in it.
+#include <gtest/gtest.h>
+
 #include <QDir>
 #include <QFileInfo>
 #include <QImage>
 #include <QProcess>
-
-#include <gtest/gtest.h>
 
 #include "test_util.h"
 

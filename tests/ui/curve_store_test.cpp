@@ -1,10 +1,9 @@
 // The chart's use of the engine's curve analysis: EMA with debias over the stored loss, and
 // per-pixel min/max decimation over the column of the chosen x-axis.
 #include <gtest/gtest.h>
+#include <parity/ui/curve_store.h>
 
 #include <cmath>
-
-#include <parity/ui/curve_store.h>
 
 #include "test_util.h"
 

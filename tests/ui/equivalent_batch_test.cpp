@@ -1,18 +1,18 @@
-#include <QAbstractItemModelTester>
-
 #include <gtest/gtest.h>
-
 #include <parity/ui/equivalent_batch_panel.h>
 #include <parity/ui/reference_batch_model.h>
 #include <parity/ui/setup_plan_model.h>
 #include <parity/ui/setup_presets.h>
 #include <parity/ui/setups_model.h>
 
+#include <QAbstractItemModelTester>
+
 namespace parity::ui {
 namespace {
 
 engine::RunConfig setup(const char* label, int processes, int64_t batch,
-                        engine::LrScaling scaling = engine::LrScaling::kNone, int accumulation = 1) {
+                        engine::LrScaling scaling = engine::LrScaling::kNone,
+                        int accumulation = 1) {
   engine::RunConfig c = defaultExperiment();
   c.label = label;
   c.num_processes = processes;

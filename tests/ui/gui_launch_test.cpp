@@ -1,14 +1,7 @@
 // End to end under a real X server (ctest runs it through xvfb-run, label "gui"): the window
 // launches two small setups as parity-cli processes, waits for them, takes a screenshot and checks
 // it is not blank and that the chart holds both curves. Skipped only when parity-cli is absent.
-#include <QDir>
-#include <QFileInfo>
-#include <QImage>
-#include <QPixmap>
-#include <QSet>
-
 #include <gtest/gtest.h>
-
 #include <parity/ui/chart_panel.h>
 #include <parity/ui/chart_view.h>
 #include <parity/ui/loss_chart.h>
@@ -16,6 +9,12 @@
 #include <parity/ui/run_launcher.h>
 #include <parity/ui/runs_model.h>
 #include <parity/ui/setups_model.h>
+
+#include <QDir>
+#include <QFileInfo>
+#include <QImage>
+#include <QPixmap>
+#include <QSet>
 
 #include "test_util.h"
 
@@ -44,7 +43,8 @@ int countNear(const QImage& image, const QRect& rect, const QColor& color) {
     for (int x = rect.left(); x <= rect.right(); ++x) {
       const QColor c = image.pixelColor(x, y);
       if (std::abs(c.red() - color.red()) + std::abs(c.green() - color.green()) +
-              std::abs(c.blue() - color.blue()) < 40) {
+              std::abs(c.blue() - color.blue()) <
+          40) {
         ++n;
       }
     }

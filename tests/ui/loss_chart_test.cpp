@@ -1,15 +1,14 @@
 // The chart controller with data put straight into its store (no database).
+#include <gtest/gtest.h>
+#include <parity/ui/chart_panel.h>
+#include <parity/ui/chart_view.h>
+#include <parity/ui/loss_chart.h>
+
 #include <QtCharts/QChart>
 #include <QtCharts/QLegend>
 #include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QLogValueAxis>
-
-#include <gtest/gtest.h>
-
-#include <parity/ui/chart_panel.h>
-#include <parity/ui/chart_view.h>
-#include <parity/ui/loss_chart.h>
 
 #include "test_util.h"
 
@@ -90,7 +89,8 @@ TEST_F(LossChartTest, LogAxisAndSmoothingOff) {
   chart->redrawNow();
   EXPECT_TRUE(chart->logY());
   bool hasLog = false;
-  for (QAbstractAxis* a : chart->chart()->axes(Qt::Vertical)) hasLog |= qobject_cast<QLogValueAxis*>(a) != nullptr;
+  for (QAbstractAxis* a : chart->chart()->axes(Qt::Vertical))
+    hasLog |= qobject_cast<QLogValueAxis*>(a) != nullptr;
   EXPECT_TRUE(hasLog);
   EXPECT_GT(chart->yRange().first, 0);
   EXPECT_GT(chart->drawnPointCounts()[0], 100);

@@ -1,18 +1,17 @@
 // The whole window against a real database file (offscreen), with runs written the way
 // parity-cli writes them. No process is launched here; gui_launch_test does that.
-#include <QFile>
-#include <QPushButton>
-#include <QTableView>
-#include <QTableWidget>
-
 #include <gtest/gtest.h>
-
 #include <parity/ui/chart_panel.h>
 #include <parity/ui/compare_panel.h>
 #include <parity/ui/database_client.h>
 #include <parity/ui/loss_chart.h>
 #include <parity/ui/main_window.h>
 #include <parity/ui/runs_model.h>
+
+#include <QFile>
+#include <QPushButton>
+#include <QTableView>
+#include <QTableWidget>
 
 #include "test_util.h"
 

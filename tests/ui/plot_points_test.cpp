@@ -1,8 +1,7 @@
 #include <gtest/gtest.h>
+#include <parity/ui/plot_points.h>
 
 #include <cmath>
-
-#include <parity/ui/plot_points.h>
 
 namespace parity::ui {
 namespace {

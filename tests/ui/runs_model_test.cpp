@@ -1,10 +1,9 @@
+#include <gtest/gtest.h>
+#include <parity/ui/runs_model.h>
+
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
-
-#include <gtest/gtest.h>
-
-#include <parity/ui/runs_model.h>
 
 namespace parity::ui {
 namespace {

@@ -1,11 +1,10 @@
-#include <QAbstractItemModelTester>
-#include <QSignalSpy>
-
 #include <gtest/gtest.h>
-
 #include <parity/engine/batch_plan.h>
 #include <parity/ui/setup_presets.h>
 #include <parity/ui/setups_model.h>
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
 
 namespace parity::ui {
 namespace {
@@ -17,7 +16,8 @@ TEST(SetupPresets, TheSeedsThreeShapesShareGlobalBatch256) {
   EXPECT_EQ(all[1].name, "Multi-GPU 2x128");
   EXPECT_TRUE(all[2].name.startsWith("TPU-pod-shaped 8x32"));
   EXPECT_TRUE(all[2].name.contains("cannot run XLA"));
-  for (const auto& p : all) EXPECT_EQ(engine::global_batch_size(p.setup), 256) << p.name.toStdString();
+  for (const auto& p : all)
+    EXPECT_EQ(engine::global_batch_size(p.setup), 256) << p.name.toStdString();
 }
 
 TEST(SetupPresets, DemoIsSmallAndValid) {

@@ -1,18 +1,17 @@
 // The Setups panel with QT_QPA_PLATFORM=offscreen: inline validation and the Launch gate.
+#include <gtest/gtest.h>
+#include <parity/ui/experiment_form.h>
+#include <parity/ui/setup_form.h>
+#include <parity/ui/setup_presets.h>
+#include <parity/ui/setups_model.h>
+#include <parity/ui/setups_panel.h>
+
 #include <QComboBox>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardItemModel>
-
-#include <gtest/gtest.h>
-
-#include <parity/ui/experiment_form.h>
-#include <parity/ui/setup_form.h>
-#include <parity/ui/setup_presets.h>
-#include <parity/ui/setups_model.h>
-#include <parity/ui/setups_panel.h>
 
 namespace parity::ui {
 namespace {

@@ -1,18 +1,17 @@
 #pragma once
 // Helpers shared by the window's tests: a temporary database, synthetic runs, event-loop waits.
 
+#include <parity/storage/database.h>
+
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QString>
 #include <QTemporaryDir>
 #include <QThread>
-
 #include <cmath>
 #include <functional>
 #include <string>
 #include <vector>
-
-#include <parity/storage/database.h>
 
 namespace parity::ui::test {
 
@@ -41,8 +40,8 @@ inline std::vector<storage::StepRow> syntheticSteps(int64_t runId, int64_t steps
     r.rank = rank;
     r.samples = s * batch;
     r.epoch = static_cast<double>(s) / steps;
-    r.loss = s == nanAt ? std::nan("") : scale * (0.2 + 2.0 / std::sqrt(1.0 + s) +
-                                                  0.05 * std::sin(0.7 * s));
+    r.loss = s == nanAt ? std::nan("")
+                        : scale * (0.2 + 2.0 / std::sqrt(1.0 + s) + 0.05 * std::sin(0.7 * s));
     r.lr = 0.05;
     r.time_s = 0.01 * s;
     rows.push_back(r);

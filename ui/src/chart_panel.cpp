@@ -1,4 +1,6 @@
 #include <parity/ui/chart_panel.h>
+#include <parity/ui/chart_view.h>
+#include <parity/ui/loss_chart.h>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -7,9 +9,6 @@
 #include <QLabel>
 #include <QToolButton>
 #include <QVBoxLayout>
-
-#include <parity/ui/chart_view.h>
-#include <parity/ui/loss_chart.h>
 
 namespace parity::ui {
 
@@ -20,10 +19,16 @@ constexpr int kAntialiasBudget = 12000;
 }  // namespace
 
 ChartPanel::ChartPanel(QWidget* parent)
-    : QWidget(parent), chart_(new LossChart(this)), view_(new ChartView(chart_->chart(), this)),
-      xAxis_(new QComboBox(this)), smoothing_(new QDoubleSpinBox(this)),
-      logY_(new QCheckBox(tr("&Log y"), this)), ranks_(new QCheckBox(tr("Per-&rank"), this)),
-      reset_(new QToolButton(this)), export_(new QToolButton(this)), status_(new QLabel(this)) {
+    : QWidget(parent),
+      chart_(new LossChart(this)),
+      view_(new ChartView(chart_->chart(), this)),
+      xAxis_(new QComboBox(this)),
+      smoothing_(new QDoubleSpinBox(this)),
+      logY_(new QCheckBox(tr("&Log y"), this)),
+      ranks_(new QCheckBox(tr("Per-&rank"), this)),
+      reset_(new QToolButton(this)),
+      export_(new QToolButton(this)),
+      status_(new QLabel(this)) {
   view_->setObjectName("lossChartView");
   // Opt-in: Qt Charts' OpenGL path draws huge series fast on a real GPU (not with a software GL).
   if (qEnvironmentVariableIntValue("PARITY_OPENGL") > 0 && LossChart::openGlAvailable()) {
@@ -33,16 +38,18 @@ ChartPanel::ChartPanel(QWidget* parent)
   xAxis_->addItem(tr("Samples seen"), static_cast<int>(XAxisKind::kSamples));
   xAxis_->addItem(tr("Epoch"), static_cast<int>(XAxisKind::kEpoch));
   xAxis_->addItem(tr("Wall time"), static_cast<int>(XAxisKind::kWallTime));
-  xAxis_->setToolTip(tr("Samples seen is the axis on which setups with different global "
-                        "batches compare"));
+  xAxis_->setToolTip(
+      tr("Samples seen is the axis on which setups with different global "
+         "batches compare"));
   xAxis_->setCurrentIndex(static_cast<int>(chart_->xAxis()));
 
   smoothing_->setRange(0.0, 0.99);
   smoothing_->setSingleStep(0.05);
   smoothing_->setDecimals(2);
   smoothing_->setValue(chart_->smoothing());
-  smoothing_->setToolTip(tr("EMA weight (debiased); 0 draws the raw loss only. The raw curve "
-                            "stays faint beneath the smoothed one."));
+  smoothing_->setToolTip(
+      tr("EMA weight (debiased); 0 draws the raw loss only. The raw curve "
+         "stays faint beneath the smoothed one."));
   logY_->setToolTip(tr("Logarithmic loss axis (Ctrl+L)"));
   ranks_->setToolTip(tr("Also draw each rank's local loss, dashed"));
 

@@ -4,7 +4,6 @@
 #include <QMouseEvent>
 #include <QRubberBand>
 #include <QWheelEvent>
-
 #include <cmath>
 
 namespace parity::ui {
@@ -15,8 +14,9 @@ ChartView::ChartView(QChart* chart, QWidget* parent)
   setRenderHint(QPainter::Antialiasing, true);
   setFocusPolicy(Qt::StrongFocus);
   setDragMode(QGraphicsView::NoDrag);
-  setToolTip(tr("Drag: zoom to a box · right-drag: pan · wheel: zoom x (Shift: y) · "
-                "double-click: reset"));
+  setToolTip(
+      tr("Drag: zoom to a box · right-drag: pan · wheel: zoom x (Shift: y) · "
+         "double-click: reset"));
 }
 
 void ChartView::mousePressEvent(QMouseEvent* event) {

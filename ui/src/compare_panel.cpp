@@ -1,10 +1,8 @@
 #include <parity/ui/compare_panel.h>
+#include <parity/ui/database_client.h>
+#include <parity/ui/loss_chart.h>
+#include <parity/ui/runs_model.h>
 
-#include <QtCharts/QAreaSeries>
-#include <QtCharts/QChart>
-#include <QtCharts/QChartView>
-#include <QtCharts/QLineSeries>
-#include <QtCharts/QValueAxis>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -13,13 +11,13 @@
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
-
+#include <QtCharts/QAreaSeries>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QValueAxis>
 #include <cmath>
 #include <limits>
-
-#include <parity/ui/database_client.h>
-#include <parity/ui/loss_chart.h>
-#include <parity/ui/runs_model.h>
 
 namespace parity::ui {
 
@@ -46,12 +44,18 @@ QString joinReasons(const std::vector<engine::Reason>& reasons) {
 }  // namespace
 
 ComparePanel::ComparePanel(RunsModel* runs, DatabaseClient* db, QWidget* parent)
-    : QWidget(parent), runs_(runs), db_(db), reference_(new QComboBox(this)),
-      plotKind_(new QComboBox(this)), compareButton_(new QPushButton(tr("Compare"), this)), status_(new QLabel(this)),
-      verdicts_(table(this, {tr("Run"), tr("Verdict"), tr("Max |Δloss|"), tr("Final |Δloss|"),
-                             tr("Why")})),
+    : QWidget(parent),
+      runs_(runs),
+      db_(db),
+      reference_(new QComboBox(this)),
+      plotKind_(new QComboBox(this)),
+      compareButton_(new QPushButton(tr("Compare"), this)),
+      status_(new QLabel(this)),
+      verdicts_(table(
+          this, {tr("Run"), tr("Verdict"), tr("Max |Δloss|"), tr("Final |Δloss|"), tr("Why")})),
       diff_(table(this, {tr("Config key"), tr("This run"), tr("Reference")})),
-      deltaChart_(new QChart), deltaView_(new QChartView(deltaChart_, this)) {
+      deltaChart_(new QChart),
+      deltaView_(new QChartView(deltaChart_, this)) {
   reference_->setToolTip(tr("The run every other drawn run is compared with, on samples seen"));
   reference_->setMinimumContentsLength(24);
   status_->setForegroundRole(QPalette::PlaceholderText);
@@ -70,12 +74,10 @@ ComparePanel::ComparePanel(RunsModel* runs, DatabaseClient* db, QWidget* parent)
   connect(runs_, &RunsModel::shownRunsChanged, this, &ComparePanel::refillReferences);
   connect(runs_, &QAbstractItemModel::rowsInserted, this, &ComparePanel::refillReferences);
   connect(runs_, &QAbstractItemModel::modelReset, this, &ComparePanel::refillReferences);
-  connect(db_, &DatabaseClient::compared, this,
-          [this](int id, const engine::Comparison& c) {
-            if (id == request_) show(c);  // an older request's answer is stale
-          });
-  connect(verdicts_, &QTableWidget::currentCellChanged, this,
-          [this](int row) { showDiff(row); });
+  connect(db_, &DatabaseClient::compared, this, [this](int id, const engine::Comparison& c) {
+    if (id == request_) show(c);  // an older request's answer is stale
+  });
+  connect(verdicts_, &QTableWidget::currentCellChanged, this, [this](int row) { showDiff(row); });
 
   auto* top = new QHBoxLayout;
   top->addWidget(new QLabel(tr("Reference:"), this));
@@ -110,7 +112,8 @@ void ComparePanel::refillReferences() {
   reference_->clear();
   for (qint64 id : runs_->shownRuns()) {
     const auto* r = runs_->runById(id);
-    if (r) reference_->addItem(QString("#%1  %2").arg(id).arg(QString::fromStdString(r->label)), id);
+    if (r)
+      reference_->addItem(QString("#%1  %2").arg(id).arg(QString::fromStdString(r->label)), id);
   }
   const int at = reference_->findData(current);
   if (at >= 0) reference_->setCurrentIndex(at);
@@ -131,13 +134,14 @@ void ComparePanel::show(const engine::Comparison& c) {
   for (int row = 0; row < static_cast<int>(c.rows.size()); ++row) {
     const engine::RunComparison& r = c.rows[row];
     const bool reference = r.verdict == engine::Verdict::kReference;
-    const QString why = r.verdict == engine::Verdict::kDifferent ? joinReasons(r.reasons)
-                                                                 : QString::fromStdString(r.summary);
-    const QStringList cells = {
-        QString("#%1  %2").arg(r.id).arg(QString::fromStdString(r.label)),
-        QString::fromStdString(engine::to_string(r.verdict)),
-        reference ? QString() : QString::number(r.delta.max_abs, 'g', 4),
-        reference ? QString() : QString::number(r.delta.final_abs, 'g', 4), why};
+    const QString why = r.verdict == engine::Verdict::kDifferent
+                            ? joinReasons(r.reasons)
+                            : QString::fromStdString(r.summary);
+    const QStringList cells = {QString("#%1  %2").arg(r.id).arg(QString::fromStdString(r.label)),
+                               QString::fromStdString(engine::to_string(r.verdict)),
+                               reference ? QString() : QString::number(r.delta.max_abs, 'g', 4),
+                               reference ? QString() : QString::number(r.delta.final_abs, 'g', 4),
+                               why};
     for (int col = 0; col < cells.size(); ++col) {
       auto* item = new QTableWidgetItem(cells[col]);
       if (col == 4 || col == 0) {
@@ -145,7 +149,7 @@ void ComparePanel::show(const engine::Comparison& c) {
                          (r.info.empty() ? QString() : "\n" + joinReasons(r.info)));
       }
       if (col == 1) {
-        item->setForeground(r.verdict == engine::Verdict::kEquivalent ? QColor(0x2e, 0x7d, 0x32)
+        item->setForeground(r.verdict == engine::Verdict::kEquivalent  ? QColor(0x2e, 0x7d, 0x32)
                             : r.verdict == engine::Verdict::kDifferent ? QColor(0xc6, 0x28, 0x28)
                                                                        : QColor());
       }
@@ -237,8 +241,8 @@ void ComparePanel::plotSeedGroups() {
     const QColor color = LossChart::colorFor(g.run_ids.front());
     // Each of mean, lo and hi decimated on its own keeps its extremes.
     auto line = [&](const std::vector<double>& ys) {
-      const engine::Series s = engine::decimate_min_max(engine::Series{g.band.x, ys},
-                                                        {engine::Range{}, width});
+      const engine::Series s =
+          engine::decimate_min_max(engine::Series{g.band.x, ys}, {engine::Range{}, width});
       auto* series = new QLineSeries;
       QList<QPointF> points;
       for (std::size_t i = 0; i < s.size(); ++i) {

@@ -62,8 +62,7 @@ const engine::Series* CurveStore::raw(int64_t runId, int rank, XAxisKind kind) {
   return &s->raw;
 }
 
-const engine::Series* CurveStore::smoothed(int64_t runId, int rank, XAxisKind kind,
-                                           double weight) {
+const engine::Series* CurveStore::smoothed(int64_t runId, int rank, XAxisKind kind, double weight) {
   const engine::Series* r = raw(runId, rank, kind);
   if (!r) return nullptr;
   CurveSeries& s = *findMutable(runId, rank);

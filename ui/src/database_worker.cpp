@@ -1,10 +1,8 @@
+#include <parity/storage/csv.h>
 #include <parity/ui/database_worker.h>
 
 #include <QTimer>
-
 #include <fstream>
-
-#include <parity/storage/csv.h>
 
 namespace parity::ui {
 

@@ -1,4 +1,7 @@
 #include <parity/ui/equivalent_batch_panel.h>
+#include <parity/ui/reference_batch_model.h>
+#include <parity/ui/setup_plan_model.h>
+#include <parity/ui/setups_model.h>
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -8,10 +11,6 @@
 #include <QLineEdit>
 #include <QTableView>
 #include <QVBoxLayout>
-
-#include <parity/ui/reference_batch_model.h>
-#include <parity/ui/setup_plan_model.h>
-#include <parity/ui/setups_model.h>
 
 namespace parity::ui {
 
@@ -31,14 +30,19 @@ QTableView* compactTable(QWidget* parent) {
 }  // namespace
 
 EquivalentBatchPanel::EquivalentBatchPanel(SetupsModel* setups, QWidget* parent)
-    : QWidget(parent), setups_(setups), referenceBox_(new QComboBox(this)),
-      reference_(new ReferenceBatchModel(this)), plan_(new SetupPlanModel(this)),
-      referenceView_(compactTable(this)), planView_(compactTable(this)) {
+    : QWidget(parent),
+      setups_(setups),
+      referenceBox_(new QComboBox(this)),
+      reference_(new ReferenceBatchModel(this)),
+      plan_(new SetupPlanModel(this)),
+      referenceView_(compactTable(this)),
+      planView_(compactTable(this)) {
   referenceBox_->setEditable(true);
   referenceBox_->setValidator(new QIntValidator(1, 1 << 24, referenceBox_));
   for (int b : {256, 128, 64, 32}) referenceBox_->addItem(QString::number(b));
-  referenceBox_->setToolTip(tr("The single-device batch the setups are compared against; type "
-                               "any other value"));
+  referenceBox_->setToolTip(
+      tr("The single-device batch the setups are compared against; type "
+         "any other value"));
   referenceBox_->setInsertPolicy(QComboBox::NoInsert);
   connect(referenceBox_, &QComboBox::currentTextChanged, this, [this] {
     update();
@@ -52,8 +56,7 @@ EquivalentBatchPanel::EquivalentBatchPanel(SetupsModel* setups, QWidget* parent)
   planView_->setModel(plan_);
   planView_->setObjectName("setupPlanView");
   planView_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  planView_->horizontalHeader()->setSectionResizeMode(SetupPlanModel::kNotes,
-                                                      QHeaderView::Stretch);
+  planView_->horizontalHeader()->setSectionResizeMode(SetupPlanModel::kNotes, QHeaderView::Stretch);
 
   auto* top = new QHBoxLayout;
   top->addWidget(new QLabel(tr("Reference single-device batch:"), this));
@@ -90,7 +93,8 @@ void EquivalentBatchPanel::setReferenceBatch(int64_t batch) {
 void EquivalentBatchPanel::update() {
   const int64_t ref = referenceBatch();
   std::vector<int64_t> batches = {256, 128, 64, 32};
-  if (std::find(batches.begin(), batches.end(), ref) == batches.end()) batches.insert(batches.begin(), ref);
+  if (std::find(batches.begin(), batches.end(), ref) == batches.end())
+    batches.insert(batches.begin(), ref);
   const auto configs = setups_->configs();
   reference_->setSetupShapes(configs);
   reference_->setReferences(batches, ref);

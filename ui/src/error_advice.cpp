@@ -1,7 +1,6 @@
 #include <parity/ui/error_advice.h>
 
 #include <QMessageBox>
-
 #include <cstdio>
 
 namespace parity::ui {

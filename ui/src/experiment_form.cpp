@@ -7,7 +7,6 @@
 #include <QLineEdit>
 #include <QSpinBox>
 #include <QToolButton>
-
 #include <limits>
 
 namespace parity::ui {
@@ -34,7 +33,8 @@ QDoubleSpinBox* real(QWidget* parent, double lo, double hi, int decimals, double
 
 template <typename E>
 void fillCombo(QComboBox* combo, std::initializer_list<E> values) {
-  for (E v : values) combo->addItem(QString::fromStdString(engine::to_string(v)), static_cast<int>(v));
+  for (E v : values)
+    combo->addItem(QString::fromStdString(engine::to_string(v)), static_cast<int>(v));
 }
 
 template <typename E>
@@ -56,19 +56,30 @@ QString joinInts(const std::vector<int64_t>& v) {
 }  // namespace
 
 ExperimentForm::ExperimentForm(QWidget* parent)
-    : ConfigForm(parent), dataset_(new QComboBox(this)), dataPath_(new QLineEdit(this)),
-      task_(new QComboBox(this)), target_(new QLineEdit(this)), features_(new QLineEdit(this)),
-      trainSamples_(spin(this, 0, kIntMax)), syntheticSamples_(spin(this, 0, kIntMax)),
-      noise_(real(this, 0, 100, 3, 0.05)), model_(new QComboBox(this)),
-      hidden_(new QLineEdit(this)), optimizer_(new QComboBox(this)),
-      lr_(real(this, 0, 100, 6, 0.01)), momentum_(real(this, 0, 1, 3, 0.1)),
-      weightDecay_(real(this, 0, 10, 6, 0.0001)), scheduler_(new QComboBox(this)),
-      warmup_(spin(this, 0, kIntMax)), stepSize_(spin(this, 0, kIntMax)),
-      gamma_(real(this, 0, 1, 4, 0.05)), epochs_(spin(this, 0, 100000)),
+    : ConfigForm(parent),
+      dataset_(new QComboBox(this)),
+      dataPath_(new QLineEdit(this)),
+      task_(new QComboBox(this)),
+      target_(new QLineEdit(this)),
+      features_(new QLineEdit(this)),
+      trainSamples_(spin(this, 0, kIntMax)),
+      syntheticSamples_(spin(this, 0, kIntMax)),
+      noise_(real(this, 0, 100, 3, 0.05)),
+      model_(new QComboBox(this)),
+      hidden_(new QLineEdit(this)),
+      optimizer_(new QComboBox(this)),
+      lr_(real(this, 0, 100, 6, 0.01)),
+      momentum_(real(this, 0, 1, 3, 0.1)),
+      weightDecay_(real(this, 0, 10, 6, 0.0001)),
+      scheduler_(new QComboBox(this)),
+      warmup_(spin(this, 0, kIntMax)),
+      stepSize_(spin(this, 0, kIntMax)),
+      gamma_(real(this, 0, 1, 4, 0.05)),
+      epochs_(spin(this, 0, 100000)),
       maxSteps_(spin(this, 0, kIntMax)) {
   using namespace engine;
-  fillCombo(dataset_, {DatasetKind::kFashionMnist, DatasetKind::kSyntheticRegression,
-                       DatasetKind::kCsv});
+  fillCombo(dataset_,
+            {DatasetKind::kFashionMnist, DatasetKind::kSyntheticRegression, DatasetKind::kCsv});
   fillCombo(task_, {Task::kClassification, Task::kRegression});
   fillCombo(model_, {ModelKind::kLinear, ModelKind::kMlp, ModelKind::kCnn});
   fillCombo(optimizer_, {OptimizerKind::kSgd, OptimizerKind::kAdamW});

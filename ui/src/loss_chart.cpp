@@ -1,5 +1,11 @@
 #include <parity/ui/loss_chart.h>
 
+#include <QCursor>
+#include <QGuiApplication>
+#include <QOffscreenSurface>
+#include <QOpenGLContext>
+#include <QSet>
+#include <QToolTip>
 #include <QtCharts/QChart>
 #include <QtCharts/QLegend>
 #include <QtCharts/QLegendMarker>
@@ -7,13 +13,6 @@
 #include <QtCharts/QLogValueAxis>
 #include <QtCharts/QScatterSeries>
 #include <QtCharts/QValueAxis>
-#include <QSet>
-#include <QToolTip>
-#include <QCursor>
-#include <QGuiApplication>
-#include <QOffscreenSurface>
-#include <QOpenGLContext>
-
 #include <algorithm>
 
 namespace parity::ui {
@@ -57,11 +56,11 @@ LossChart::~LossChart() {
 }
 
 QColor LossChart::colorFor(qint64 runId) {
-  static const QColor kPalette[] = {
-      QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c),
-      QColor(0xd6, 0x27, 0x28), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
-      QColor(0xe3, 0x77, 0xc2), QColor(0x7f, 0x7f, 0x7f), QColor(0xbc, 0xbd, 0x22),
-      QColor(0x17, 0xbe, 0xcf)};
+  static const QColor kPalette[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e),
+                                    QColor(0x2c, 0xa0, 0x2c), QColor(0xd6, 0x27, 0x28),
+                                    QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
+                                    QColor(0xe3, 0x77, 0xc2), QColor(0x7f, 0x7f, 0x7f),
+                                    QColor(0xbc, 0xbd, 0x22), QColor(0x17, 0xbe, 0xcf)};
   const auto n = static_cast<qint64>(std::size(kPalette));
   return kPalette[((runId - 1) % n + n) % n];
 }
@@ -73,8 +72,8 @@ void LossChart::openDatabase(const QString& path) {
   refreshPending_ = false;
   store_.clear();
   while (!runs_.empty()) removeRun(runs_.back().info.id);
-  QMetaObject::invokeMethod(loader_, [l = loader_, path] { l->openDatabase(path); },
-                            Qt::QueuedConnection);
+  QMetaObject::invokeMethod(
+      loader_, [l = loader_, path] { l->openDatabase(path); }, Qt::QueuedConnection);
   scheduleRedraw();
 }
 
@@ -333,7 +332,8 @@ void LossChart::onFetched(quint64 token, const CurveFetch& result) {
 }
 
 bool LossChart::isSettled() const {
-  if (inFlight_ || refreshPending_ || dirty_ || redrawTimer_.isActive() || refineTimer_.isActive()) {
+  if (inFlight_ || refreshPending_ || dirty_ || redrawTimer_.isActive() ||
+      refineTimer_.isActive()) {
     return false;
   }
   // A run whose counter is ahead of its stored rows is caught up once a fetch finds nothing new.

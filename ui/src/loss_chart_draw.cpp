@@ -1,19 +1,17 @@
 // LossChart: drawing, axes and navigation (data and series management are in loss_chart.cpp).
+#include <parity/engine/curve_analysis.h>
 #include <parity/ui/loss_chart.h>
+#include <parity/ui/plot_points.h>
 
 #include <QtCharts/QChart>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QLogValueAxis>
 #include <QtCharts/QScatterSeries>
 #include <QtCharts/QValueAxis>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <tuple>
-
-#include <parity/engine/curve_analysis.h>
-#include <parity/ui/plot_points.h>
 
 namespace parity::ui {
 
@@ -104,11 +102,10 @@ bool LossChart::anyActive() const {
 }
 
 LossChart::LineCache& LossChart::reduce(LineCache& cache, const engine::Series& series,
-                                              LineKind kind, double x0, double x1, int columns) {
+                                        LineKind kind, double x0, double x1, int columns) {
   const double beta = kind == LineKind::kSmooth ? beta_ : 0;
-  if (cache.size == series.size() && cache.x0 == x0 && cache.x1 == x1 &&
-      cache.columns == columns && cache.kind == xKind_ && cache.beta == beta &&
-      cache.logY == logY_) {
+  if (cache.size == series.size() && cache.x0 == x0 && cache.x1 == x1 && cache.columns == columns &&
+      cache.kind == xKind_ && cache.beta == beta && cache.logY == logY_) {
     return cache;
   }
   cache = LineCache{series.size(), x0, x1, beta, columns, xKind_, logY_, {}, kInf, -kInf, {}, {}};
@@ -140,7 +137,8 @@ void LossChart::redrawNow() {
   // Per-pixel columns, unless that would push more points than the budget: Qt Charts lays out
   // and strokes every point (about a microsecond each), so many long runs get wider columns.
   int lines = 0;
-  for (const RunSeries& rs : runs_) lines += (beta_ > 0 ? 2 : 1) + static_cast<int>(rs.ranks.size());
+  for (const RunSeries& rs : runs_)
+    lines += (beta_ > 0 ? 2 : 1) + static_cast<int>(rs.ranks.size());
   const int perPixel = std::max(50, static_cast<int>(width / columnPixels_));
   // While the user zooms or pans, a quarter of the budget; the full one once they pause.
   const int budget = interacting_ ? pointBudget_ / 4 : pointBudget_;
@@ -195,8 +193,8 @@ void LossChart::redrawNow() {
       add(rs.main, rs.mainCache, raw, LineKind::kExact);
     }
     for (auto& [rank, series] : rs.ranks) {
-      const engine::Series* r = beta_ > 0 ? store_.smoothed(id, rank, xKind_, beta_)
-                                          : store_.raw(id, rank, xKind_);
+      const engine::Series* r =
+          beta_ > 0 ? store_.smoothed(id, rank, xKind_, beta_) : store_.raw(id, rank, xKind_);
       add(series, rs.rankCache[rank], r, beta_ > 0 ? LineKind::kSmooth : LineKind::kExact);
     }
     // Qt Charts silently drops NaN points: collect them (one per pixel column) for markers.
@@ -332,8 +330,8 @@ void LossChart::zoomAt(double factorX, double factorY, const QPointF& pixel) {
   const QRectF plot = chart_->plotArea();
   if (factorX != 1) {
     const double cx = toValueX(pixel.x());
-    zoomX_ = std::make_pair(cx + (shownX_.first - cx) * factorX,
-                            cx + (shownX_.second - cx) * factorX);
+    zoomX_ =
+        std::make_pair(cx + (shownX_.first - cx) * factorX, cx + (shownX_.second - cx) * factorX);
   }
   if (factorY != 1) {
     const double top = pixel.y() + (plot.top() - pixel.y()) * factorY;

@@ -1,4 +1,16 @@
+#include <parity/ui/chart_panel.h>
+#include <parity/ui/compare_panel.h>
+#include <parity/ui/database_client.h>
+#include <parity/ui/equivalent_batch_panel.h>
+#include <parity/ui/error_advice.h>
+#include <parity/ui/loss_chart.h>
 #include <parity/ui/main_window.h>
+#include <parity/ui/run_launcher.h>
+#include <parity/ui/runs_model.h>
+#include <parity/ui/runs_panel.h>
+#include <parity/ui/setup_presets.h>
+#include <parity/ui/setups_model.h>
+#include <parity/ui/setups_panel.h>
 
 #include <QCloseEvent>
 #include <QDir>
@@ -12,19 +24,6 @@
 #include <QStatusBar>
 #include <QTimer>
 
-#include <parity/ui/chart_panel.h>
-#include <parity/ui/compare_panel.h>
-#include <parity/ui/database_client.h>
-#include <parity/ui/equivalent_batch_panel.h>
-#include <parity/ui/error_advice.h>
-#include <parity/ui/loss_chart.h>
-#include <parity/ui/run_launcher.h>
-#include <parity/ui/runs_model.h>
-#include <parity/ui/runs_panel.h>
-#include <parity/ui/setup_presets.h>
-#include <parity/ui/setups_model.h>
-#include <parity/ui/setups_panel.h>
-
 namespace parity::ui {
 
 namespace {
@@ -36,10 +35,15 @@ QSettings settings() {
 }  // namespace
 
 MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
-    : QMainWindow(parent), options_(options), db_(new DatabaseClient(this)),
-      launcher_(new RunLauncher(db_, this)), setups_(new SetupsModel(this)),
-      runs_(new RunsModel(this)), setupsPanel_(new SetupsPanel(setups_)),
-      runsPanel_(new RunsPanel(runs_)), chartPanel_(new ChartPanel),
+    : QMainWindow(parent),
+      options_(options),
+      db_(new DatabaseClient(this)),
+      launcher_(new RunLauncher(db_, this)),
+      setups_(new SetupsModel(this)),
+      runs_(new RunsModel(this)),
+      setupsPanel_(new SetupsPanel(setups_)),
+      runsPanel_(new RunsPanel(runs_)),
+      chartPanel_(new ChartPanel),
       equivalentPanel_(new EquivalentBatchPanel(setups_)),
       comparePanel_(new ComparePanel(runs_, db_)) {
   setQuietDialogs(options_.quiet);
@@ -106,21 +110,21 @@ void MainWindow::connectPlumbing() {
       launch(setups_->configs());
     }
   });
-  connect(db_, &DatabaseClient::databaseFailed, this, [this](const QString& path,
-                                                             const QString& message) {
-    demoPending_ = false;
-    Advice advice = adviseOn(message);
-    advice.problem = tr("The database %1 could not be opened: %2").arg(path, message);
-    showProblem(this, tr("Database"), advice);
-  });
+  connect(db_, &DatabaseClient::databaseFailed, this,
+          [this](const QString& path, const QString& message) {
+            demoPending_ = false;
+            Advice advice = adviseOn(message);
+            advice.problem = tr("The database %1 could not be opened: %2").arg(path, message);
+            showProblem(this, tr("Database"), advice);
+          });
   connect(db_, &DatabaseClient::runsListed, this, &MainWindow::onRunsListed);
   connect(db_, &DatabaseClient::pollFailed, this, [this](const QString& message) {
     statusBar()->showMessage(tr("Reading runs failed (retrying): %1").arg(message), 3000);
   });
-  connect(db_, &DatabaseClient::operationFailed, this, [this](const QString& what,
-                                                              const QString& message) {
-    showProblem(this, what, adviseOn(message), message);
-  });
+  connect(db_, &DatabaseClient::operationFailed, this,
+          [this](const QString& what, const QString& message) {
+            showProblem(this, what, adviseOn(message), message);
+          });
   connect(db_, &DatabaseClient::exportFinished, this, [this](const QString& path) {
     statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 6000);
   });
@@ -180,7 +184,6 @@ QString MainWindow::lastDatabasePath() {
 void MainWindow::launchDemo() {
   setups_->reset(demoExperiment(), demoSetups());
   setupsPanel_->setCurrentRow(0);
-  // Two ranks per run on a small machine: one run at a time keeps samples/s honest.
   if (!db_->openPath().isEmpty()) {
     launch(setups_->configs());
   } else {
@@ -214,8 +217,8 @@ void MainWindow::updateChartRuns() {
   for (qint64 id : runs_->shownRuns()) {
     const auto* r = runs_->runById(id);
     if (!r) continue;
-    shown.push_back({id, QString::fromStdString(r->label), QString::fromStdString(r->status),
-                     r->steps_done});
+    shown.push_back(
+        {id, QString::fromStdString(r->label), QString::fromStdString(r->status), r->steps_done});
   }
   chartPanel_->lossChart()->setRuns(shown);
   updateStatus();
@@ -263,7 +266,8 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     const auto answer = QMessageBox::question(
         this, tr("Runs still going"),
         tr("%n run(s) launched from this window are still queued or running. Stop them and "
-           "quit?", nullptr, active));
+           "quit?",
+           nullptr, active));
     if (answer != QMessageBox::Yes) {
       event->ignore();
       return;

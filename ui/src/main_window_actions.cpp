@@ -1,5 +1,16 @@
 // MainWindow: actions, menus, file dialogs and exports (the rest is in main_window.cpp).
+#include <parity/ui/chart_export.h>
+#include <parity/ui/chart_panel.h>
+#include <parity/ui/chart_view.h>
+#include <parity/ui/database_client.h>
+#include <parity/ui/error_advice.h>
+#include <parity/ui/loss_chart.h>
 #include <parity/ui/main_window.h>
+#include <parity/ui/run_launcher.h>
+#include <parity/ui/runs_model.h>
+#include <parity/ui/runs_panel.h>
+#include <parity/ui/setups_model.h>
+#include <parity/ui/setups_panel.h>
 
 #include <QAction>
 #include <QApplication>
@@ -15,18 +26,6 @@
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QToolButton>
-
-#include <parity/ui/chart_export.h>
-#include <parity/ui/chart_panel.h>
-#include <parity/ui/chart_view.h>
-#include <parity/ui/database_client.h>
-#include <parity/ui/error_advice.h>
-#include <parity/ui/loss_chart.h>
-#include <parity/ui/run_launcher.h>
-#include <parity/ui/runs_model.h>
-#include <parity/ui/runs_panel.h>
-#include <parity/ui/setups_model.h>
-#include <parity/ui/setups_panel.h>
 
 namespace parity::ui {
 
@@ -49,17 +48,20 @@ void MainWindow::createActions() {
                    tr("Switch to another database file"));
   exportCurves_ = action(this, tr("Export &curves as CSV…"), QKeySequence(Qt::CTRL | Qt::Key_E),
                          tr("Curves of the runs drawn on the chart, long format, ranks included"));
-  exportRuns_ = action(this, tr("Export &runs table as CSV…"),
-                       QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
-                       tr("The runs listed (after the filter), with configs and finals"));
-  exportPng_ = action(this, tr("Save chart as &PNG…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
-  exportSvg_ = action(this, tr("Save chart as &SVG…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G));
+  exportRuns_ =
+      action(this, tr("Export &runs table as CSV…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
+             tr("The runs listed (after the filter), with configs and finals"));
+  exportPng_ =
+      action(this, tr("Save chart as &PNG…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+  exportSvg_ =
+      action(this, tr("Save chart as &SVG…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G));
   quit_ = action(this, tr("&Quit"), QKeySequence::Quit);
   launch_ = action(this, tr("&Launch setups"), QKeySequence(Qt::CTRL | Qt::Key_Return),
                    tr("Start every setup as separate processes"));
   demo_ = action(this, tr("Launch the &demo"), {},
                  tr("Fashion-MNIST MLP as 1x64, 2x32, 2x64 unscaled and 2x64 linear"));
-  stopAll_ = action(this, tr("Stop &all runs"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Period));
+  stopAll_ =
+      action(this, tr("Stop &all runs"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Period));
   resetZoom_ = action(this, tr("&Reset zoom"), QKeySequence(Qt::CTRL | Qt::Key_0));
   logY_ = action(this, tr("&Log y axis"), QKeySequence(Qt::CTRL | Qt::Key_L));
   logY_->setCheckable(true);
@@ -154,9 +156,9 @@ void MainWindow::newDatabase() {
 }
 
 void MainWindow::chooseDatabase() {
-  const QString path = QFileDialog::getOpenFileName(
-      this, tr("Open database"), QFileInfo(databasePath()).absolutePath(),
-      tr("Parity databases (*.db);;All files (*)"));
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open database"),
+                                                    QFileInfo(databasePath()).absolutePath(),
+                                                    tr("Parity databases (*.db);;All files (*)"));
   if (!path.isEmpty()) openDatabase(path);
 }
 

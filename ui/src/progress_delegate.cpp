@@ -1,10 +1,9 @@
 #include <parity/ui/progress_delegate.h>
+#include <parity/ui/runs_model.h>
 
 #include <QApplication>
 #include <QPainter>
 #include <QStyleOptionProgressBar>
-
-#include <parity/ui/runs_model.h>
 
 namespace parity::ui {
 

@@ -3,7 +3,6 @@
 #include <QBrush>
 #include <QColor>
 #include <QFont>
-
 #include <algorithm>
 
 namespace parity::ui {
@@ -36,12 +35,12 @@ void ReferenceBatchModel::setSetupShapes(const std::vector<engine::RunConfig>& s
     }
     shapes.push_back({name.toStdString(), s.num_processes, s.gradient_accumulation_steps});
   }
-  const bool same = shapes.size() == shapes_.size() &&
-                    std::equal(shapes.begin(), shapes.end(), shapes_.begin(),
-                               [](const auto& a, const auto& b) {
-                                 return a.num_processes == b.num_processes &&
-                                        a.accumulation == b.accumulation && a.name == b.name;
-                               });
+  const bool same =
+      shapes.size() == shapes_.size() &&
+      std::equal(shapes.begin(), shapes.end(), shapes_.begin(), [](const auto& a, const auto& b) {
+        return a.num_processes == b.num_processes && a.accumulation == b.accumulation &&
+               a.name == b.name;
+      });
   if (same) return;
   beginResetModel();
   shapes_ = std::move(shapes);
@@ -71,7 +70,8 @@ QVariant ReferenceBatchModel::data(const QModelIndex& index, int role) const {
   if (role == Qt::TextAlignmentRole) return QVariant(Qt::AlignCenter);
   if (index.column() == 0) {
     if (role == Qt::DisplayRole) return static_cast<qlonglong>(row.reference_batch);
-    if (role == Qt::ToolTipRole) return tr("Global batch %1 on one device").arg(row.reference_batch);
+    if (role == Qt::ToolTipRole)
+      return tr("Global batch %1 on one device").arg(row.reference_batch);
     return {};
   }
   const std::size_t shape = index.column() - 1;
@@ -98,8 +98,7 @@ QVariant ReferenceBatchModel::data(const QModelIndex& index, int role) const {
   }
 }
 
-QVariant ReferenceBatchModel::headerData(int section, Qt::Orientation orientation,
-                                         int role) const {
+QVariant ReferenceBatchModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal) return {};
   if (role == Qt::DisplayRole) {
     if (section == 0) return tr("Reference batch");

@@ -1,3 +1,4 @@
+#include <parity/ui/database_client.h>
 #include <parity/ui/run_launcher.h>
 
 #include <QCoreApplication>
@@ -7,8 +8,6 @@
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTimer>
-
-#include <parity/ui/database_client.h>
 
 namespace parity::ui {
 
@@ -163,8 +162,8 @@ void RunLauncher::onFinished(qint64 runId, int exitCode, bool crashed) {
   done.process->deleteLater();
 
   if (exitCode != 0 || crashed) {
-    const QString last = done.tail.isEmpty() ? tr("parity-cli exited with code %1").arg(exitCode)
-                                             : done.tail.last();
+    const QString last =
+        done.tail.isEmpty() ? tr("parity-cli exited with code %1").arg(exitCode) : done.tail.last();
     // parity-cli normally marks the run itself; this covers a process that died first.
     db_->markIfActive(runId, "failed", last);
   } else {

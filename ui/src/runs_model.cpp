@@ -1,14 +1,12 @@
+#include <parity/engine/batch_plan.h>
+#include <parity/engine/run_config.h>
 #include <parity/ui/runs_model.h>
 
 #include <QBrush>
 #include <QColor>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
-
-#include <parity/engine/batch_plan.h>
-#include <parity/engine/run_config.h>
 
 namespace parity::ui {
 
@@ -52,7 +50,8 @@ void RunsModel::setRuns(const std::vector<storage::RunRow>& runs) {
     globalBatch_.remove(id);
   }
   rowById_.clear();
-  for (int row = 0; row < static_cast<int>(runs_.size()); ++row) rowById_.insert(runs_[row].id, row);
+  for (int row = 0; row < static_cast<int>(runs_.size()); ++row)
+    rowById_.insert(runs_[row].id, row);
 
   std::vector<storage::RunRow> added;
   for (const auto& r : runs) {
@@ -149,7 +148,9 @@ QString RunsModel::formatDuration(double seconds) {
   if (!(seconds >= 0) || !std::isfinite(seconds)) return {};
   const auto s = static_cast<long long>(std::llround(seconds));
   if (s >= 3600) {
-    return QString("%1:%2:%3").arg(s / 3600).arg(s / 60 % 60, 2, 10, QChar('0'))
+    return QString("%1:%2:%3")
+        .arg(s / 3600)
+        .arg(s / 60 % 60, 2, 10, QChar('0'))
         .arg(s % 60, 2, 10, QChar('0'));
   }
   return QString("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QChar('0'));
@@ -178,7 +179,8 @@ QString RunsModel::setupSummary(const storage::RunRow& r) const {
   try {
     const engine::RunConfig c = engine::from_json(r.config_json);
     text = QString("%1×%2").arg(c.num_processes).arg(c.per_device_batch_size);
-    if (c.gradient_accumulation_steps > 1) text += QString(" acc %1").arg(c.gradient_accumulation_steps);
+    if (c.gradient_accumulation_steps > 1)
+      text += QString(" acc %1").arg(c.gradient_accumulation_steps);
     const int64_t global = engine::global_batch_size(c);
     globalBatch_.insert(r.id, global);
     text += QString(" = %1").arg(global);
@@ -331,8 +333,8 @@ bool RunsModel::setData(const QModelIndex& index, const QVariant& value, int rol
 QVariant RunsModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal) return {};
   if (role == Qt::DisplayRole) {
-    static const char* kNames[] = {"#",          "Label",      "Status",   "Progress", "Setup",
-                                   "Samples/s",  "Final loss", "Accuracy", "Notes"};
+    static const char* kNames[] = {"#",         "Label",      "Status",   "Progress", "Setup",
+                                   "Samples/s", "Final loss", "Accuracy", "Notes"};
     return section >= 0 && section < kColumnCount ? tr(kNames[section]) : QVariant();
   }
   if (role == Qt::ToolTipRole && section == kSetup) {

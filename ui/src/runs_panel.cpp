@@ -1,3 +1,5 @@
+#include <parity/ui/progress_delegate.h>
+#include <parity/ui/runs_model.h>
 #include <parity/ui/runs_panel.h>
 
 #include <QAction>
@@ -12,14 +14,14 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include <parity/ui/progress_delegate.h>
-#include <parity/ui/runs_model.h>
-
 namespace parity::ui {
 
 RunsPanel::RunsPanel(RunsModel* model, QWidget* parent)
-    : QWidget(parent), model_(model), proxy_(new QSortFilterProxyModel(this)),
-      view_(new QTableView(this)), filter_(new QLineEdit(this)) {
+    : QWidget(parent),
+      model_(model),
+      proxy_(new QSortFilterProxyModel(this)),
+      view_(new QTableView(this)),
+      filter_(new QLineEdit(this)) {
   proxy_->setSourceModel(model_);
   proxy_->setSortRole(RunsModel::kSortRole);
   proxy_->setFilterKeyColumn(-1);

@@ -1,11 +1,9 @@
+#include <parity/ui/main_window.h>
 #include <parity/ui/screenshot_trigger.h>
 
 #include <QFileInfo>
 #include <QPixmap>
-
 #include <cstdio>
-
-#include <parity/ui/main_window.h>
 
 namespace parity::ui {
 
@@ -19,7 +17,10 @@ constexpr int kSettledChecks = 3;
 
 ScreenshotTrigger::ScreenshotTrigger(MainWindow* window, QString path, bool waitForRuns,
                                      int timeoutSeconds, QObject* parent)
-    : QObject(parent), window_(window), path_(std::move(path)), waitForRuns_(waitForRuns),
+    : QObject(parent),
+      window_(window),
+      path_(std::move(path)),
+      waitForRuns_(waitForRuns),
       timeoutMs_(timeoutSeconds * 1000) {
   clock_.start();
   timer_.setInterval(kCheckMs);
@@ -41,8 +42,9 @@ void ScreenshotTrigger::capture(bool timedOut) {
   const QPixmap pixmap = window_->grab();
   int code = timedOut ? 3 : 0;
   if (!pixmap.save(path_, "PNG")) {
-    std::fprintf(stderr, "parity: could not write the screenshot %s: check the folder exists "
-                         "and is writable\n",
+    std::fprintf(stderr,
+                 "parity: could not write the screenshot %s: check the folder exists "
+                 "and is writable\n",
                  qPrintable(QFileInfo(path_).absoluteFilePath()));
     code = 2;
   } else {

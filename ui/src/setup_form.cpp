@@ -6,7 +6,6 @@
 #include <QLineEdit>
 #include <QSpinBox>
 #include <QStandardItemModel>
-
 #include <limits>
 
 namespace parity::ui {
@@ -23,11 +22,17 @@ QSpinBox* spin(QWidget* parent, int lo, int hi) {
 }  // namespace
 
 SetupForm::SetupForm(QWidget* parent)
-    : ConfigForm(parent), label_(new QLineEdit(this)),
-      seed_(spin(this, 0, std::numeric_limits<int>::max())), device_(new QComboBox(this)),
-      processes_(spin(this, 0, 256)), batch_(spin(this, 0, 1 << 20)), scaling_(new QComboBox(this)),
-      accumulation_(spin(this, 0, 1024)), precision_(new QComboBox(this)),
-      split_(new QCheckBox("split_batches", this)), even_(new QCheckBox("even_batches", this)),
+    : ConfigForm(parent),
+      label_(new QLineEdit(this)),
+      seed_(spin(this, 0, std::numeric_limits<int>::max())),
+      device_(new QComboBox(this)),
+      processes_(spin(this, 0, 256)),
+      batch_(spin(this, 0, 1 << 20)),
+      scaling_(new QComboBox(this)),
+      accumulation_(spin(this, 0, 1024)),
+      precision_(new QComboBox(this)),
+      split_(new QCheckBox("split_batches", this)),
+      even_(new QCheckBox("even_batches", this)),
       dropLast_(new QCheckBox("drop_last", this)) {
   device_->addItem("CPU", static_cast<int>(engine::Device::kCpu));
   device_->addItem("CUDA", static_cast<int>(engine::Device::kCuda));
@@ -36,8 +41,9 @@ SetupForm::SetupForm(QWidget* parent)
     QStandardItem* cuda = items->item(1);
     cuda->setEnabled(false);
     cuda->setText(tr("CUDA (not in this build)"));
-    cuda->setToolTip(tr("This Parity was built against a LibTorch without CUDA. Rebuild against "
-                        "a CUDA LibTorch to run setups on GPUs."));
+    cuda->setToolTip(
+        tr("This Parity was built against a LibTorch without CUDA. Rebuild against "
+           "a CUDA LibTorch to run setups on GPUs."));
   }
   scaling_->addItem(tr("none"), static_cast<int>(engine::LrScaling::kNone));
   scaling_->addItem(tr("linear (× processes)"), static_cast<int>(engine::LrScaling::kLinear));
@@ -48,8 +54,9 @@ SetupForm::SetupForm(QWidget* parent)
   accumulation_->setSuffix(tr(" micro-batches"));
 
   addField("label", tr("Label"), label_, tr("Shown in the runs table and the chart's legend"));
-  addField("seed", tr("Seed"), seed_, tr("set_seed(seed): every generator; the shuffle too "
-                                         "unless data_seed is set"),
+  addField("seed", tr("Seed"), seed_,
+           tr("set_seed(seed): every generator; the shuffle too "
+              "unless data_seed is set"),
            {"data_seed", "device_specific_seed"});
   addField("device", tr("Device"), device_);
   addField("num_processes", tr("Processes"), processes_,

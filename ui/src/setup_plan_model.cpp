@@ -2,7 +2,6 @@
 
 #include <QBrush>
 #include <QColor>
-
 #include <cmath>
 
 namespace parity::ui {
@@ -60,8 +59,10 @@ QVariant SetupPlanModel::display(const Row& r, int column) const {
       return QString::fromStdString(c.label);
     case kShape: {
       QString text = QString("%1 × %2").arg(c.num_processes).arg(c.per_device_batch_size);
-      if (c.split_batches) text = tr("%1 split in %2").arg(c.per_device_batch_size).arg(c.num_processes);
-      if (c.gradient_accumulation_steps > 1) text += QString(" × %1").arg(c.gradient_accumulation_steps);
+      if (c.split_batches)
+        text = tr("%1 split in %2").arg(c.per_device_batch_size).arg(c.num_processes);
+      if (c.gradient_accumulation_steps > 1)
+        text += QString(" × %1").arg(c.gradient_accumulation_steps);
       return text;
     }
     case kGlobalBatch:
@@ -97,7 +98,9 @@ QString SetupPlanModel::reason(const Row& r, int column) const {
                                                            c.gradient_accumulation_steps);
     QString text = tr("Global batch %1 vs reference %2").arg(r.plan.global_batch).arg(reference_);
     if (match && !c.split_batches) {
-      text += tr(": per-device batch %1 on %2 process(es) would match").arg(*match).arg(c.num_processes);
+      text += tr(": per-device batch %1 on %2 process(es) would match")
+                  .arg(*match)
+                  .arg(c.num_processes);
     } else if (!match) {
       text += tr(": %1 does not divide by %2, so no per-device batch matches exactly")
                   .arg(reference_)
@@ -125,8 +128,8 @@ QVariant SetupPlanModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= rowCount()) return {};
   const Row& r = rows_[index.row()];
   const int column = index.column();
-  const bool differs = (column == kGlobalBatch && r.batchDiffers) ||
-                       (column == kEffectiveLr && r.lrDiffers);
+  const bool differs =
+      (column == kGlobalBatch && r.batchDiffers) || (column == kEffectiveLr && r.lrDiffers);
   switch (role) {
     case Qt::DisplayRole:
       return display(r, column);
@@ -150,9 +153,14 @@ QVariant SetupPlanModel::data(const QModelIndex& index, int role) const {
 
 QVariant SetupPlanModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal) return {};
-  static const char* kNames[] = {"Setup",        "Processes × batch", "Global batch",
-                                 "Effective lr", "Opt. steps/epoch",  "Sched. steps/opt. step",
-                                 "Match ref.",   "Notes"};
+  static const char* kNames[] = {"Setup",
+                                 "Processes × batch",
+                                 "Global batch",
+                                 "Effective lr",
+                                 "Opt. steps/epoch",
+                                 "Sched. steps/opt. step",
+                                 "Match ref.",
+                                 "Notes"};
   static const char* kTips[] = {
       "",
       "processes × per-device batch × accumulation",

@@ -1,7 +1,6 @@
 #include <parity/ui/setup_presets.h>
 
 #include <QObject>
-
 #include <set>
 
 namespace parity::ui {
@@ -21,8 +20,7 @@ engine::RunConfig shape(const char* label, int processes, int64_t batch) {
 std::vector<SetupPreset> presets() {
   return {
       {QObject::tr("Single GPU 1x256"),
-       QObject::tr("One process, per-device batch 256 (global batch 256)"),
-       shape("1x256", 1, 256)},
+       QObject::tr("One process, per-device batch 256 (global batch 256)"), shape("1x256", 1, 256)},
       {QObject::tr("Multi-GPU 2x128"),
        QObject::tr("Two processes of 128: the same global batch of 256"), shape("2x128", 2, 128)},
       {QObject::tr("TPU-pod-shaped 8x32 (8 CPU ranks; Parity cannot run XLA)"),
@@ -88,12 +86,30 @@ void applyExperiment(const engine::RunConfig& e, engine::RunConfig& s) {
 }
 
 bool isExperimentField(const std::string& field) {
-  static const std::set<std::string> kFields = {
-      "epochs",       "max_steps", "dataset",         "data_path",     "data",
-      "features",     "target",    "task",            "train_samples", "synthetic_samples",
-      "synthetic_noise", "model",  "init",            "hidden",        "optimizer",
-      "lr",           "momentum",  "weight_decay",    "scheduler",     "warmup_steps",
-      "scheduler_step_size", "scheduler_gamma", "loss", "eval_every_epoch"};
+  static const std::set<std::string> kFields = {"epochs",
+                                                "max_steps",
+                                                "dataset",
+                                                "data_path",
+                                                "data",
+                                                "features",
+                                                "target",
+                                                "task",
+                                                "train_samples",
+                                                "synthetic_samples",
+                                                "synthetic_noise",
+                                                "model",
+                                                "init",
+                                                "hidden",
+                                                "optimizer",
+                                                "lr",
+                                                "momentum",
+                                                "weight_decay",
+                                                "scheduler",
+                                                "warmup_steps",
+                                                "scheduler_step_size",
+                                                "scheduler_gamma",
+                                                "loss",
+                                                "eval_every_epoch"};
   return kFields.count(field) > 0;
 }
 

@@ -1,3 +1,4 @@
+#include <parity/ui/setup_presets.h>
 #include <parity/ui/setups_model.h>
 
 #include <QApplication>
@@ -5,8 +6,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QStyle>
-
-#include <parity/ui/setup_presets.h>
 
 namespace parity::ui {
 
@@ -82,7 +81,8 @@ void SetupsModel::removeSetup(int row) {
   emit setupsChanged();
 }
 
-void SetupsModel::reset(const engine::RunConfig& experiment, std::vector<engine::RunConfig> setups) {
+void SetupsModel::reset(const engine::RunConfig& experiment,
+                        std::vector<engine::RunConfig> setups) {
   beginResetModel();
   experiment_ = experiment;
   setups_ = std::move(setups);

@@ -1,3 +1,7 @@
+#include <parity/ui/experiment_form.h>
+#include <parity/ui/setup_form.h>
+#include <parity/ui/setup_presets.h>
+#include <parity/ui/setups_model.h>
 #include <parity/ui/setups_panel.h>
 
 #include <QHBoxLayout>
@@ -14,11 +18,6 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-#include <parity/ui/experiment_form.h>
-#include <parity/ui/setup_form.h>
-#include <parity/ui/setup_presets.h>
-#include <parity/ui/setups_model.h>
-
 namespace parity::ui {
 
 namespace {
@@ -34,10 +33,17 @@ QScrollArea* scrolled(QWidget* content) {
 }  // namespace
 
 SetupsPanel::SetupsPanel(SetupsModel* model, QWidget* parent)
-    : QWidget(parent), model_(model), list_(new QListView(this)), add_(new QToolButton(this)),
-      duplicate_(new QToolButton(this)), remove_(new QToolButton(this)),
-      tabs_(new QTabWidget(this)), setupForm_(new SetupForm), experimentForm_(new ExperimentForm),
-      summary_(new QLabel(this)), concurrency_(new QSpinBox(this)),
+    : QWidget(parent),
+      model_(model),
+      list_(new QListView(this)),
+      add_(new QToolButton(this)),
+      duplicate_(new QToolButton(this)),
+      remove_(new QToolButton(this)),
+      tabs_(new QTabWidget(this)),
+      setupForm_(new SetupForm),
+      experimentForm_(new ExperimentForm),
+      summary_(new QLabel(this)),
+      concurrency_(new QSpinBox(this)),
       launch_(new QPushButton(tr("&Launch"), this)) {
   list_->setModel(model_);
   list_->setObjectName("setupsList");
@@ -69,8 +75,9 @@ SetupsPanel::SetupsPanel(SetupsModel* model, QWidget* parent)
 
   concurrency_->setRange(1, 64);
   concurrency_->setValue(std::max(1, QThread::idealThreadCount() / 4));
-  concurrency_->setToolTip(tr("Runs started at the same time; the rest wait queued. Runs that "
-                              "share cores measure lower samples/s."));
+  concurrency_->setToolTip(
+      tr("Runs started at the same time; the rest wait queued. Runs that "
+         "share cores measure lower samples/s."));
   launch_->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
   launch_->setDefault(true);
   connect(launch_, &QPushButton::clicked, this, [this] {
@@ -86,16 +93,17 @@ SetupsPanel::SetupsPanel(SetupsModel* model, QWidget* parent)
     experimentForm_->setConfig(model_->experiment());
     setCurrentRow(0);
   });
-  connect(model_, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex& from,
-                                                                 const QModelIndex& to) {
-    // A rename in the list shows in the form (edits from the form itself are already there).
-    const int row = currentRow();
-    if (storing_) return;
-    if (row >= from.row() && row <= to.row()) {
-      setupForm_->setConfig(model_->config(row));
-      refreshValidation();
-    }
-  });
+  connect(model_, &QAbstractItemModel::dataChanged, this,
+          [this](const QModelIndex& from, const QModelIndex& to) {
+            // A rename in the list shows in the form (edits from the form itself are already
+            // there).
+            const int row = currentRow();
+            if (storing_) return;
+            if (row >= from.row() && row <= to.row()) {
+              setupForm_->setConfig(model_->config(row));
+              refreshValidation();
+            }
+          });
 
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(add_);
@@ -206,10 +214,10 @@ void SetupsPanel::refreshValidation() {
   summary_->setStyleSheet(invalid > 0 || !loose.isEmpty() ? "color: #c62828;" : "");
   summary_->setVisible(!text.isEmpty());
   launch_->setEnabled(model_->allValid());
-  launch_->setToolTip(model_->allValid()
-                          ? tr("Start %n setup(s) as separate processes (Ctrl+Return)", nullptr,
-                               model_->rowCount())
-                          : text);
+  launch_->setToolTip(
+      model_->allValid()
+          ? tr("Start %n setup(s) as separate processes (Ctrl+Return)", nullptr, model_->rowCount())
+          : text);
 }
 
 }  // namespace parity::ui

@@ -3,9 +3,9 @@
 /// reset zoom. Owns the LossChart controller and the view.
 /// Thread affinity: UI thread.
 
-#include <QWidget>
-
 #include <parity/ui/curve_store.h>
+
+#include <QWidget>
 
 class QCheckBox;
 class QComboBox;

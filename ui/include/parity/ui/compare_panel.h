@@ -7,9 +7,9 @@
 /// setup with different seeds) as a mean curve inside a min-max band.
 /// Thread affinity: UI thread.
 
-#include <QWidget>
-
 #include <parity/engine/verdict.h>
+
+#include <QWidget>
 
 QT_BEGIN_NAMESPACE
 class QChart;

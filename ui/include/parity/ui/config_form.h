@@ -3,13 +3,12 @@
 /// field name check() uses, so each ConfigIssue lands under the editor it concerns.
 /// Thread affinity: UI thread.
 
+#include <parity/engine/run_config.h>
+
 #include <QHash>
 #include <QString>
 #include <QWidget>
-
 #include <vector>
-
-#include <parity/engine/run_config.h>
 
 class QFormLayout;
 class QLabel;

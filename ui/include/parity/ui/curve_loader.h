@@ -4,15 +4,14 @@
 /// call its slots through queued connections only. setLatestToken() is the one thread-safe call:
 /// it lets a fetch already running stop early once the UI has moved on (DB Browser's token).
 
+#include <parity/storage/database.h>
+
 #include <QMetaType>
 #include <QObject>
 #include <QString>
-
 #include <atomic>
 #include <memory>
 #include <vector>
-
-#include <parity/storage/database.h>
 
 namespace parity::ui {
 

@@ -3,12 +3,12 @@
 /// own QThread and re-emits the worker's results on the UI thread.
 /// Thread affinity: create, call and destroy on the UI thread; signals arrive on the UI thread.
 
+#include <parity/ui/database_worker.h>
+
 #include <QList>
 #include <QObject>
 #include <QString>
 #include <QThread>
-
-#include <parity/ui/database_worker.h>
 
 namespace parity::ui {
 

@@ -4,16 +4,15 @@
 /// Thread affinity: lives in the DatabaseClient's QThread and owns that thread's Database
 /// connection; its slots are only ever invoked through queued calls from DatabaseClient.
 
+#include <parity/engine/verdict.h>
+#include <parity/storage/database.h>
+
 #include <QList>
 #include <QMetaType>
 #include <QObject>
 #include <QString>
-
 #include <memory>
 #include <vector>
-
-#include <parity/engine/verdict.h>
-#include <parity/storage/database.h>
 
 class QTimer;
 

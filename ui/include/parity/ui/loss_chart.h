@@ -7,6 +7,10 @@
 /// Thread affinity: UI thread; the loader's results come back through queued signals carrying a
 /// token, and results with an old token (a database switch, a deleted run) are dropped.
 
+#include <parity/ui/curve_loader.h>
+#include <parity/ui/curve_store.h>
+#include <parity/ui/plot_points.h>
+
 #include <QColor>
 #include <QList>
 #include <QObject>
@@ -14,16 +18,11 @@
 #include <QString>
 #include <QThread>
 #include <QTimer>
-
 #include <algorithm>
 #include <map>
 #include <optional>
 #include <utility>
 #include <vector>
-
-#include <parity/ui/curve_loader.h>
-#include <parity/ui/curve_store.h>
-#include <parity/ui/plot_points.h>
 
 QT_BEGIN_NAMESPACE
 class QAbstractAxis;
@@ -169,8 +168,8 @@ class LossChart : public QObject {
   std::pair<double, double> dataXExtent() const;
   bool anyActive() const;
   /// Decimates (or reuses) one series for the visible x range; returns its cached points.
-  LineCache& reduce(LineCache& cache, const engine::Series& series, LineKind kind,
-                          double x0, double x1, int columns);
+  LineCache& reduce(LineCache& cache, const engine::Series& series, LineKind kind, double x0,
+                    double x1, int columns);
   double toValueX(double px) const;
   double toValueY(double py) const;
 

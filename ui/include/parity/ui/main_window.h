@@ -4,12 +4,11 @@
 /// equivalent-batch table (bottom docks). Menus and actions are in main_window_actions.cpp.
 /// Thread affinity: UI thread. Database work runs in DatabaseClient's and LossChart's threads.
 
-#include <QMainWindow>
-
-#include <vector>
-
 #include <parity/engine/run_config.h>
 #include <parity/ui/database_worker.h>
+
+#include <QMainWindow>
+#include <vector>
 
 class QAction;
 class QDockWidget;

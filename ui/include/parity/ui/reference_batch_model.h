@@ -4,11 +4,10 @@
 /// 1 GPU / 2 GPUs / 8-worker TPU pod, then any other shape the configured setups use).
 /// Thread affinity: UI thread.
 
-#include <QAbstractTableModel>
-
-#include <vector>
-
 #include <parity/engine/batch_plan.h>
+
+#include <QAbstractTableModel>
+#include <vector>
 
 namespace parity::ui {
 

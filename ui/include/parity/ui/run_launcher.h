@@ -6,15 +6,14 @@
 /// Stop sends SIGTERM (parity-cli marks the run stopped), then SIGKILL after a grace period.
 /// Thread affinity: UI thread (QProcess signals arrive there).
 
+#include <parity/engine/run_config.h>
+
 #include <QHash>
 #include <QObject>
 #include <QStringList>
-
 #include <deque>
 #include <memory>
 #include <vector>
-
-#include <parity/engine/run_config.h>
 
 class QProcess;
 

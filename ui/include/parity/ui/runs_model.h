@@ -3,24 +3,33 @@
 /// scrolling survive. The label column is checkable: checked runs are drawn on the chart.
 /// Thread affinity: UI thread.
 
+#include <parity/storage/database.h>
+
 #include <QAbstractTableModel>
 #include <QDateTime>
 #include <QHash>
 #include <QSet>
-
 #include <functional>
 #include <optional>
 #include <vector>
-
-#include <parity/storage/database.h>
 
 namespace parity::ui {
 
 class RunsModel : public QAbstractTableModel {
   Q_OBJECT
  public:
-  enum Column { kId, kLabel, kStatus, kProgress, kSetup, kSpeed, kFinalLoss, kAccuracy, kNotes,
-                kColumnCount };
+  enum Column {
+    kId,
+    kLabel,
+    kStatus,
+    kProgress,
+    kSetup,
+    kSpeed,
+    kFinalLoss,
+    kAccuracy,
+    kNotes,
+    kColumnCount
+  };
   enum Role {
     kRunIdRole = Qt::UserRole + 1,
     kSortRole,

@@ -5,7 +5,6 @@
 
 #include <QList>
 #include <QWidget>
-
 #include <functional>
 
 class QAction;

@@ -5,19 +5,27 @@
 /// lr vs the base lr) are highlighted, with the reason in the tooltip.
 /// Thread affinity: UI thread.
 
-#include <QAbstractTableModel>
-
-#include <vector>
-
 #include <parity/engine/batch_plan.h>
+
+#include <QAbstractTableModel>
+#include <vector>
 
 namespace parity::ui {
 
 class SetupPlanModel : public QAbstractTableModel {
   Q_OBJECT
  public:
-  enum Column { kLabel, kShape, kGlobalBatch, kEffectiveLr, kStepsPerEpoch, kSchedulerPace,
-                kMatch, kNotes, kColumnCount };
+  enum Column {
+    kLabel,
+    kShape,
+    kGlobalBatch,
+    kEffectiveLr,
+    kStepsPerEpoch,
+    kSchedulerPace,
+    kMatch,
+    kNotes,
+    kColumnCount
+  };
   /// True on a highlighted (differing) cell.
   static constexpr int kDiffersRole = Qt::UserRole + 1;
 
@@ -35,7 +43,7 @@ class SetupPlanModel : public QAbstractTableModel {
   struct Row {
     engine::RunConfig config;
     engine::SetupPlan plan;
-    bool planned = false;        ///< false when the train size is unknown or the config invalid
+    bool planned = false;  ///< false when the train size is unknown or the config invalid
     QString planError;
     bool batchDiffers = false;
     bool lrDiffers = false;

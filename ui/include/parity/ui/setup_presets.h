@@ -3,11 +3,10 @@
 /// split of RunConfig fields into "setup" (per setup) and "experiment" (shared).
 /// Qt-free apart from QString names; callable from any thread.
 
-#include <QString>
-
-#include <vector>
-
 #include <parity/engine/run_config.h>
+
+#include <QString>
+#include <vector>
 
 namespace parity::ui {
 

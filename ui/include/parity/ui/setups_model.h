@@ -3,11 +3,10 @@
 /// the engine's own check(). Rows are setups; the label is editable in place (rename).
 /// Thread affinity: UI thread.
 
-#include <QAbstractListModel>
-
-#include <vector>
-
 #include <parity/engine/run_config.h>
+
+#include <QAbstractListModel>
+#include <vector>
 
 namespace parity::ui {
 

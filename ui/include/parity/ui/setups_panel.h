@@ -4,11 +4,10 @@
 /// (disabled until every setup passes check()).
 /// Thread affinity: UI thread.
 
-#include <QWidget>
-
-#include <vector>
-
 #include <parity/engine/run_config.h>
+
+#include <QWidget>
+#include <vector>
 
 class QLabel;
 class QListView;

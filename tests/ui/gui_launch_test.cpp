@@ -111,5 +111,28 @@ TEST(GuiLaunch, TwoSetupsRunToTheEndAndBothCurvesAreDrawn) {
   }
 }
 
+TEST(GuiLaunch, StopSendsSigtermAndTheRunIsMarkedStopped) {
+  if (RunLauncher::findCli().isEmpty()) GTEST_SKIP() << "parity-cli is not built yet";
+  QTemporaryDir dir;
+  MainWindow window({false, true});
+  window.show();
+  window.openDatabase(dir.filePath("stop.db"));
+  ASSERT_TRUE(test::waitFor([&] { return window.isSettled(false); }, 60000));
+  engine::RunConfig longRun = regression("long", 1, 8);
+  longRun.synthetic_samples = 400000;
+  longRun.epochs = 5;
+  window.setupsModel()->reset(longRun, {longRun});
+  window.launch(window.setupsModel()->configs());
+  RunsModel* runs = window.runsModel();
+  ASSERT_TRUE(test::waitFor(
+      [&] { return runs->rowCount() == 1 && runs->runs()[0].steps_done > 0; }, 60000));
+  const qint64 id = runs->runs()[0].id;
+  ASSERT_TRUE(window.launcher()->canStop(id));
+  window.launcher()->stop(id);
+  ASSERT_TRUE(test::waitFor([&] { return window.isSettled(true); }, 30000));
+  EXPECT_EQ(runs->runs()[0].status, "stopped") << runs->runs()[0].error;
+  EXPECT_LT(runs->runs()[0].steps_done, runs->runs()[0].total_steps);
+}
+
 }  // namespace
 }  // namespace parity::ui

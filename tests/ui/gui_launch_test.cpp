@@ -124,8 +124,8 @@ TEST(GuiLaunch, StopSendsSigtermAndTheRunIsMarkedStopped) {
   window.setupsModel()->reset(longRun, {longRun});
   window.launch(window.setupsModel()->configs());
   RunsModel* runs = window.runsModel();
-  ASSERT_TRUE(test::waitFor(
-      [&] { return runs->rowCount() == 1 && runs->runs()[0].steps_done > 0; }, 60000));
+  ASSERT_TRUE(test::waitFor([&] { return runs->rowCount() == 1 && runs->runs()[0].steps_done > 0; },
+                            60000));
   const qint64 id = runs->runs()[0].id;
   ASSERT_TRUE(window.launcher()->canStop(id));
   window.launcher()->stop(id);

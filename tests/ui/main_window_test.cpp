@@ -68,6 +68,25 @@ TEST_F(MainWindowTest, RunsWrittenLaterAppearAndGrow) {
   }));
 }
 
+TEST_F(MainWindowTest, PerRankCurvesAreLoadedWhenAskedFor) {
+  {
+    storage::Database db(path.toStdString());
+    db.append_steps(test::syntheticSteps(first, 300, 64, 0));
+    db.append_steps(test::syntheticSteps(first, 300, 64, 1, 0, 1.05));
+  }
+  MainWindow window({false, true});
+  window.show();
+  window.openDatabase(path);
+  ASSERT_TRUE(test::waitFor([&] { return window.isSettled(false); }));
+  LossChart* chart = window.chartPanel()->lossChart();
+  EXPECT_EQ(chart->store().lastStep(first, 0), 0);  // not fetched until asked
+  window.chartPanel()->setShowRanks(true);
+  ASSERT_TRUE(test::waitFor(
+      [&] { return chart->store().lastStep(first, 1) == 300 && window.isSettled(false); }));
+  EXPECT_EQ(chart->store().ranks(first), std::vector<int>({-1, 0, 1}));
+  EXPECT_EQ(chart->store().lastStep(first, 0), 300);
+}
+
 TEST_F(MainWindowTest, RenameGoesToTheDatabase) {
   MainWindow window({false, true});
   window.openDatabase(path);

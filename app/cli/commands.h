@@ -18,6 +18,7 @@ void add_show_command(CLI::App& app, int* exit_code);
 void add_export_command(CLI::App& app, int* exit_code);
 void add_compare_command(CLI::App& app, int* exit_code);
 void add_plan_command(CLI::App& app, int* exit_code);
+void add_rerun_command(CLI::App& app, int* exit_code);
 
 /// Adds --db FILE (default: the user's database) to a subcommand.
 CLI::Option* add_db_option(CLI::App& sub, std::string* db_path);

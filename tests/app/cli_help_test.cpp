@@ -13,7 +13,7 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::vector<std::string> kVerbs = {"run",    "run-set", "list", "show",
-                                         "export", "compare", "plan", "demo"};
+                                         "export", "compare", "plan", "demo", "rerun"};
 
 TEST(CliHelp, TopLevelListsEveryVerb) {
   TempDir home;

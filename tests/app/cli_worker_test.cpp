@@ -131,5 +131,28 @@ TEST(CliWorker, KilledRankFailsTheRunAndTheOtherRankIsGone) {
   EXPECT_GE(db.steps(run.id, -1).size(), 5u);
 }
 
+TEST(CliWorker, RerunOfTheSameSetupIsBitwiseIdentical) {
+  TempDir home;
+  const std::string db_path = home.file("runs.db");
+  CliResult first = run_cli({"run", "--db", db_path, "--worker", PARITY_WORKER, "--dataset",
+                             "synthetic-regression", "--model", "mlp", "--hidden", "8",
+                             "--num-processes", "2", "--per-device-batch-size", "8",
+                             "--synthetic-samples", "128", "--quiet"},
+                            home.path());
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  CliResult again =
+      run_cli({"rerun", "1", "--db", db_path, "--worker", PARITY_WORKER, "--quiet"}, home.path());
+  EXPECT_EQ(again.exit_code, 0) << again.out << again.err;
+  EXPECT_NE(again.out.find("bitwise identical (8 steps)"), std::string::npos) << again.out;
+  storage::Database db(db_path);
+  ASSERT_EQ(db.list_runs().size(), 2u);
+  EXPECT_EQ(db.get_run(2)->label.find("(rerun of 1)") != std::string::npos, true);
+
+  CliResult missing =
+      run_cli({"rerun", "9", "--db", db_path, "--worker", PARITY_WORKER}, home.path());
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("no run 9"), std::string::npos) << missing.err;
+}
+
 }  // namespace
 }  // namespace parity::cli::testing

@@ -111,8 +111,13 @@ SetupPlan plan_setup(const RunConfig& config, int64_t train_size) {
   p.dropped_samples = std::max<int64_t>(0, n - p.samples_per_epoch);
   p.short_last_accumulation = p.micro_batches_per_epoch % k != 0;
 
+  // With accumulation the epoch's tail is cut per micro-step (B x W samples), not per global batch.
   const std::string size_note =
-      "dataset size " + str(n) + " does not divide by global batch " + str(step_batch) + ": ";
+      "dataset size " + str(n) + " does not divide by " +
+      (k > 1 ? "the " + str(step_batch) + " samples of one micro-step (global batch " +
+                   str(p.global_batch) + " over " + str(k) + " micro-steps)"
+             : "global batch " + str(step_batch)) +
+      ": ";
   if (p.padded_samples > 0) {
     p.notes.push_back(size_note + "even_batches repeats " + str(p.padded_samples) +
                       " samples per epoch");

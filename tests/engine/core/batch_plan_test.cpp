@@ -188,5 +188,21 @@ TEST(BatchPlan, EquivalentTableWithTheSeedShapes) {
   EXPECT_EQ(rows[2].per_device, (V{100, 50, std::nullopt}));
 }
 
+
+TEST(BatchPlan, AccumulationNotesNameTheMicroStepNotTheGlobalBatch) {
+  RunConfig c;
+  c.num_processes = 2;
+  c.per_device_batch_size = 4;
+  c.gradient_accumulation_steps = 2;
+  const SetupPlan p = plan_setup(c, 10);
+  EXPECT_EQ(p.global_batch, 16);
+  ASSERT_FALSE(p.notes.empty());
+  EXPECT_EQ(p.notes.front().rfind("dataset size 10 does not divide by the 8 samples of one "
+                                  "micro-step (global batch 16 over 2 micro-steps): ",
+                                  0),
+            0u)
+      << p.notes.front();
+}
+
 }  // namespace
 }  // namespace parity::engine

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <random>
 
 namespace parity::engine {
 namespace {
@@ -205,6 +206,73 @@ TEST(Crossing, FirstCrossingInterpolated) {
   EXPECT_DOUBLE_EQ(*first_crossing(bumpy, 0.5), 3);
   EXPECT_DOUBLE_EQ(value_at_position({0, 100}, 0.25), 25);
   EXPECT_DOUBLE_EQ(value_at_position({0, 100}, 7), 100);
+}
+
+TEST(MinMaxIndex, MatchesBruteForceWithTiesAndNaN) {
+  std::mt19937 rng(11);
+  for (int trial = 0; trial < 200; ++trial) {
+    const size_t n = 1 + rng() % 70;
+    std::vector<double> y(n);
+    for (auto& v : y) {
+      const int r = static_cast<int>(rng() % 12);
+      v = r == 0   ? std::nan("")
+          : r == 1 ? std::numeric_limits<double>::infinity()
+                   : static_cast<double>(rng() % 5);  // many ties
+    }
+    const MinMaxIndex index(y);
+    for (size_t a = 0; a <= n; ++a) {
+      for (size_t b = a; b <= n; ++b) {
+        size_t mn = n, mx = n, ff = n, lf = n;
+        for (size_t i = a; i < b; ++i) {
+          if (!std::isfinite(y[i])) continue;
+          if (ff == n) ff = i;
+          lf = i;
+          if (mn == n || y[i] < y[mn]) mn = i;
+          if (mx == n || y[i] > y[mx]) mx = i;
+        }
+        ASSERT_EQ(index.argmin(a, b), mn) << "n=" << n << " [" << a << "," << b << ")";
+        ASSERT_EQ(index.argmax(a, b), mx) << "n=" << n << " [" << a << "," << b << ")";
+        ASSERT_EQ(index.first_finite(a, b), ff);
+        ASSERT_EQ(index.last_finite(a, b), lf);
+      }
+    }
+  }
+}
+
+TEST(MinMaxIndex, IndexedDecimationEqualsTheScan) {
+  std::mt19937 rng(5);
+  for (int trial = 0; trial < 300; ++trial) {
+    Series s;
+    const size_t n = 1 + rng() % 5000;
+    double x = 0;
+    for (size_t i = 0; i < n; ++i) {
+      x += static_cast<double>(rng() % 3);  // repeated x too
+      s.x.push_back(x);
+      s.y.push_back(rng() % 50 == 0 ? std::nan("") : std::sin(0.01 * i) + 0.001 * (rng() % 100));
+    }
+    const MinMaxIndex index(s.y);
+    DecimateOptions o;
+    o.pixel_width = 1 + static_cast<int>(rng() % 200);
+    if (rng() % 3 != 0) {
+      const double a = x * (rng() % 100) / 100.0, b = a + x * (rng() % 100) / 100.0;
+      o.x_range = Range{a, b};
+    }
+    Series scanned, indexed;
+    decimate_min_max(s, o, scanned);
+    decimate_min_max(s, index, o, indexed);
+    ASSERT_EQ(indexed.x, scanned.x) << "trial " << trial;
+    ASSERT_EQ(indexed.y.size(), scanned.y.size());
+    for (size_t i = 0; i < indexed.y.size(); ++i)
+      ASSERT_TRUE(indexed.y[i] == scanned.y[i] ||
+                  (std::isnan(indexed.y[i]) && std::isnan(scanned.y[i])));
+  }
+}
+
+TEST(MinMaxIndex, RefusesAnIndexOfAnotherSeries) {
+  Series s{{0, 1, 2}, {1, 2, 3}};
+  const MinMaxIndex index(std::vector<double>{1, 2});
+  Series out;
+  EXPECT_THROW(decimate_min_max(s, index, {}, out), AnalysisError);
 }
 
 }  // namespace

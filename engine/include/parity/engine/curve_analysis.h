@@ -7,6 +7,7 @@
 /// every function here assumes that order and does not sort.
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <vector>
@@ -86,6 +87,34 @@ struct DecimateOptions {
 /// `out` is cleared and reused so a redraw allocates nothing once it has grown.
 /// Throws AnalysisError for mismatched lengths or pixel_width < 1.
 void decimate_min_max(const Series& s, const DecimateOptions& options, Series& out);
+
+/// An index over a series' y that lets decimate_min_max visit each pixel column in O(log n)
+/// instead of every point: leftmost argmin/argmax of the finite values over any index range (a
+/// segment tree of 32-bit indices) and a prefix count of finite values. Built in O(n) from y only,
+/// so one index serves every x-axis of the same rows. Rebuild it when y changes.
+class MinMaxIndex {
+ public:
+  MinMaxIndex() = default;
+  explicit MinMaxIndex(const std::vector<double>& y);
+  size_t size() const { return n_; }
+  /// Leftmost index of the smallest / largest finite y in [a, b); size() when there is none.
+  size_t argmin(size_t a, size_t b) const;
+  size_t argmax(size_t a, size_t b) const;
+  /// First / last index in [a, b) with a finite y; size() when there is none.
+  size_t first_finite(size_t a, size_t b) const;
+  size_t last_finite(size_t a, size_t b) const;
+
+ private:
+  size_t n_ = 0;
+  std::vector<double> y_;
+  std::vector<uint32_t> min_, max_;  // tree nodes [1, 2n): leaves at [n, 2n)
+  std::vector<uint32_t> finite_;     // finite_[i] = finite values among y[0, i)
+};
+
+/// The same output as decimate_min_max(s, options, out), column by column through `index` (which
+/// must have been built from s.y): O(columns x log n), for long series drawn at many zoom levels.
+void decimate_min_max(const Series& s, const MinMaxIndex& index, const DecimateOptions& options,
+                      Series& out);
 /// Allocating convenience form of decimate_min_max().
 Series decimate_min_max(const Series& s, const DecimateOptions& options);
 

@@ -102,20 +102,30 @@ bool LossChart::anyActive() const {
 }
 
 LossChart::LineCache& LossChart::reduce(LineCache& cache, const engine::Series& series,
-                                        LineKind kind, double x0, double x1, int columns) {
+                                        const engine::MinMaxIndex* index, LineKind kind, double x0,
+                                        double x1, int columns) {
   const double beta = kind == LineKind::kSmooth ? beta_ : 0;
   if (cache.size == series.size() && cache.x0 == x0 && cache.x1 == x1 && cache.columns == columns &&
       cache.kind == xKind_ && cache.beta == beta && cache.logY == logY_) {
     return cache;
   }
   cache = LineCache{series.size(), x0, x1, beta, columns, xKind_, logY_, {}, kInf, -kInf, {}, {}};
+  // Through the series' MinMaxIndex each column costs O(log n), not one visit per point.
+  auto decimate = [&](const engine::Series& s, const engine::MinMaxIndex* idx,
+                      const engine::DecimateOptions& o) {
+    if (idx && idx->size() == s.size()) {
+      engine::decimate_min_max(s, *idx, o, decimated_);
+    } else {
+      engine::decimate_min_max(s, o, decimated_);
+    }
+  };
   if (kind == LineKind::kFaint) {
     // Faint raw curve under the EMA: two-pixel columns, each column's min and max.
     const int faintColumns = std::max(1, columns / 2);
-    engine::decimate_min_max(series, {engine::Range{x0, x1}, faintColumns}, decimated_);
+    decimate(series, index, {engine::Range{x0, x1}, faintColumns});
     collapseToMinMax(decimated_, x0, (x1 - x0) / faintColumns, logY_, cache.points);
   } else {
-    engine::decimate_min_max(series, {engine::Range{x0, x1}, columns}, decimated_);
+    decimate(series, index, {engine::Range{x0, x1}, columns});
     appendPoints(decimated_, logY_, cache.points);
   }
   for (const QPointF& p : cache.points) {
@@ -170,12 +180,12 @@ void LossChart::redrawNow() {
   std::vector<QLineSeries*> empty;
   double ylo = kInf, yhi = -kInf;
   auto add = [&](QLineSeries* target, LineCache& cache, const engine::Series* series,
-                 LineKind kind) {
+                 const engine::MinMaxIndex* index, LineKind kind) {
     if (!series || series->empty()) {
       empty.push_back(target);
       return;
     }
-    LineCache& c = reduce(cache, *series, kind, x0, x1, columns);
+    LineCache& c = reduce(cache, *series, index, kind, x0, x1, columns);
     ylo = std::min(ylo, c.ylo);
     yhi = std::max(yhi, c.yhi);
     pending.push_back({target, &c, kind});
@@ -186,16 +196,18 @@ void LossChart::redrawNow() {
     const qint64 id = rs.info.id;
     const engine::Series* raw = store_.raw(id, -1, xKind_);
     if (beta_ > 0) {
-      add(rs.raw, rs.rawCache, raw, LineKind::kFaint);
-      add(rs.main, rs.mainCache, store_.smoothed(id, -1, xKind_, beta_), LineKind::kSmooth);
+      add(rs.raw, rs.rawCache, raw, store_.index(id, -1, false), LineKind::kFaint);
+      const engine::Series* smooth = store_.smoothed(id, -1, xKind_, beta_);
+      add(rs.main, rs.mainCache, smooth, store_.index(id, -1, true), LineKind::kSmooth);
     } else {
       empty.push_back(rs.raw);
-      add(rs.main, rs.mainCache, raw, LineKind::kExact);
+      add(rs.main, rs.mainCache, raw, store_.index(id, -1, false), LineKind::kExact);
     }
     for (auto& [rank, series] : rs.ranks) {
       const engine::Series* r =
           beta_ > 0 ? store_.smoothed(id, rank, xKind_, beta_) : store_.raw(id, rank, xKind_);
-      add(series, rs.rankCache[rank], r, beta_ > 0 ? LineKind::kSmooth : LineKind::kExact);
+      add(series, rs.rankCache[rank], r, store_.index(id, rank, beta_ > 0),
+          beta_ > 0 ? LineKind::kSmooth : LineKind::kExact);
     }
     // Qt Charts silently drops NaN points: collect them (one per pixel column) for markers.
     const CurveSeries* s = store_.find(id, -1);

@@ -168,8 +168,9 @@ class LossChart : public QObject {
   std::pair<double, double> dataXExtent() const;
   bool anyActive() const;
   /// Decimates (or reuses) one series for the visible x range; returns its cached points.
-  LineCache& reduce(LineCache& cache, const engine::Series& series, LineKind kind, double x0,
-                    double x1, int columns);
+  LineCache& reduce(LineCache& cache, const engine::Series& series,
+                    const engine::MinMaxIndex* index, LineKind kind, double x0, double x1,
+                    int columns);
   double toValueX(double px) const;
   double toValueY(double py) const;
 

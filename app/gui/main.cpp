@@ -32,11 +32,29 @@ class FirstPaintProbe : public QObject {
   bool reported_ = false;
 };
 
+// Without a display, `--help`, `--version` and `--screenshot` still work: they need no screen, so
+// Qt is pointed at its offscreen platform instead of failing on a missing X server.
+void useOffscreenWithoutDisplay(int argc, char** argv) {
+  if (qEnvironmentVariableIsSet("QT_QPA_PLATFORM") || qEnvironmentVariableIsSet("DISPLAY") ||
+      qEnvironmentVariableIsSet("WAYLAND_DISPLAY")) {
+    return;
+  }
+  for (int i = 1; i < argc; ++i) {
+    const QByteArray arg(argv[i]);
+    if (arg == "-h" || arg == "--help" || arg == "--help-all" || arg == "-v" ||
+        arg == "--version" || arg.startsWith("--screenshot")) {
+      qputenv("QT_QPA_PLATFORM", "offscreen");
+      return;
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   QElapsedTimer clock;
   clock.start();
+  useOffscreenWithoutDisplay(argc, argv);
   QApplication app(argc, argv);
   // Empty organisation: AppDataLocation is ~/.local/share/parity, the CLI's default place too.
   QApplication::setApplicationName("parity");

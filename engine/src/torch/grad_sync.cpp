@@ -8,6 +8,7 @@ GradientSync::GradientSync(std::vector<torch::Tensor> params,
                            c10::intrusive_ptr<c10d::ProcessGroup> pg, int world_size, int rank,
                            int64_t bucket_bytes)
     : params_(std::move(params)), pg_(std::move(pg)), world_size_(world_size), rank_(rank) {
+  if (!pg_) return;  // one process: sync() touches no buffer
   Bucket current;
   for (size_t i = 0; i < params_.size(); ++i) {
     const int64_t bytes = params_[i].numel() * static_cast<int64_t>(sizeof(float));
@@ -21,9 +22,9 @@ GradientSync::GradientSync(std::vector<torch::Tensor> params,
   buckets_.push_back(current);  // possibly empty: it still carries the metrics
   for (size_t b = 0; b < buckets_.size(); ++b) {
     int64_t extra = (b + 1 == buckets_.size()) ? 2 * world_size_ + 1 : 0;
-    flat_.push_back(torch::zeros({buckets_[b].numel + extra},
-                                 params_.empty() ? torch::TensorOptions(torch::kFloat32)
-                                                 : params_[0].options()));
+    flat_.push_back(torch::zeros(
+        {buckets_[b].numel + extra},
+        params_.empty() ? torch::TensorOptions(torch::kFloat32) : params_[0].options()));
   }
 }
 

@@ -12,7 +12,8 @@
 namespace parity::engine {
 
 c10::intrusive_ptr<c10d::Store> make_store(const DistEnv& env) {
-  const auto timeout = std::chrono::milliseconds(static_cast<int64_t>(env.collective_timeout_s * 1000));
+  const auto timeout =
+      std::chrono::milliseconds(static_cast<int64_t>(env.collective_timeout_s * 1000));
   if (!env.store_path.empty()) {
     auto store = c10::make_intrusive<c10d::FileStore>(env.store_path, env.world_size);
     store->setTimeout(timeout);
@@ -27,28 +28,29 @@ c10::intrusive_ptr<c10d::Store> make_store(const DistEnv& env) {
   return c10::make_intrusive<c10d::TCPStore>(env.master_addr, opts);
 }
 
-c10::intrusive_ptr<c10d::ProcessGroup> make_process_group(const c10::intrusive_ptr<c10d::Store>& store,
-                                                          const DistEnv& env, Device device) {
-  const auto timeout = std::chrono::milliseconds(static_cast<int64_t>(env.collective_timeout_s * 1000));
+c10::intrusive_ptr<c10d::ProcessGroup> make_process_group(
+    const c10::intrusive_ptr<c10d::Store>& store, const DistEnv& env, Device device) {
+  const auto timeout =
+      std::chrono::milliseconds(static_cast<int64_t>(env.collective_timeout_s * 1000));
   if (device == Device::kCuda) {
 #ifdef PARITY_WITH_CUDA
     auto opts = c10d::ProcessGroupNCCL::Options::create();
     opts->timeout = timeout;
     return c10::make_intrusive<c10d::ProcessGroupNCCL>(store, env.rank, env.world_size, opts);
 #else
-    throw TrainError("device cuda: this build of Parity has no CUDA (LibTorch CPU); use --device cpu");
+    throw TrainError(
+        "device cuda: this build of Parity has no CUDA (LibTorch CPU); use --device cpu");
 #endif
   }
   auto opts = c10d::ProcessGroupGloo::Options::create();
   opts->timeout = timeout;
   // On one node the Gloo device binds to loopback so nothing is reachable from the network; a
   // multi-node run binds to the interface that reaches the master.
-  const std::string host = env.store_path.empty() ? env.master_addr : "127.0.0.1";
-  if (env.store_path.empty() && host != "127.0.0.1" && host != "localhost") {
-    opts->devices.push_back(c10d::ProcessGroupGloo::createDefaultDevice());
-  } else {
-    opts->devices.push_back(c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1"));
-  }
+  const bool multi_node =
+      env.store_path.empty() && env.master_addr != "127.0.0.1" && env.master_addr != "localhost";
+  opts->devices.push_back(multi_node
+                              ? c10d::ProcessGroupGloo::createDefaultDevice()
+                              : c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1"));
   return c10::make_intrusive<c10d::ProcessGroupGloo>(store, env.rank, env.world_size, opts);
 }
 

@@ -10,7 +10,7 @@ pkgs=(
   libsqlite3-dev sqlite3 zlib1g-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev
   dataset-fashion-mnist
-  xvfb xauth x11-apps
+  xvfb xauth x11-apps xdotool
 )
 
 missing=()

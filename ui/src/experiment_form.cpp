@@ -1,8 +1,8 @@
 #include <parity/ui/experiment_form.h>
+#include <parity/ui/file_dialogs.h>
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLineEdit>
 #include <QSpinBox>
@@ -173,9 +173,9 @@ void ExperimentForm::updateVisibility() {
 void ExperimentForm::browseData() {
   const bool csv = comboValue<engine::DatasetKind>(dataset_) == engine::DatasetKind::kCsv;
   const QString path =
-      csv ? QFileDialog::getOpenFileName(this, tr("CSV dataset"), dataPath_->text(),
-                                         tr("CSV files (*.csv);;All files (*)"))
-          : QFileDialog::getExistingDirectory(this, tr("Fashion-MNIST folder"), dataPath_->text());
+      csv ? askPath(this, FileDialogKind::kOpenFile, tr("CSV dataset"), dataPath_->text(),
+                    tr("CSV files (*.csv);;All files (*)"))
+          : askPath(this, FileDialogKind::kFolder, tr("Fashion-MNIST folder"), dataPath_->text());
   if (path.isEmpty()) return;
   dataPath_->setText(path);
   changed();

@@ -4,6 +4,7 @@
 #include <parity/ui/chart_view.h>
 #include <parity/ui/database_client.h>
 #include <parity/ui/error_advice.h>
+#include <parity/ui/file_dialogs.h>
 #include <parity/ui/loss_chart.h>
 #include <parity/ui/main_window.h>
 #include <parity/ui/run_launcher.h>
@@ -16,7 +17,6 @@
 #include <QApplication>
 #include <QDir>
 #include <QDockWidget>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
 #include <QMenuBar>
@@ -138,14 +138,14 @@ void MainWindow::createMenus() {
 QString MainWindow::askSavePath(const QString& title, const QString& name, const QString& filter) {
   QSettings s(QSettings::IniFormat, QSettings::UserScope, "parity", "parity");
   const QString dir = s.value("export/dir", QDir::homePath()).toString();
-  const QString path = QFileDialog::getSaveFileName(this, title, QDir(dir).filePath(name), filter);
+  const QString path = askPath(this, FileDialogKind::kSaveFile, title, QDir(dir).filePath(name), filter);
   if (!path.isEmpty()) s.setValue("export/dir", QFileInfo(path).absolutePath());
   return path;
 }
 
 void MainWindow::newDatabase() {
-  const QString path = QFileDialog::getSaveFileName(
-      this, tr("New database"), QFileInfo(databasePath()).absolutePath() + "/parity-new.db",
+  const QString path = askPath(
+      this, FileDialogKind::kSaveFile, tr("New database"), QFileInfo(databasePath()).absolutePath() + "/parity-new.db",
       tr("Parity databases (*.db);;All files (*)"));
   if (path.isEmpty()) return;
   if (QFileInfo::exists(path)) {
@@ -156,7 +156,7 @@ void MainWindow::newDatabase() {
 }
 
 void MainWindow::chooseDatabase() {
-  const QString path = QFileDialog::getOpenFileName(this, tr("Open database"),
+  const QString path = askPath(this, FileDialogKind::kOpenFile, tr("Open database"),
                                                     QFileInfo(databasePath()).absolutePath(),
                                                     tr("Parity databases (*.db);;All files (*)"));
   if (!path.isEmpty()) openDatabase(path);

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# As a person would, under Xvfb: open the dashboard on DIR/r.db, press Ctrl+Shift+P (save chart),
+# type DIR/ into the dialog so it lists the database's own files, cancel, then let parity-cli open
+# and close the same database. The window must still hold its WAL: no descriptor of it may point at
+# a deleted r.db-wal or r.db-shm (issue 12). Screenshots land in OUT.
+# Usage: dialog_on_db_folder.sh PARITY PARITY_CLI OUT   (needs DISPLAY, xdotool; import optional)
+set -euo pipefail
+parity=$1 cli=$2 out=$3
+command -v xdotool >/dev/null || { echo "SKIP: xdotool is not installed"; exit 77; }
+mkdir -p "$out"
+dir=$(mktemp -d)
+pid=""
+cleanup() {
+  local rc=$?
+  if [ -n "$pid" ]; then
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  fi
+  rm -rf "$dir"
+  exit "$rc"
+}
+trap cleanup EXIT
+# A private home: no settings, last database or export folder of the person running the tests.
+export HOME=$dir/home XDG_CONFIG_HOME=$dir/home/.config XDG_DATA_HOME=$dir/home/.local/share
+mkdir -p "$HOME"
+db=$dir/r.db
+"$cli" run --db "$db" --label first --dataset synthetic-regression --model linear \
+  --synthetic-samples 256 --per-device-batch-size 32 --epochs 1 >/dev/null
+
+shot() { command -v import >/dev/null && import -window root "$out/$1" || true; }
+
+"$parity" --db "$db" >"$dir/parity.log" 2>&1 &
+pid=$!
+win=$(timeout 30 xdotool search --sync --onlyvisible --pid "$pid" --name "Parity" | head -n1)
+[ -n "$win" ] || { echo "FAIL: the window did not appear"; cat "$dir/parity.log"; exit 1; }
+xdotool windowactivate --sync "$win" 2>/dev/null || xdotool windowfocus --sync "$win"
+sleep 2
+[ -e "$db-wal" ] || { echo "FAIL: the window opened no WAL"; exit 1; }
+
+xdotool key --clearmodifiers ctrl+shift+p
+dialog=$(timeout 20 xdotool search --sync --onlyvisible --pid "$pid" --name "Save chart" | head -n1)
+[ -n "$dialog" ] || { echo "FAIL: Ctrl+Shift+P opened no dialog"; exit 1; }
+xdotool key --clearmodifiers ctrl+a
+xdotool type --delay 20 "$dir/"
+sleep 3  # the dialog lists the folder and types its files
+shot dialog-on-db-folder.png
+xdotool key --clearmodifiers Escape
+sleep 0.5
+xdotool search --onlyvisible --pid "$pid" --name "Save chart" >/dev/null && xdotool key Escape
+sleep 0.5
+
+"$cli" list --db "$db" >/dev/null
+shot after-cli.png
+deleted=$(ls -l "/proc/$pid/fd" 2>/dev/null | grep -F "$dir/" | grep -F "(deleted)" || true)
+if [ -n "$deleted" ]; then
+  echo "FAIL: the window's descriptors point at deleted database files:"
+  echo "$deleted"
+  exit 1
+fi
+[ -e "$db-wal" ] || { echo "FAIL: parity-cli deleted the WAL the window still uses"; exit 1; }
+kill -0 "$pid" || { echo "FAIL: the window exited"; cat "$dir/parity.log"; exit 1; }
+echo "PASS: after the dialog and a parity-cli, the window still holds r.db-wal and r.db-shm"

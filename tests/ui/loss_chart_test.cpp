@@ -9,6 +9,8 @@
 #include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QLogValueAxis>
+#include <QtCharts/QValueAxis>
+#include <map>
 
 #include "test_util.h"
 
@@ -51,6 +53,50 @@ TEST_F(LossChartTest, LegendShowsOneEntryPerRunByLabel) {
     if (m->isVisible()) names << m->label();
   }
   EXPECT_EQ(names, QStringList({"1x64", "2x64"}));
+}
+
+/// The x axis's range and the number of ticks it lays out over it.
+struct AxisState {
+  double min = 0, max = 0;
+  double ticks = 0;
+};
+
+AxisState xAxisState(LossChart* chart) {
+  const auto axes = chart->chart()->axes(Qt::Horizontal);
+  EXPECT_EQ(axes.size(), 1);
+  auto* axis = qobject_cast<QValueAxis*>(axes.value(0));
+  if (axis == nullptr) return {};
+  return {axis->min(), axis->max(), (axis->max() - axis->min()) / axis->tickInterval()};
+}
+
+// Every x-axis change, in every order, lays out a handful of round ticks over the new data's range
+// (an epoch interval of 0.2 over 0-6.4 million samples once froze the window for minutes; a
+// regression hangs this test until ctest's timeout).
+TEST_F(LossChartTest, EveryXAxisChangeInEveryOrderKeepsAFewTicks) {
+  const std::vector<XAxisKind> kinds = {XAxisKind::kStep, XAxisKind::kSamples, XAxisKind::kEpoch,
+                                        XAxisKind::kWallTime};
+  // The data's extent on each axis: run 1 has 100,000 steps of 64, run 2 50,000 of 128.
+  const std::map<XAxisKind, double> extent = {{XAxisKind::kStep, 100000},
+                                              {XAxisKind::kSamples, 6.4e6},
+                                              {XAxisKind::kEpoch, 1.0},
+                                              {XAxisKind::kWallTime, 1000.0}};
+  for (XAxisKind from : kinds) {
+    for (XAxisKind to : kinds) {
+      if (from == to) continue;
+      chart->setXAxis(from);
+      chart->redrawNow();
+      chart->setXAxis(to);
+      chart->redrawNow();
+      const AxisState a = xAxisState(chart);
+      const std::string change =
+          std::to_string(static_cast<int>(from)) + " -> " + std::to_string(static_cast<int>(to));
+      EXPECT_GE(a.ticks, 2) << change;
+      EXPECT_LE(a.ticks, 20) << change;
+      EXPECT_LE(a.min, 0.05 * extent.at(to)) << change;
+      EXPECT_GE(a.max, extent.at(to)) << change;
+      EXPECT_LE(a.max, 1.2 * extent.at(to)) << change;
+    }
+  }
 }
 
 TEST_F(LossChartTest, MarksNonFiniteLosses) { EXPECT_EQ(chart->badMarkerCount(), 1); }

@@ -29,11 +29,16 @@ double niceStep(double span, int ticks) {
   return (r < 1.5 ? 1 : r < 3.5 ? 2 : r < 7.5 ? 5 : 10) * magnitude;
 }
 
-void setTicks(QValueAxis* axis, double lo, double hi) {
+/// A new range with round ticks, and at no moment an old interval over a new range: Qt Charts
+/// lays out every tick synchronously, so epoch's 0.2 over samples' 0-12,800 (64,000 ticks) froze
+/// the window. The axis holds a fixed handful of ticks while range and interval change together.
+void setRangeAndTicks(QValueAxis* axis, double lo, double hi) {
   const double step = niceStep(hi - lo, 6);
-  axis->setTickType(QValueAxis::TicksDynamic);
+  axis->setTickType(QValueAxis::TicksFixed);
+  axis->setRange(lo, hi);
   axis->setTickAnchor(std::floor(lo / step) * step);
   axis->setTickInterval(step);
+  axis->setTickType(QValueAxis::TicksDynamic);
 }
 
 }  // namespace
@@ -253,10 +258,12 @@ void LossChart::redrawNow() {
   }
   if (axesChanged) {
     for (const Pending& p : pending) p.series->clear();
-    axisX_->setRange(x0, x1);
-    setTicks(axisX_, x0, x1);
-    axisY_->setRange(ylo, yhi);
-    if (auto* linear = qobject_cast<QValueAxis*>(axisY_)) setTicks(linear, ylo, yhi);
+    setRangeAndTicks(axisX_, x0, x1);
+    if (auto* linear = qobject_cast<QValueAxis*>(axisY_)) {
+      setRangeAndTicks(linear, ylo, yhi);
+    } else {
+      axisY_->setRange(ylo, yhi);
+    }
   }
   PixelScale scale{x0, (x1 - x0) / width, logY_ ? std::log10(ylo) : ylo,
                    (logY_ ? std::log10(yhi) - std::log10(ylo) : yhi - ylo) / height, logY_};

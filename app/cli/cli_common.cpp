@@ -69,18 +69,18 @@ std::string fmt_duration(double seconds) {
   return buf;
 }
 
-std::string status_of(engine::RunOutcome outcome) {
+storage::RunStatus status_of(engine::RunOutcome outcome) {
   switch (outcome) {
     case engine::RunOutcome::kFinished:
-      return "finished";
+      return storage::RunStatus::kFinished;
     case engine::RunOutcome::kDiverged:
-      return "diverged";
+      return storage::RunStatus::kDiverged;
     case engine::RunOutcome::kStopped:
-      return "stopped";
+      return storage::RunStatus::kStopped;
     case engine::RunOutcome::kFailed:
       break;
   }
-  return "failed";
+  return storage::RunStatus::kFailed;
 }
 
 std::string default_db_path() { return storage::default_database_path(); }

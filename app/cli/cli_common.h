@@ -3,6 +3,7 @@
 /// formatting, default paths and the mapping from a run's outcome to its stored status.
 
 #include <parity/engine/step_record.h>
+#include <parity/storage/run_status.h>
 
 #include <cstdint>
 #include <optional>
@@ -38,8 +39,8 @@ std::string fmt(const std::optional<double>& value, int precision = 4);
 /// Seconds as "1:05" or "1:02:03".
 std::string fmt_duration(double seconds);
 
-/// The stored run status for an outcome: "finished", "diverged", "failed", "stopped".
-std::string status_of(engine::RunOutcome outcome);
+/// The stored run status for an outcome.
+storage::RunStatus status_of(engine::RunOutcome outcome);
 
 /// --db's default: storage's default database path.
 std::string default_db_path();

@@ -48,7 +48,7 @@ int list_command(const std::string& db_arg) {
   Table table({"run", "label", "status", "steps", "final loss", "eval loss", "accuracy",
                "samples/s", "created"});
   for (const auto& r : db.list_runs()) {
-    table.add({std::to_string(r.id), r.label, r.status,
+    table.add({std::to_string(r.id), r.label, std::string(storage::to_string(r.status)),
                std::to_string(r.steps_done) + "/" + std::to_string(r.total_steps),
                fmt(r.final_loss), fmt(r.final_eval_loss), fmt_percent(r.final_accuracy),
                r.samples_per_s > 0 ? fmt(r.samples_per_s, 5) : "", fmt_time(r.created_at)});
@@ -65,7 +65,7 @@ int show_command(const std::string& db_arg, const std::string& run_arg) {
   const int64_t id = parse_id(run_arg, "RUN");
   auto r = db.get_run(id);
   if (!r) throw UsageError("no run " + std::to_string(id) + " in " + db.path());
-  std::cout << "run " << r->id << "  " << r->label << "  " << r->status << "\n";
+  std::cout << "run " << r->id << "  " << r->label << "  " << storage::to_string(r->status) << "\n";
   std::cout << "created " << fmt_time(r->created_at);
   if (r->started_at > 0) std::cout << ", started " << fmt_time(r->started_at);
   if (r->finished_at > 0) std::cout << ", ended " << fmt_time(r->finished_at);

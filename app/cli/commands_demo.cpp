@@ -74,7 +74,7 @@ int demo_command(const DemoArgs& a) {
   std::vector<int64_t> ids;
   for (const auto& c : setups) {
     if (stop.stopped()) break;
-    const int64_t id = db.create_run(c.label, engine::to_json(c), "queued");
+    const int64_t id = db.create_run(c.label, engine::to_json(c));
     ids.push_back(id);
     reports.push_back(run_recorded(db, id, c, options));
   }

@@ -24,8 +24,10 @@ int rerun_command(const RerunArgs& a) {
   const int64_t original = parse_id(a.run, "RUN");
   const auto row = db.get_run(original);
   if (!row) throw UsageError("RUN: no run " + std::to_string(original) + " in " + db.path());
-  if (row->status != "finished" && row->status != "diverged") {
-    throw UsageError("RUN: run " + std::to_string(original) + " is " + row->status +
+  if (row->status != storage::RunStatus::kFinished &&
+      row->status != storage::RunStatus::kDiverged) {
+    throw UsageError("RUN: run " + std::to_string(original) + " is " +
+                     std::string(storage::to_string(row->status)) +
                      "; only a run that ended (finished or diverged) can be checked");
   }
   const engine::RunConfig config = engine::from_json(row->config_json);

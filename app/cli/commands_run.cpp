@@ -74,15 +74,16 @@ int run_command(const RunArgs& a) {
     db = std::make_unique<storage::Database>(open_existing_db(db_or_default(a.launch.db)));
     auto row = db->get_run(run_id);
     if (!row) throw UsageError("--run-id: no run " + std::to_string(run_id) + " in " + db->path());
-    if (row->status != "queued")
-      throw UsageError("--run-id: run " + std::to_string(run_id) + " is " + row->status +
+    if (row->status != storage::RunStatus::kQueued)
+      throw UsageError("--run-id: run " + std::to_string(run_id) + " is " +
+                       std::string(storage::to_string(row->status)) +
                        "; only a queued run can be started");
     try {
       config = engine::from_json(row->config_json);
       if (config.label.empty()) config.label = row->label;
       require_valid(config);
     } catch (const std::exception& e) {
-      db->set_status(run_id, "failed", e.what());
+      db->set_status(run_id, storage::RunStatus::kFailed, e.what());
       throw;
     }
   } else {
@@ -97,7 +98,8 @@ int run_command(const RunArgs& a) {
   try {
     options = a.launch.runner(stop);
   } catch (const UsageError& e) {
-    if (attach) db->set_status(run_id, "failed", e.what());  // the window shows why
+    // The window shows why.
+    if (attach) db->set_status(run_id, storage::RunStatus::kFailed, e.what());
     throw;
   }
   options.launch.nnodes = a.nnodes;
@@ -112,10 +114,11 @@ int run_command(const RunArgs& a) {
   }
   if (!db) {
     db = std::make_unique<storage::Database>(db_or_default(a.launch.db));
-    run_id = db->create_run(config.label, engine::to_json(config), "queued");
+    run_id = db->create_run(config.label, engine::to_json(config));
   }
   RunReport report = run_recorded(*db, run_id, config, options);
-  std::cout << "run " << report.run_id << " " << status_of(report.outcome) << "\n";
+  std::cout << "run " << report.run_id << " " << storage::to_string(status_of(report.outcome))
+            << "\n";
   return report.outcome == engine::RunOutcome::kFinished ? kExitOk : kExitFailed;
 }
 
@@ -135,12 +138,12 @@ int run_set_command(const RunSetArgs& a) {
   RunnerOptions options = a.launch.runner(stop);
   storage::Database db(db_or_default(a.launch.db));
   std::vector<int64_t> ids;
-  for (const auto& c : configs) ids.push_back(db.create_run(c.label, engine::to_json(c), "queued"));
+  for (const auto& c : configs) ids.push_back(db.create_run(c.label, engine::to_json(c)));
 
   std::vector<RunReport> reports;
   for (size_t i = 0; i < configs.size(); ++i) {
     if (stop.stopped()) {
-      db.set_status(ids[i], "stopped", "stopped before it started");
+      db.set_status(ids[i], storage::RunStatus::kStopped, "stopped before it started");
       continue;
     }
     reports.push_back(run_recorded(db, ids[i], configs[i], options));

@@ -85,8 +85,8 @@ RunReport run_recorded(storage::Database& db, int64_t run_id, const engine::RunC
     report.final_eval_loss = row->final_eval_loss;
     report.final_accuracy = row->final_accuracy;
   }
-  std::string line =
-      "[" + label + "] run " + std::to_string(run_id) + " " + status_of(report.outcome);
+  std::string line = "[" + label + "] run " + std::to_string(run_id) + " " +
+                     std::string(storage::to_string(status_of(report.outcome)));
   if (report.outcome == engine::RunOutcome::kFinished) {
     line += ": final loss " + fmt(report.final_loss, 5);
     if (report.final_accuracy) line += ", accuracy " + fmt(100 * *report.final_accuracy, 4) + "%";
@@ -105,7 +105,8 @@ void print_summary(std::ostream& out, const std::vector<RunReport>& reports) {
   for (const auto& r : reports) {
     table.add({std::to_string(r.run_id),
                r.config.label.empty() ? default_label(r.config) : r.config.label,
-               status_of(r.outcome), std::to_string(engine::global_batch_size(r.config)),
+               std::string(storage::to_string(status_of(r.outcome))),
+               std::to_string(engine::global_batch_size(r.config)),
                fmt(engine::effective_lr(r.config)), fmt(r.final_loss), fmt(r.final_eval_loss),
                r.final_accuracy ? fmt(100 * *r.final_accuracy, 4) + "%" : "",
                r.samples_per_s > 0 ? fmt(r.samples_per_s, 5) : "",

@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
   for (int64_t id = 1; id <= kRuns; ++id) {
     chart->store().append(id, -1, makeSteps(id, 1, kSteps));
     chart->store().setRanks(id, {-1});
-    runs.push_back({id, QString("run %1").arg(id), "finished", kSteps});
+    runs.push_back({id, QString("run %1").arg(id), parity::storage::RunStatus::kFinished, kSteps});
   }
   chart->setRuns(runs);
   chart->setXAxis(parity::ui::XAxisKind::kStep);
@@ -101,7 +101,7 @@ int main(int argc, char** argv) {
 
   measure("unchanged data (periodic redraw)", redraw);
   // A live run: the last one keeps growing (stored rows stay sorted by step).
-  runs.back().status = "running";
+  runs.back().status = parity::storage::RunStatus::kRunning;
   chart->setRuns(runs);
   int64_t grown = kSteps;
   measure("live: 1 of 20 runs grows 50 steps/frame", [&](int) {
@@ -109,7 +109,7 @@ int main(int argc, char** argv) {
     grown += 50;
     chart->redrawNow();
   });
-  runs.back().status = "finished";
+  runs.back().status = parity::storage::RunStatus::kFinished;
   chart->setRuns(runs);
   measure("zooming (wheel around the centre)", zoom);
   measure("  ...full-detail redraw once zooming pauses", [&](int f) {

@@ -30,14 +30,14 @@ int main(int argc, char** argv) {
   {
     parity::storage::Database d(db.toStdString());
     for (int r = 0; r < 8; ++r) {
-      const int64_t id = d.create_run("run " + std::to_string(r), "{}", "queued");
+      const int64_t id = d.create_run("run " + std::to_string(r), "{}");
       d.set_started(id, 2000);
       std::vector<parity::storage::StepRow> rows;
       for (int64_t s = 1; s <= 2000; ++s) {
         rows.push_back({id, s, -1, s / 2000.0, s * 64, 2.0 / std::sqrt(1.0 + s), 0.05, s * 0.01});
       }
       d.append_steps(rows);
-      d.finish_run(id, "finished", "", 1000);
+      d.finish_run(id, parity::storage::RunStatus::kFinished, "", 1000);
     }
   }
   std::vector<double> firstPaint, drawn, wall;

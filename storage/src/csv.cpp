@@ -202,7 +202,7 @@ void write_runs_csv(const Database& db, const std::vector<int64_t>& run_ids, std
     const RunRow& run = runs[i];
     std::vector<std::string> row = {std::to_string(run.id),
                                     run.label,
-                                    run.status,
+                                    std::string(to_string(run.status)),
                                     format_time(run.created_at),
                                     format_time(run.finished_at),
                                     run.error,

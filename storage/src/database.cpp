@@ -25,8 +25,6 @@ using detail::Transaction;
 namespace {
 
 constexpr int kBusyTimeoutMs = 5000;
-constexpr std::array<const char*, 6> kStatuses = {"queued", "running",  "finished",
-                                                  "failed", "diverged", "stopped"};
 
 constexpr const char* kRunColumns =
     "SELECT id, label, status, config_json, error, notes, created_at, started_at, finished_at, "
@@ -36,11 +34,14 @@ bool is_special_path(const std::string& path) {
   return path == ":memory:" || path.rfind("file:", 0) == 0;
 }
 
-void check_status(const std::string& status) {
-  if (std::find(kStatuses.begin(), kStatuses.end(), status) != kStatuses.end()) return;
-  throw StorageError("unknown run status '" + status +
-                     "' (allowed: queued, running, finished, failed, diverged, stopped)");
+RunStatus read_status(const Statement& st, int column, int64_t run_id) {
+  const std::string text = st.column_text(column);
+  if (const auto status = parse_run_status(text)) return *status;
+  throw StorageError("run " + std::to_string(run_id) + " has an unknown status '" + text +
+                     "' (known: queued, running, finished, failed, diverged, stopped)");
 }
+
+std::string status_text(RunStatus status) { return std::string(to_string(status)); }
 
 void check_config_json(const std::string& config_json) {
   if (!config_json.empty() && !nlohmann::json::accept(config_json)) {
@@ -58,7 +59,7 @@ RunRow read_run(const Statement& st) {
   RunRow r;
   r.id = st.column_int64(0);
   r.label = st.column_text(1);
-  r.status = st.column_text(2);
+  r.status = read_status(st, 2, r.id);
   r.config_json = st.column_text(3);
   r.error = st.column_text(4);
   r.notes = st.column_text(5);
@@ -193,11 +194,10 @@ void Database::migrate() {
 int Database::schema_version() const { return read_user_version(db_); }
 
 int64_t Database::create_run(const std::string& label, const std::string& config_json,
-                             const std::string& status) {
-  check_status(status);
+                             RunStatus status) {
   check_config_json(config_json);
   Statement st(db_, "INSERT INTO runs (label, status, created_at, config_json) VALUES (?,?,?,?)");
-  st.bind(1, label).bind(2, status).bind(3, now_unix_seconds());
+  st.bind(1, label).bind(2, status_text(status)).bind(3, now_unix_seconds());
   st.bind(4, config_json.empty() ? std::string("{}") : config_json).run();
   return sqlite3_last_insert_rowid(db_);
 }
@@ -211,23 +211,21 @@ void require_run_changed(sqlite3* db, const char* what, int64_t run_id) {
 }
 }  // namespace
 
-void Database::set_status(int64_t run_id, const std::string& status, const std::string& error) {
-  check_status(status);
+void Database::set_status(int64_t run_id, RunStatus status, const std::string& error) {
   Statement st(db_, "UPDATE runs SET status = ?2, error = ?3 WHERE id = ?1");
-  st.bind(1, run_id).bind(2, status).bind(3, error).run();
+  st.bind(1, run_id).bind(2, status_text(status)).bind(3, error).run();
   require_run_changed(db_, "set_status", run_id);
 }
 
 void Database::set_started(int64_t run_id, int64_t total_steps) {
-  Statement st(
-      db_, "UPDATE runs SET status = 'running', started_at = ?2, total_steps = ?3 WHERE id = ?1");
-  st.bind(1, run_id).bind(2, now_unix_seconds()).bind(3, total_steps).run();
+  Statement st(db_, "UPDATE runs SET status = ?4, started_at = ?2, total_steps = ?3 WHERE id = ?1");
+  st.bind(1, run_id).bind(2, now_unix_seconds()).bind(3, total_steps);
+  st.bind(4, status_text(RunStatus::kRunning)).run();
   require_run_changed(db_, "set_started", run_id);
 }
 
-void Database::finish_run(int64_t run_id, const std::string& status, const std::string& error,
+void Database::finish_run(int64_t run_id, RunStatus status, const std::string& error,
                           double samples_per_s) {
-  check_status(status);
   // One statement, so the finals and the status change together.
   Statement st(db_, R"sql(
     UPDATE runs SET status = ?2, error = ?3, finished_at = ?4, samples_per_s = ?5,
@@ -238,7 +236,7 @@ void Database::finish_run(int64_t run_id, const std::string& status, const std::
       final_accuracy = (SELECT accuracy FROM evals WHERE run_id = ?1
                         ORDER BY step DESC, epoch DESC LIMIT 1)
     WHERE id = ?1)sql");
-  st.bind(1, run_id).bind(2, status).bind(3, error).bind(4, now_unix_seconds());
+  st.bind(1, run_id).bind(2, status_text(status)).bind(3, error).bind(4, now_unix_seconds());
   st.bind(5, samples_per_s).run();
   require_run_changed(db_, "finish_run", run_id);
 }

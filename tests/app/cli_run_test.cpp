@@ -45,7 +45,7 @@ TEST(CliRun, RecordsStepsPerRankEvalsAndFinals) {
   auto runs = db.list_runs();
   ASSERT_EQ(runs.size(), 1u);
   const auto& run = runs[0];
-  EXPECT_EQ(run.status, "finished");
+  EXPECT_EQ(run.status, storage::RunStatus::kFinished);
   EXPECT_EQ(run.label, "ok");
   EXPECT_EQ(run.total_steps, 6);
   EXPECT_EQ(run.steps_done, 6);
@@ -67,7 +67,7 @@ TEST(CliRun, KilledRankFailsTheRunNamingIt) {
   EXPECT_TRUE(contains(r.err, "rank 1 was killed by signal 9 (SIGKILL)")) << r.err;
   storage::Database db(db_path);
   auto run = db.list_runs().at(0);
-  EXPECT_EQ(run.status, "failed");
+  EXPECT_EQ(run.status, storage::RunStatus::kFailed);
   EXPECT_EQ(run.error, "rank 1 was killed by signal 9 (SIGKILL)");
   EXPECT_FALSE(db.steps(run.id, -1).empty());  // what was recorded stays readable
   // Rank logs are kept beside the database.
@@ -89,7 +89,7 @@ TEST(CliRun, DivergedRunExitsOne) {
   CliResult r = run_cli(fake_run(home.file("runs.db"), "diverge", 2, 10), home.path());
   EXPECT_EQ(r.exit_code, 1);
   storage::Database db(home.file("runs.db"));
-  EXPECT_EQ(db.list_runs().at(0).status, "diverged");
+  EXPECT_EQ(db.list_runs().at(0).status, storage::RunStatus::kDiverged);
 }
 
 TEST(CliRun, SigtermStopsTheRun) {
@@ -111,7 +111,7 @@ TEST(CliRun, SigtermStopsTheRun) {
   EXPECT_EQ(wait_cli(pid), 1);
   storage::Database db(db_path);
   auto run = db.list_runs().at(0);
-  EXPECT_EQ(run.status, "stopped");
+  EXPECT_EQ(run.status, storage::RunStatus::kStopped);
   EXPECT_EQ(run.error, "stopped by the user");
 }
 
@@ -123,7 +123,7 @@ TEST(CliRun, RunIdStartsAQueuedRowWithItsStoredConfig) {
     storage::Database db(db_path);
     engine::RunConfig c = tiny_config("ok", 2, 4);
     c.max_steps = 3;
-    id = db.create_run("from the window", engine::to_json(c), "queued");
+    id = db.create_run("from the window", engine::to_json(c), storage::RunStatus::kQueued);
   }
   CliResult r = run_cli({"run", "--db", db_path, "--run-id", std::to_string(id), "--worker",
                          PARITY_FAKE_WORKER, "--quiet"},
@@ -132,7 +132,7 @@ TEST(CliRun, RunIdStartsAQueuedRowWithItsStoredConfig) {
   storage::Database db(db_path);
   auto run = db.get_run(id);
   ASSERT_TRUE(run.has_value());
-  EXPECT_EQ(run->status, "finished");
+  EXPECT_EQ(run->status, storage::RunStatus::kFinished);
   EXPECT_EQ(run->steps_done, 3);
   EXPECT_EQ(db.list_runs().size(), 1u);
 
@@ -157,14 +157,14 @@ TEST(CliRun, RunIdWithAnInvalidStoredConfigMarksTheRowFailed) {
     storage::Database db(db_path);
     engine::RunConfig c = tiny_config("bad", 1, 4);
     c.num_processes = 0;
-    id = db.create_run("bad", engine::to_json(c), "queued");
+    id = db.create_run("bad", engine::to_json(c), storage::RunStatus::kQueued);
   }
   CliResult r = run_cli(
       {"run", "--db", db_path, "--run-id", std::to_string(id), "--worker", PARITY_FAKE_WORKER},
       home.path());
   EXPECT_EQ(r.exit_code, 2);
   storage::Database db(db_path);
-  EXPECT_EQ(db.get_run(id)->status, "failed");
+  EXPECT_EQ(db.get_run(id)->status, storage::RunStatus::kFailed);
   EXPECT_TRUE(contains(db.get_run(id)->error, "num_processes")) << db.get_run(id)->error;
 }
 
@@ -174,14 +174,14 @@ TEST(CliRun, RunIdWithAMissingWorkerMarksTheRowFailed) {
   int64_t id;
   {
     storage::Database db(db_path);
-    id = db.create_run("ok", engine::to_json(tiny_config("ok", 1, 4)), "queued");
+    id = db.create_run("ok", engine::to_json(tiny_config("ok", 1, 4)), storage::RunStatus::kQueued);
   }
   CliResult r = run_cli(
       {"run", "--db", db_path, "--run-id", std::to_string(id), "--worker", home.file("nothing")},
       home.path());
   EXPECT_EQ(r.exit_code, 2);
   storage::Database db(db_path);
-  EXPECT_EQ(db.get_run(id)->status, "failed");
+  EXPECT_EQ(db.get_run(id)->status, storage::RunStatus::kFailed);
   EXPECT_TRUE(contains(db.get_run(id)->error, "parity-worker not found")) << db.get_run(id)->error;
 }
 

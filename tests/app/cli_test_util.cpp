@@ -98,7 +98,8 @@ engine::RunConfig tiny_config(const std::string& label, int processes, int64_t b
 
 int64_t add_finished_run(storage::Database& db, const engine::RunConfig& config, int steps,
                          double loss_scale) {
-  const int64_t id = db.create_run(config.label, engine::to_json(config), "queued");
+  const int64_t id =
+      db.create_run(config.label, engine::to_json(config), storage::RunStatus::kQueued);
   db.set_started(id, steps);
   std::vector<storage::StepRow> rows;
   const int64_t global =
@@ -127,7 +128,7 @@ int64_t add_finished_run(storage::Database& db, const engine::RunConfig& config,
   eval.samples = steps * global;
   eval.loss = 0.5 * loss_scale;
   db.append_evals({eval});
-  db.finish_run(id, "finished", "", 1000.0);
+  db.finish_run(id, storage::RunStatus::kFinished, "", 1000.0);
   return id;
 }
 

@@ -44,7 +44,7 @@ TEST(CliWorker, TwoProcessSyntheticRegressionIsRecorded) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   storage::Database db(db_path);
   auto run = db.list_runs().at(0);
-  EXPECT_EQ(run.status, "finished") << run.error;
+  EXPECT_EQ(run.status, storage::RunStatus::kFinished) << run.error;
   EXPECT_EQ(run.steps_done, 6);
   const auto global = db.steps(run.id, -1);
   ASSERT_EQ(global.size(), 6u);
@@ -126,7 +126,7 @@ TEST(CliWorker, KilledRankFailsTheRunAndTheOtherRankIsGone) {
   EXPECT_TRUE(gone(survivor)) << "rank 0 outlived the run";
   storage::Database db(db_path);
   auto run = db.list_runs().at(0);
-  EXPECT_EQ(run.status, "failed");
+  EXPECT_EQ(run.status, storage::RunStatus::kFailed);
   EXPECT_EQ(run.error, "rank 1 was killed by signal 9 (SIGKILL)");
   EXPECT_GE(db.steps(run.id, -1).size(), 5u);
 }

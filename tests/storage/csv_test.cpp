@@ -122,8 +122,8 @@ class CsvExport : public ::testing::Test {
       db_.append_steps(rows);
     }
     db_.append_evals({{a_, 1, 2, 512, 0.25, 0.875}});
-    db_.finish_run(a_, "finished", "", 2048);
-    db_.finish_run(b_, "diverged", "loss is nan at step 2", 1000);
+    db_.finish_run(a_, storage::RunStatus::kFinished, "", 2048);
+    db_.finish_run(b_, storage::RunStatus::kDiverged, "loss is nan at step 2", 1000);
   }
   TempDir dir_;
   Database db_{dir_.file("export.db")};

@@ -149,7 +149,7 @@ TEST(Database, RunRoundTrip) {
   ASSERT_TRUE(run.has_value());
   EXPECT_EQ(run->id, a);
   EXPECT_EQ(run->label, "1x256");
-  EXPECT_EQ(run->status, "queued");
+  EXPECT_EQ(run->status, RunStatus::kQueued);
   EXPECT_EQ(run->config_json, R"({"seed":42,"num_processes":1})");
   EXPECT_GE(run->created_at, before - 1);
   EXPECT_LE(run->created_at, now_s() + 1);
@@ -160,12 +160,12 @@ TEST(Database, RunRoundTrip) {
 
   db.set_started(a, 1000);
   run = db.get_run(a);
-  EXPECT_EQ(run->status, "running");
+  EXPECT_EQ(run->status, RunStatus::kRunning);
   EXPECT_EQ(run->total_steps, 1000);
   EXPECT_GT(run->started_at, 0);
 
-  db.set_status(b, "failed", "rank 1 exited with code 9");
-  EXPECT_EQ(db.get_run(b)->status, "failed");
+  db.set_status(b, RunStatus::kFailed, "rank 1 exited with code 9");
+  EXPECT_EQ(db.get_run(b)->status, RunStatus::kFailed);
   EXPECT_EQ(db.get_run(b)->error, "rank 1 exited with code 9");
 
   const auto runs = db.list_runs();
@@ -175,18 +175,41 @@ TEST(Database, RunRoundTrip) {
   EXPECT_FALSE(db.get_run(b + 100).has_value());
 }
 
-TEST(Database, RefusesBadStatusBadJsonAndUnknownRuns) {
+TEST(RunStatus, EveryStatusRoundTripsThroughItsStoredSpelling) {
+  for (RunStatus s : kAllRunStatuses) EXPECT_EQ(parse_run_status(to_string(s)), s);
+  EXPECT_EQ(to_string(RunStatus::kDiverged), "diverged");
+  EXPECT_FALSE(parse_run_status("paused").has_value());
+  EXPECT_FALSE(parse_run_status("Finished").has_value());
+  EXPECT_TRUE(is_active(RunStatus::kQueued));
+  EXPECT_TRUE(is_active(RunStatus::kRunning));
+  EXPECT_FALSE(is_active(RunStatus::kStopped));
+}
+
+TEST(Database, AStatusWrittenByAnotherProgramThatIsNoneOfOursNamesItself) {
+  TempDir dir;
+  Database db(dir.file("foreign.db"));
+  const int64_t id = db.create_run("x", "{}");
+  exec_sql(db.handle(), "UPDATE runs SET status = 'paused' WHERE id = " + std::to_string(id));
+  try {
+    db.list_runs();
+    FAIL() << "an unknown status was read as one of ours";
+  } catch (const StorageError& e) {
+    EXPECT_NE(std::string(e.what()).find("'paused'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("run " + std::to_string(id)), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Database, RefusesBadJsonAndUnknownRuns) {
   TempDir dir;
   Database db(dir.file("bad.db"));
-  EXPECT_THROW(db.create_run("x", "{}", "paused"), StorageError);
   EXPECT_THROW(db.create_run("x", "{not json"), StorageError);
   EXPECT_TRUE(db.list_runs().empty());
   const int64_t id = db.create_run("x", "{}");
-  EXPECT_THROW(db.set_status(id, "done"), StorageError);
-  EXPECT_THROW(db.set_status(id + 1, "running"), StorageError);
+  EXPECT_THROW(db.set_status(id + 1, RunStatus::kRunning), StorageError);
   EXPECT_THROW(db.rename_run(id + 1, "y"), StorageError);
   EXPECT_THROW(db.set_notes(id + 1, "y"), StorageError);
-  EXPECT_THROW(db.finish_run(id + 1, "finished", "", 1.0), StorageError);
+  EXPECT_THROW(db.finish_run(id + 1, RunStatus::kFinished, "", 1.0), StorageError);
   EXPECT_THROW(db.delete_run(id + 1), StorageError);
 }
 
@@ -290,9 +313,9 @@ TEST(Database, FinishRunTakesTheFinalsFromTheLastRows) {
   db.append_steps({step_row(id, 1, -1, 0.9), step_row(id, 3, -1, 0.3), step_row(id, 2, -1, 0.6),
                    step_row(id, 3, 0, 7.0)});
   db.append_evals({{id, 1, 2, 128, 0.7, 0.5}, {id, 2, 3, 192, 0.4, 0.75}});
-  db.finish_run(id, "finished", "", 1234.5);
+  db.finish_run(id, RunStatus::kFinished, "", 1234.5);
   const RunRow run = *db.get_run(id);
-  EXPECT_EQ(run.status, "finished");
+  EXPECT_EQ(run.status, RunStatus::kFinished);
   EXPECT_GT(run.finished_at, 0);
   EXPECT_GE(run.finished_at, run.started_at);
   EXPECT_EQ(run.samples_per_s, 1234.5);
@@ -306,7 +329,7 @@ TEST(Database, FinishRunWithNoRowsOrADivergedLoss) {
   TempDir dir;
   Database db(dir.file("finals.db"));
   const int64_t empty = db.create_run("empty", "{}");
-  db.finish_run(empty, "failed", "rank 0 killed by signal 9", 0);
+  db.finish_run(empty, RunStatus::kFailed, "rank 0 killed by signal 9", 0);
   RunRow run = *db.get_run(empty);
   EXPECT_EQ(run.error, "rank 0 killed by signal 9");
   EXPECT_FALSE(run.final_loss.has_value());
@@ -315,7 +338,7 @@ TEST(Database, FinishRunWithNoRowsOrADivergedLoss) {
 
   const int64_t diverged = db.create_run("diverged", "{}");
   db.append_steps({step_row(diverged, 1, -1, 2.0), step_row(diverged, 2, -1, kNaN)});
-  db.finish_run(diverged, "diverged", "loss is nan at step 2", 10);
+  db.finish_run(diverged, RunStatus::kDiverged, "loss is nan at step 2", 10);
   run = *db.get_run(diverged);
   ASSERT_TRUE(run.final_loss.has_value());
   EXPECT_TRUE(std::isnan(*run.final_loss));

@@ -42,8 +42,8 @@ QString runCli(const QString& cli, const QStringList& args) {
   QProcess p;
   p.start(cli, args);
   if (!p.waitForFinished(60000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
-    ADD_FAILURE() << "parity-cli " << args.join(' ').toStdString() << " failed: "
-                  << p.readAllStandardError().toStdString();
+    ADD_FAILURE() << "parity-cli " << args.join(' ').toStdString()
+                  << " failed: " << p.readAllStandardError().toStdString();
   }
   return QString::fromUtf8(p.readAllStandardOutput());
 }
@@ -124,9 +124,10 @@ TEST(FileDialogGui, ListingTheDatabaseFolderKeepsTheWindowsWrites) {
   c.per_device_batch_size = 32;
   window.setupsModel()->reset(c, {c});
   window.launch(window.setupsModel()->configs());
-  ASSERT_TRUE(test::waitFor([&] { return runs->rowCount() == 2 && window.isSettled(true); },
-                            120000));
-  for (const auto& r : runs->runs()) EXPECT_EQ(r.status, "finished") << r.label << ": " << r.error;
+  ASSERT_TRUE(
+      test::waitFor([&] { return runs->rowCount() == 2 && window.isSettled(true); }, 120000));
+  for (const auto& r : runs->runs())
+    EXPECT_EQ(r.status, storage::RunStatus::kFinished) << r.label << ": " << r.error;
   EXPECT_TRUE(deletedDescriptorsIn(folder).isEmpty())
       << deletedDescriptorsIn(folder).join('\n').toStdString();
 }

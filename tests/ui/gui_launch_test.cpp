@@ -77,7 +77,7 @@ TEST(GuiLaunch, TwoSetupsRunToTheEndAndBothCurvesAreDrawn) {
   RunsModel* runs = window.runsModel();
   ASSERT_EQ(runs->rowCount(), 2);
   for (const auto& r : runs->runs()) {
-    EXPECT_EQ(r.status, "finished") << r.label << ": " << r.error;
+    EXPECT_EQ(r.status, storage::RunStatus::kFinished) << r.label << ": " << r.error;
     EXPECT_GT(r.steps_done, 0) << r.label;
   }
 
@@ -130,7 +130,7 @@ TEST(GuiLaunch, StopSendsSigtermAndTheRunIsMarkedStopped) {
   ASSERT_TRUE(window.launcher()->canStop(id));
   window.launcher()->stop(id);
   ASSERT_TRUE(test::waitFor([&] { return window.isSettled(true); }, 30000));
-  EXPECT_EQ(runs->runs()[0].status, "stopped") << runs->runs()[0].error;
+  EXPECT_EQ(runs->runs()[0].status, storage::RunStatus::kStopped) << runs->runs()[0].error;
   EXPECT_LT(runs->runs()[0].steps_done, runs->runs()[0].total_steps);
 }
 

@@ -27,7 +27,8 @@ class LossChartTest : public ::testing::Test {
     chart->store().setRanks(1, {-1});
     chart->store().append(2, -1, test::syntheticSteps(2, 50000, 128, -1, 30000, 1.1));
     chart->store().setRanks(2, {-1});
-    chart->setRuns({{1, "1x64", "finished", 100000}, {2, "2x64", "diverged", 50000}});
+    chart->setRuns({{1, "1x64", storage::RunStatus::kFinished, 100000},
+                    {2, "2x64", storage::RunStatus::kDiverged, 50000}});
     QCoreApplication::processEvents();
     chart->redrawNow();
   }
@@ -151,7 +152,7 @@ TEST_F(LossChartTest, RedrawsAreBatched) {
 }
 
 TEST_F(LossChartTest, HidingARunRemovesItsSeries) {
-  chart->setRuns({{2, "2x64", "diverged", 50000}});
+  chart->setRuns({{2, "2x64", storage::RunStatus::kDiverged, 50000}});
   chart->redrawNow();
   EXPECT_EQ(chart->drawnPointCounts().size(), 1u);
 }

@@ -52,7 +52,7 @@ TEST_F(MainWindowTest, RunsWrittenLaterAppearAndGrow) {
   ASSERT_TRUE(test::waitFor([&] { return window.isSettled(false); }));
   // Another process (parity-cli started from a shell) adds a run and writes steps.
   storage::Database db(path.toStdString());
-  const int64_t id = db.create_run("from the CLI", "{}", "queued");
+  const int64_t id = db.create_run("from the CLI", "{}", storage::RunStatus::kQueued);
   db.set_started(id, 100);
   auto rows = test::syntheticSteps(id, 100, 32);
   db.append_steps({rows.begin(), rows.begin() + 40});
@@ -144,14 +144,14 @@ TEST(ComparePanelTest, VerdictTableDiffAndDeltaPlot) {
     storage::Database db(path.toStdString());
     a = test::addFinishedRun(db, "ref", 200, 64, R"({"seed": 1})");
     b = test::addFinishedRun(db, "same", 200, 64, R"({"seed": 1})");
-    c = db.create_run("higher lr", R"({"seed": 1, "lr": 0.2})", "queued");
+    c = db.create_run("higher lr", R"({"seed": 1, "lr": 0.2})", storage::RunStatus::kQueued);
     db.set_started(c, 200);
     db.append_steps(test::syntheticSteps(c, 200, 64, -1, 0, 1.3));
-    db.finish_run(c, "finished", "", 1000.0);
-    const int64_t d = db.create_run("ref, seed 2", R"({"seed": 2})", "queued");
+    db.finish_run(c, storage::RunStatus::kFinished, "", 1000.0);
+    const int64_t d = db.create_run("ref, seed 2", R"({"seed": 2})", storage::RunStatus::kQueued);
     db.set_started(d, 200);
     db.append_steps(test::syntheticSteps(d, 200, 64, -1, 0, 1.01));
-    db.finish_run(d, "finished", "", 1000.0);
+    db.finish_run(d, storage::RunStatus::kFinished, "", 1000.0);
   }
   MainWindow window({false, true});
   window.show();

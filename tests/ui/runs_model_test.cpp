@@ -13,7 +13,7 @@ storage::RunRow row(int64_t id, const std::string& label, const std::string& sta
   storage::RunRow r;
   r.id = id;
   r.label = label;
-  r.status = status;
+  r.status = storage::parse_run_status(status).value();
   r.config_json = R"({"num_processes": 2, "per_device_batch_size": 32})";
   r.steps_done = done;
   r.total_steps = total;
@@ -68,7 +68,7 @@ TEST_F(RunsModelTest, ReportsRunsThatEnded) {
   failed.error = "rank 1 exited with code 1";
   model.setRuns({failed});
   ASSERT_EQ(ended.count(), 1);
-  EXPECT_EQ(ended.at(0).at(1).toString(), "failed");
+  EXPECT_EQ(ended.at(0).at(1).value<storage::RunStatus>(), storage::RunStatus::kFailed);
   EXPECT_EQ(model.index(0, RunsModel::kStatus).data(Qt::ToolTipRole).toString(),
             "rank 1 exited with code 1");
 }

@@ -49,13 +49,14 @@ inline std::vector<storage::StepRow> syntheticSteps(int64_t runId, int64_t steps
   return rows;
 }
 
-/// A run row with `steps` global steps, finished.
+/// A run row with `steps` global steps (loss times `scale`), finished.
 inline int64_t addFinishedRun(storage::Database& db, const std::string& label, int64_t steps,
-                              int64_t batch = 64, const std::string& config = "{}") {
-  const int64_t id = db.create_run(label, config, "queued");
+                              int64_t batch = 64, const std::string& config = "{}",
+                              double scale = 1.0) {
+  const int64_t id = db.create_run(label, config);
   db.set_started(id, steps);
-  db.append_steps(syntheticSteps(id, steps, batch));
-  db.finish_run(id, "finished", "", 1000.0);
+  db.append_steps(syntheticSteps(id, steps, batch, -1, 0, scale));
+  db.finish_run(id, storage::RunStatus::kFinished, "", 1000.0);
   return id;
 }
 

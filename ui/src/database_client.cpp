@@ -57,7 +57,7 @@ void DatabaseClient::deleteRun(qint64 runId) {
   post([w = worker_, runId] { w->deleteRun(runId); });
 }
 
-void DatabaseClient::markIfActive(qint64 runId, const QString& status, const QString& error) {
+void DatabaseClient::markIfActive(qint64 runId, storage::RunStatus status, const QString& error) {
   post([w = worker_, runId, status, error] { w->markIfActive(runId, status, error); });
 }
 

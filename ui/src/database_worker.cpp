@@ -60,7 +60,7 @@ void DatabaseWorker::createRun(int requestId, const QString& label, const QStrin
     return;
   }
   try {
-    const int64_t id = db_->create_run(label.toStdString(), configJson.toStdString(), "queued");
+    const int64_t id = db_->create_run(label.toStdString(), configJson.toStdString());
     emit runCreated(requestId, id);
     pollRuns();
   } catch (const std::exception& e) {
@@ -98,17 +98,18 @@ void DatabaseWorker::deleteRun(qint64 runId) {
   }
 }
 
-void DatabaseWorker::markIfActive(qint64 runId, const QString& status, const QString& error) {
+void DatabaseWorker::markIfActive(qint64 runId, storage::RunStatus status, const QString& error) {
   if (!db_) return;
   try {
     const auto run = db_->get_run(runId);
-    if (run && (run->status == "queued" || run->status == "running")) {
-      db_->set_status(runId, status.toStdString(), error.toStdString());
+    if (run && storage::is_active(run->status)) {
+      db_->set_status(runId, status, error.toStdString());
     }
     pollRuns();
   } catch (const std::exception& e) {
-    emit operationFailed(tr("Marking run %1 %2").arg(runId).arg(status),
-                         QString::fromStdString(e.what()));
+    emit operationFailed(
+        tr("Marking run %1 %2").arg(runId).arg(QString::fromLatin1(storage::to_string(status))),
+        QString::fromStdString(e.what()));
   }
 }
 

@@ -290,7 +290,8 @@ void LossChart::refresh() {
       }
     }
     // Ranks are listed until some are stored, and while a run may still be adding them.
-    if (!store_.ranksKnown(id) || store_.ranks(id).empty() || rs.info.status == "queued") {
+    if (!store_.ranksKnown(id) || store_.ranks(id).empty() ||
+        rs.info.status == storage::RunStatus::kQueued) {
       request.rankRuns.push_back(id);
     }
   }

@@ -101,7 +101,7 @@ std::pair<double, double> LossChart::dataXExtent() const {
 
 bool LossChart::anyActive() const {
   for (const RunSeries& rs : runs_) {
-    if (rs.info.status == "running" || rs.info.status == "queued") return true;
+    if (storage::is_active(rs.info.status)) return true;
   }
   return false;
 }

@@ -145,8 +145,8 @@ void MainWindow::connectPlumbing() {
     updateStatus();
   });
   connect(runs_, &RunsModel::runEnded, this,
-          [this](qint64 id, const QString& status, const QString& error) {
-            if (status == "failed") {
+          [this](qint64 id, storage::RunStatus status, const QString& error) {
+            if (status == storage::RunStatus::kFailed) {
               const auto* run = runs_->runById(id);
               const QString label = run ? QString::fromStdString(run->label) : QString();
               showProblem(this, tr("Run %1 (%2) failed").arg(id).arg(label), adviseOn(error),
@@ -217,8 +217,7 @@ void MainWindow::updateChartRuns() {
   for (qint64 id : runs_->shownRuns()) {
     const auto* r = runs_->runById(id);
     if (!r) continue;
-    shown.push_back(
-        {id, QString::fromStdString(r->label), QString::fromStdString(r->status), r->steps_done});
+    shown.push_back({id, QString::fromStdString(r->label), r->status, r->steps_done});
   }
   chartPanel_->lossChart()->setRuns(shown);
   updateStatus();

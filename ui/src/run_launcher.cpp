@@ -165,7 +165,7 @@ void RunLauncher::onFinished(qint64 runId, int exitCode, bool crashed) {
     const QString last =
         done.tail.isEmpty() ? tr("parity-cli exited with code %1").arg(exitCode) : done.tail.last();
     // parity-cli normally marks the run itself; this covers a process that died first.
-    db_->markIfActive(runId, "failed", last);
+    db_->markIfActive(runId, storage::RunStatus::kFailed, last);
   } else {
     db_->pollNow();
   }
@@ -177,7 +177,7 @@ void RunLauncher::stop(qint64 runId) {
   for (auto it = pending_.begin(); it != pending_.end(); ++it) {
     if (it->runId == runId) {
       pending_.erase(it);
-      db_->markIfActive(runId, "stopped", tr("stopped before it started"));
+      db_->markIfActive(runId, storage::RunStatus::kStopped, tr("stopped before it started"));
       checkIdle();
       return;
     }

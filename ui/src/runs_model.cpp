@@ -20,12 +20,16 @@ bool sameRow(const storage::RunRow& a, const storage::RunRow& b) {
          a.final_eval_loss == b.final_eval_loss && a.final_accuracy == b.final_accuracy;
 }
 
-QColor statusColor(const std::string& status) {
-  if (status == "failed") return QColor(0xc6, 0x28, 0x28);
-  if (status == "diverged") return QColor(0xd8, 0x6a, 0x00);
-  if (status == "running") return QColor(0x15, 0x65, 0xc0);
-  if (status == "finished") return QColor(0x2e, 0x7d, 0x32);
+QColor statusColor(storage::RunStatus status) {
+  if (status == storage::RunStatus::kFailed) return QColor(0xc6, 0x28, 0x28);
+  if (status == storage::RunStatus::kDiverged) return QColor(0xd8, 0x6a, 0x00);
+  if (status == storage::RunStatus::kRunning) return QColor(0x15, 0x65, 0xc0);
+  if (status == storage::RunStatus::kFinished) return QColor(0x2e, 0x7d, 0x32);
   return {};
+}
+
+QString statusText(storage::RunStatus status) {
+  return QString::fromLatin1(storage::to_string(status));
 }
 
 }  // namespace
@@ -62,11 +66,11 @@ void RunsModel::setRuns(const std::vector<storage::RunRow>& runs) {
     }
     storage::RunRow& old = runs_[*it];
     if (sameRow(old, r)) continue;
-    const bool ended = isActive(old.status) && !isActive(r.status);
+    const bool ended = storage::is_active(old.status) && !storage::is_active(r.status);
     old = r;
     emit dataChanged(index(*it, 0), index(*it, kColumnCount - 1));
     if (ended) {
-      emit runEnded(r.id, QString::fromStdString(r.status), QString::fromStdString(r.error));
+      emit runEnded(r.id, r.status, QString::fromStdString(r.error));
     }
   }
   if (!added.empty()) {
@@ -157,13 +161,14 @@ QString RunsModel::formatDuration(double seconds) {
 }
 
 double RunsModel::progress(const storage::RunRow& r) const {
-  if (r.status == "finished") return 1.0;
-  if (r.total_steps <= 0) return r.status == "queued" ? 0.0 : -1.0;
+  if (r.status == storage::RunStatus::kFinished) return 1.0;
+  if (r.total_steps <= 0) return r.status == storage::RunStatus::kQueued ? 0.0 : -1.0;
   return std::clamp(static_cast<double>(r.steps_done) / r.total_steps, 0.0, 1.0);
 }
 
 QString RunsModel::eta(const storage::RunRow& r) const {
-  if (r.status != "running" || r.started_at <= 0 || r.steps_done <= 0 || r.total_steps <= 0) {
+  if (r.status != storage::RunStatus::kRunning || r.started_at <= 0 || r.steps_done <= 0 ||
+      r.total_steps <= 0) {
     return {};
   }
   const double elapsed = now_() - r.started_at;
@@ -202,7 +207,7 @@ QString RunsModel::setupSummary(const storage::RunRow& r) const {
 double RunsModel::samplesPerSecond(const storage::RunRow& r) const {
   if (r.samples_per_s > 0) return r.samples_per_s;
   // While running, the stored figure is not there yet: estimate from the steps done so far.
-  if (r.status != "running" || r.started_at <= 0 || r.steps_done <= 0) return 0;
+  if (r.status != storage::RunStatus::kRunning || r.started_at <= 0 || r.steps_done <= 0) return 0;
   setupSummary(r);  // fills globalBatch_
   const double elapsed = now_() - r.started_at;
   const int64_t global = globalBatch_.value(r.id, 0);
@@ -216,9 +221,11 @@ QVariant RunsModel::display(const storage::RunRow& r, int column) const {
     case kLabel:
       return QString::fromStdString(r.label);
     case kStatus:
-      return QString::fromStdString(r.status);
+      return statusText(r.status);
     case kProgress: {
-      if (r.total_steps <= 0) return r.status == "finished" ? tr("done") : QString();
+      if (r.total_steps <= 0) {
+        return r.status == storage::RunStatus::kFinished ? tr("done") : QString();
+      }
       QString text = QString("%1 / %2").arg(r.steps_done).arg(r.total_steps);
       const QString left = eta(r);
       if (!left.isEmpty()) text += tr("  ETA %1").arg(left);
@@ -298,7 +305,7 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
     case kProgressRole:
       return progress(*r);
     case kStatusRole:
-      return QString::fromStdString(r->status);
+      return statusText(r->status);
     default:
       return {};
   }
@@ -341,6 +348,10 @@ QVariant RunsModel::headerData(int section, Qt::Orientation orientation, int rol
     return tr("processes × per-device batch, accumulation, = global batch, lr scaling, precision");
   }
   return {};
+}
+
+QString statusText(storage::RunStatus status) {
+  return QString::fromLatin1(storage::to_string(status));
 }
 
 Qt::ItemFlags RunsModel::flags(const QModelIndex& index) const {

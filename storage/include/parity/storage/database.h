@@ -4,6 +4,8 @@
 /// versioned with PRAGMA user_version and migrated forward on open.
 /// Thread safety: one Database object per thread (each owns its sqlite3 connection).
 
+#include <parity/storage/run_status.h>
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -21,11 +23,10 @@ class StorageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Run status, as stored: "queued", "running", "finished", "failed", "diverged", "stopped".
 struct RunRow {
   int64_t id = 0;
   std::string label;
-  std::string status;
+  RunStatus status = RunStatus::kQueued;
   std::string config_json;
   std::string error;        ///< why it failed, diverged or stopped
   std::string notes;        ///< the user's notes
@@ -85,17 +86,16 @@ class Database {
   const std::string& path() const { return path_; }
   int schema_version() const;
 
-  // Runs. A status must be one of the values listed at RunRow; anything else throws StorageError.
+  // Runs. A stored status that is none of RunStatus's reads as a StorageError naming it.
   // Updates of a run id that does not exist throw StorageError ("no run with id N").
 
   /// Returns the new id (ids are never reused). config_json must be valid JSON; "" is stored as {}.
   int64_t create_run(const std::string& label, const std::string& config_json,
-                     const std::string& status = "queued");
-  void set_status(int64_t run_id, const std::string& status, const std::string& error = "");
+                     RunStatus status = RunStatus::kQueued);
+  void set_status(int64_t run_id, RunStatus status, const std::string& error = "");
   void set_started(int64_t run_id, int64_t total_steps);  ///< status running, started_at now
   /// Marks the end: status, error, finished_at now, samples/s, and the finals from stored rows.
-  void finish_run(int64_t run_id, const std::string& status, const std::string& error,
-                  double samples_per_s);
+  void finish_run(int64_t run_id, RunStatus status, const std::string& error, double samples_per_s);
   void rename_run(int64_t run_id, const std::string& label);
   void set_notes(int64_t run_id, const std::string& notes);
   void delete_run(int64_t run_id);  ///< with its steps and evals

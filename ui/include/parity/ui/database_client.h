@@ -32,7 +32,7 @@ class DatabaseClient : public QObject {
   void renameRun(qint64 runId, const QString& label);
   void setNotes(qint64 runId, const QString& notes);
   void deleteRun(qint64 runId);
-  void markIfActive(qint64 runId, const QString& status, const QString& error);
+  void markIfActive(qint64 runId, storage::RunStatus status, const QString& error);
   void exportCurves(const QString& path, const QList<qint64>& runIds, bool includeRanks);
   void exportRuns(const QString& path, const QList<qint64>& runIds);
   void compareRuns(int requestId, qint64 referenceId, const QList<qint64>& others);

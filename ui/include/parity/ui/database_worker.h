@@ -34,7 +34,7 @@ class DatabaseWorker : public QObject {
   void setNotes(qint64 runId, const QString& notes);
   void deleteRun(qint64 runId);
   /// Marks a run that is still queued or running (the process died before saying so).
-  void markIfActive(qint64 runId, const QString& status, const QString& error);
+  void markIfActive(qint64 runId, storage::RunStatus status, const QString& error);
   void exportCurves(const QString& path, const QList<qint64>& runIds, bool includeRanks);
   void exportRuns(const QString& path, const QList<qint64>& runIds);
   /// Loads the runs' global curves and configs and compares them to the reference (verdict.h).

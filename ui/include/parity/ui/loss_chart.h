@@ -7,6 +7,7 @@
 /// Thread affinity: UI thread; the loader's results come back through queued signals carrying a
 /// token, and results with an old token (a database switch, a deleted run) are dropped.
 
+#include <parity/storage/run_status.h>
 #include <parity/ui/curve_loader.h>
 #include <parity/ui/curve_store.h>
 #include <parity/ui/plot_points.h>
@@ -39,7 +40,7 @@ namespace parity::ui {
 struct ChartRun {
   qint64 id = 0;
   QString label;
-  QString status;
+  storage::RunStatus status = storage::RunStatus::kQueued;
   qint64 stepsDone = 0;
 };
 

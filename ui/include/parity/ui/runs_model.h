@@ -67,9 +67,6 @@ class RunsModel : public QAbstractTableModel {
   /// For ETA and the live samples/s; tests inject a fixed clock.
   void setClock(std::function<double()> nowSeconds) { now_ = std::move(nowSeconds); }
 
-  static bool isActive(const std::string& status) {
-    return status == "queued" || status == "running";
-  }
   /// "1:05" style; empty for negative.
   static QString formatDuration(double seconds);
 
@@ -79,7 +76,7 @@ class RunsModel : public QAbstractTableModel {
   void renameRequested(qint64 runId, const QString& label);
   void notesEdited(qint64 runId, const QString& notes);
   /// A run reached finished / failed / diverged / stopped since the previous poll.
-  void runEnded(qint64 runId, const QString& status, const QString& error);
+  void runEnded(qint64 runId, storage::RunStatus status, const QString& error);
 
  private:
   QVariant display(const storage::RunRow& r, int column) const;

@@ -11,6 +11,7 @@ pkgs=(
   libgtest-dev libgmock-dev
   dataset-fashion-mnist
   xvfb xauth x11-apps xdotool
+  locales-all
 )
 
 missing=()

@@ -1,5 +1,6 @@
 // The parity executable itself: --help, and --screenshot on a database with runs in it.
 #include <gtest/gtest.h>
+#include <parity/ui/loss_chart.h>
 
 #include <QDir>
 #include <QFileInfo>
@@ -28,10 +29,11 @@ TEST(ParityApp, ScreenshotOfADatabaseIsSavedAndExits) {
   if (!QFileInfo(parityExe()).isExecutable()) GTEST_SKIP() << "parity is not built";
   QTemporaryDir dir;
   const QString db = dir.filePath("shot.db");
+  std::vector<int64_t> ids;
   {
     storage::Database d(db.toStdString());
-    test::addFinishedRun(d, "1x64", 200, 64);
-    test::addFinishedRun(d, "2x32", 200, 64);
+    ids = {test::addFinishedRun(d, "1x64", 200, 64),
+           test::addFinishedRun(d, "2x32", 200, 64, "{}", 1.5)};
   }
   const QString png = dir.filePath("shot.png");
   QProcess p;
@@ -44,6 +46,20 @@ TEST(ParityApp, ScreenshotOfADatabaseIsSavedAndExits) {
   const QImage image(png);
   ASSERT_FALSE(image.isNull());
   EXPECT_GE(image.width(), 1000);
+  // Not a blank or half-drawn window: both runs' curves are drawn in their colours.
+  for (int64_t id : ids) {
+    const QColor want = LossChart::colorFor(id);
+    int near = 0;
+    for (int y = 0; y < image.height(); ++y) {
+      for (int x = 0; x < image.width(); ++x) {
+        const QColor c = image.pixelColor(x, y);
+        near += std::abs(c.red() - want.red()) + std::abs(c.green() - want.green()) +
+                    std::abs(c.blue() - want.blue()) <
+                30;
+      }
+    }
+    EXPECT_GT(near, 200) << "run " << id << "'s curve is not in the screenshot";
+  }
 }
 
 }  // namespace

@@ -8,10 +8,15 @@
 #include <parity/ui/main_window.h>
 #include <parity/ui/runs_model.h>
 
+#include <QComboBox>
 #include <QFile>
 #include <QPushButton>
 #include <QTableView>
 #include <QTableWidget>
+#include <QtCharts/QAreaSeries>
+#include <QtCharts/QChart>
+#include <QtCharts/QLineSeries>
+#include <map>
 
 #include "test_util.h"
 
@@ -175,6 +180,50 @@ TEST(ComparePanelTest, VerdictTableDiffAndDeltaPlot) {
   bool lrListed = false;
   for (const auto& d : result.rows[2].config_diff) lrListed |= d.key == "lr";
   EXPECT_TRUE(lrListed);
+
+  // The Δ plot: one line per compared run, the loss minus the reference's at each point.
+  const auto steps = test::syntheticSteps(a, 200, 64);
+  double maxLoss = 0;
+  for (const auto& s : steps) maxLoss = std::max(maxLoss, s.loss);
+  std::map<QString, QList<QPointF>> deltas;
+  for (QAbstractSeries* s : panel->deltaChart()->series()) {
+    if (auto* line = qobject_cast<QLineSeries*>(s)) deltas[line->name()] = line->points();
+  }
+  ASSERT_EQ(deltas.size(), 3u) << "one Δ line for each of same, higher lr and ref seed 2";
+  ASSERT_FALSE(deltas["same"].isEmpty());
+  for (const QPointF& p : deltas["same"]) EXPECT_NEAR(p.y(), 0.0, 1e-12) << "at x " << p.x();
+  double highest = 0;
+  for (const QPointF& p : deltas["higher lr"]) {
+    EXPECT_GT(p.y(), 0) << "1.3 times the reference's loss lies above it, at x " << p.x();
+    highest = std::max(highest, p.y());
+  }
+  EXPECT_NEAR(highest, 0.3 * maxLoss, 0.02 * maxLoss);
+
+  // The seed groups: one band from the lower to the upper of the two seeds, their mean inside.
+  panel->plotKindBox()->setCurrentIndex(1);
+  QAreaSeries* band = nullptr;
+  QLineSeries* mean = nullptr;
+  for (QAbstractSeries* s : panel->deltaChart()->series()) {
+    if (auto* area = qobject_cast<QAreaSeries*>(s)) band = area;
+    if (auto* line = qobject_cast<QLineSeries*>(s)) mean = line;
+  }
+  ASSERT_NE(band, nullptr);
+  ASSERT_NE(mean, nullptr);
+  EXPECT_TRUE(band->name().contains("2 seeds")) << band->name().toStdString();
+  const QList<QPointF> upper = band->upperSeries()->points();
+  const QList<QPointF> lower = band->lowerSeries()->points();
+  const QList<QPointF> middle = mean->points();
+  ASSERT_EQ(upper.size(), lower.size());
+  ASSERT_EQ(upper.size(), middle.size());
+  ASSERT_GT(upper.size(), 10);
+  double widest = 0;
+  for (int i = 0; i < upper.size(); ++i) {
+    EXPECT_LE(lower[i].y(), middle[i].y()) << i;
+    EXPECT_LE(middle[i].y(), upper[i].y()) << i;
+    widest = std::max(widest, upper[i].y() - lower[i].y());
+  }
+  // Seed 2's curve is 1.01 times the reference's: the band is about 1 % of the loss wide.
+  EXPECT_NEAR(widest, 0.01 * maxLoss, 0.002 * maxLoss);
 }
 
 }  // namespace

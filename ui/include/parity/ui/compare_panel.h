@@ -35,6 +35,9 @@ class ComparePanel : public QWidget {
   qint64 referenceId() const;
   const engine::Comparison& comparison() const { return comparison_; }
   QTableWidget* verdictTable() const { return verdicts_; }
+  /// The plot below the table, and the choice of what it shows (0: Δ loss, 1: seed groups).
+  QChart* deltaChart() const { return deltaChart_; }
+  QComboBox* plotKindBox() const { return plotKind_; }
 
  signals:
   void compared();

@@ -4,13 +4,13 @@
 ///
 /// SQLite's locks on a database are POSIX advisory locks, and POSIX drops *every* lock a process
 /// holds on a file when the process closes *any* descriptor to that file (SQLite's "How To Corrupt
-/// Your Database Files", §2.2). Qt's dialog, listing a folder, types each file it cannot type by its
-/// name by reading its first bytes (QMimeDatabase::MatchDefault): it opens and closes `r.db-wal` and
-/// `r.db-shm`. The window's connection then holds no lock, the next parity-cli that closes the
-/// database believes itself the last connection and deletes the WAL, and the window goes on writing
-/// into a deleted file: its writes are lost. These dialogs type files by name alone and use Qt's
-/// own (non-native) dialog, since a native dialog in the process (GTK's) would sniff files too.
-/// Thread affinity: UI thread.
+/// Your Database Files", §2.2). Qt's dialog, listing a folder, types each file it cannot type by
+/// its name by reading its first bytes (QMimeDatabase::MatchDefault): it opens and closes
+/// `r.db-wal` and `r.db-shm`. The window's connection then holds no lock, the next parity-cli that
+/// closes the database believes itself the last connection and deletes the WAL, and the window goes
+/// on writing into a deleted file: its writes are lost. These dialogs type files by name alone and
+/// use Qt's own (non-native) dialog, since a native dialog in the process (GTK's) would sniff files
+/// too. Thread affinity: UI thread.
 
 #include <QFileDialog>
 #include <QString>

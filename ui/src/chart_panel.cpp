@@ -29,6 +29,13 @@ ChartPanel::ChartPanel(QWidget* parent)
       reset_(new QToolButton(this)),
       export_(new QToolButton(this)),
       status_(new QLabel(this)) {
+  setUpControls();
+  connectControls();
+  connectView();
+  layOut();
+}
+
+void ChartPanel::setUpControls() {
   view_->setObjectName("lossChartView");
   // Opt-in: Qt Charts' OpenGL path draws huge series fast on a real GPU (not with a software GL).
   if (qEnvironmentVariableIntValue("PARITY_OPENGL") > 0 && LossChart::openGlAvailable()) {
@@ -59,7 +66,9 @@ ChartPanel::ChartPanel(QWidget* parent)
   export_->setPopupMode(QToolButton::InstantPopup);
   status_->setObjectName("chartStatus");
   status_->setForegroundRole(QPalette::PlaceholderText);
+}
 
+void ChartPanel::connectControls() {
   connect(xAxis_, &QComboBox::currentIndexChanged, this, [this] {
     chart_->setXAxis(static_cast<XAxisKind>(xAxis_->currentData().toInt()));
     emit optionsChanged();
@@ -76,6 +85,10 @@ ChartPanel::ChartPanel(QWidget* parent)
     chart_->setShowRanks(on);
     emit optionsChanged();
   });
+}
+
+/// Mouse and keyboard on the view drive the chart's navigation.
+void ChartPanel::connectView() {
   connect(reset_, &QToolButton::clicked, chart_, &LossChart::resetZoom);
   connect(view_, &ChartView::resetRequested, chart_, &LossChart::resetZoom);
   // The view speaks widget pixels; the chart item sits at the scene origin, so map through it.
@@ -96,7 +109,9 @@ ChartPanel::ChartPanel(QWidget* parent)
   connect(chart_, &LossChart::redrawn, this, [this] {
     view_->setRenderHint(QPainter::Antialiasing, chart_->drawnPoints() < kAntialiasBudget);
   });
+}
 
+void ChartPanel::layOut() {
   auto* controls = new QHBoxLayout;
   auto* xLabel = new QLabel(tr("&X axis:"), this);
   xLabel->setBuddy(xAxis_);

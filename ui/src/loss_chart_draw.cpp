@@ -46,7 +46,8 @@ void setRangeAndTicks(QValueAxis* axis, double lo, double hi) {
 void LossChart::setXAxis(XAxisKind kind) {
   const bool changed = xKind_ != kind;
   xKind_ = kind;
-  static const char* kTitles[] = {"optimizer step", "samples seen", "epoch", "wall time (s)"};
+  static const char* kTitles[] = {QT_TR_NOOP("optimizer step"), QT_TR_NOOP("samples seen"),
+                                  QT_TR_NOOP("epoch"), QT_TR_NOOP("wall time (s)")};
   axisX_->setTitleText(tr(kTitles[static_cast<int>(kind)]));
   if (changed) {
     zoomX_.reset();  // a range in steps means nothing in samples

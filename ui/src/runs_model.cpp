@@ -340,8 +340,10 @@ bool RunsModel::setData(const QModelIndex& index, const QVariant& value, int rol
 QVariant RunsModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal) return {};
   if (role == Qt::DisplayRole) {
-    static const char* kNames[] = {"#",         "Label",      "Status",   "Progress", "Setup",
-                                   "Samples/s", "Final loss", "Accuracy", "Notes"};
+    static const char* kNames[] = {
+        QT_TR_NOOP("#"),          QT_TR_NOOP("Label"),    QT_TR_NOOP("Status"),
+        QT_TR_NOOP("Progress"),   QT_TR_NOOP("Setup"),    QT_TR_NOOP("Samples/s"),
+        QT_TR_NOOP("Final loss"), QT_TR_NOOP("Accuracy"), QT_TR_NOOP("Notes")};
     return section >= 0 && section < kColumnCount ? tr(kNames[section]) : QVariant();
   }
   if (role == Qt::ToolTipRole && section == kSetup) {

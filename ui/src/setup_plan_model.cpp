@@ -153,23 +153,23 @@ QVariant SetupPlanModel::data(const QModelIndex& index, int role) const {
 
 QVariant SetupPlanModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal) return {};
-  static const char* kNames[] = {"Setup",
-                                 "Processes × batch",
-                                 "Global batch",
-                                 "Effective lr",
-                                 "Opt. steps/epoch",
-                                 "Sched. steps/opt. step",
-                                 "Match ref.",
-                                 "Notes"};
+  static const char* kNames[] = {QT_TR_NOOP("Setup"),
+                                 QT_TR_NOOP("Processes × batch"),
+                                 QT_TR_NOOP("Global batch"),
+                                 QT_TR_NOOP("Effective lr"),
+                                 QT_TR_NOOP("Opt. steps/epoch"),
+                                 QT_TR_NOOP("Sched. steps/opt. step"),
+                                 QT_TR_NOOP("Match ref."),
+                                 QT_TR_NOOP("Notes")};
   static const char* kTips[] = {
       "",
-      "processes × per-device batch × accumulation",
-      "per-device batch × processes × accumulation",
-      "base lr × 1, processes or √processes",
-      "optimizer steps in one epoch of the training set",
-      "scheduler steps per optimizer step (processes, or 1 with split_batches)",
-      "per-device batch that keeps the global batch equal to the reference",
-      "padding, dropped samples, a short last accumulation group"};
+      QT_TR_NOOP("processes × per-device batch × accumulation"),
+      QT_TR_NOOP("per-device batch × processes × accumulation"),
+      QT_TR_NOOP("base lr × 1, processes or √processes"),
+      QT_TR_NOOP("optimizer steps in one epoch of the training set"),
+      QT_TR_NOOP("scheduler steps per optimizer step (processes, or 1 with split_batches)"),
+      QT_TR_NOOP("per-device batch that keeps the global batch equal to the reference"),
+      QT_TR_NOOP("padding, dropped samples, a short last accumulation group")};
   if (section < 0 || section >= kColumnCount) return {};
   if (role == Qt::DisplayRole) return tr(kNames[section]);
   if (role == Qt::ToolTipRole && *kTips[section]) return tr(kTips[section]);

@@ -41,6 +41,11 @@ class ChartPanel : public QWidget {
   void optionsChanged();
 
  private:
+  void setUpControls();
+  void connectControls();
+  void connectView();
+  void layOut();
+
   LossChart* chart_;
   ChartView* view_;
   QComboBox* xAxis_;

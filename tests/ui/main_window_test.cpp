@@ -8,8 +8,11 @@
 #include <parity/ui/main_window.h>
 #include <parity/ui/runs_model.h>
 
+#include <QApplication>
 #include <QComboBox>
 #include <QFile>
+#include <QLabel>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QTableView>
 #include <QTableWidget>
@@ -71,6 +74,39 @@ TEST_F(MainWindowTest, RunsWrittenLaterAppearAndGrow) {
     return window.chartPanel()->lossChart()->store().lastStep(id, -1) == 100 &&
            window.isSettled(false);
   }));
+}
+
+// Runs that fail are shown in the Runs table and counted in the status bar, without one dialog
+// per run (four failures used to stack four message boxes).
+TEST_F(MainWindowTest, FailedRunsAreCountedInTheStatusBarWithoutADialogEach) {
+  MainWindow window({false, false});
+  window.show();
+  window.openDatabase(path);
+  ASSERT_TRUE(test::waitFor([&] { return window.isSettled(false); }));
+  storage::Database db(path.toStdString());
+  std::vector<int64_t> ids;
+  for (const char* label : {"4x64", "8x32"}) {
+    ids.push_back(db.create_run(label, "{}"));
+    db.set_started(ids.back(), 100);
+  }
+  ASSERT_TRUE(test::waitFor([&] {
+    const auto* r = window.runsModel()->runById(ids.back());
+    return r && r->status == storage::RunStatus::kRunning;
+  }));
+  db.set_status(ids[0], storage::RunStatus::kFailed, "rank 1 exited with code 9");
+  db.set_status(ids[1], storage::RunStatus::kFailed, "database is locked");
+  auto* failed = window.findChild<QLabel*>("failedRuns");
+  ASSERT_NE(failed, nullptr);
+  ASSERT_TRUE(test::waitFor([&] { return failed->isVisible() && failed->text().contains("2"); }))
+      << failed->text().toStdString();
+  EXPECT_TRUE(failed->toolTip().contains("#" + QString::number(ids[0]) + " 4x64"))
+      << failed->toolTip().toStdString();
+  EXPECT_TRUE(failed->toolTip().contains("rank 1 exited with code 9"));
+  EXPECT_TRUE(failed->toolTip().contains("database is busy"));
+  for (QWidget* w : QApplication::topLevelWidgets()) {
+    EXPECT_FALSE(qobject_cast<QMessageBox*>(w) && w->isVisible())
+        << "a dialog popped up: " << w->windowTitle().toStdString();
+  }
 }
 
 TEST_F(MainWindowTest, PerRankCurvesAreLoadedWhenAskedFor) {

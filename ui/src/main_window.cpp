@@ -23,6 +23,7 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTimer>
+#include <cstdio>
 
 namespace parity::ui {
 
@@ -55,6 +56,11 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   createMenus();
   connectPlumbing();
 
+  failedLabel_ = new QLabel(this);
+  failedLabel_->setObjectName("failedRuns");
+  failedLabel_->setStyleSheet("color: #c62828");
+  failedLabel_->hide();
+  statusBar()->addPermanentWidget(failedLabel_);
   dbLabel_ = new QLabel(this);
   statusBar()->addPermanentWidget(dbLabel_);
   resize(1500, 950);
@@ -146,12 +152,7 @@ void MainWindow::connectPlumbing() {
   });
   connect(runs_, &RunsModel::runEnded, this,
           [this](qint64 id, storage::RunStatus status, const QString& error) {
-            if (status == storage::RunStatus::kFailed) {
-              const auto* run = runs_->runById(id);
-              const QString label = run ? QString::fromStdString(run->label) : QString();
-              showProblem(this, tr("Run %1 (%2) failed").arg(id).arg(label), adviseOn(error),
-                          error);
-            }
+            if (status == storage::RunStatus::kFailed) noteFailure(id, error);
             updateStatus();
           });
   connect(runs_, &RunsModel::shownRunsChanged, this, &MainWindow::updateChartRuns);
@@ -191,9 +192,31 @@ void MainWindow::launchDemo() {
   }
 }
 
+// A failed run is shown where runs are: red in the Runs table (its status's tooltip has the
+// error) and counted in the status bar, whose tooltip lists each failure with its advice. No
+// dialog per run: four failures at once used to stack four.
+void MainWindow::noteFailure(qint64 runId, const QString& error) {
+  const auto* run = runs_->runById(runId);
+  const QString label = run ? QString::fromStdString(run->label) : QString();
+  const Advice advice = adviseOn(error);
+  failures_.append(tr("#%1 %2: %3 %4").arg(runId).arg(label, advice.problem, advice.fix));
+  failedLabel_->setText(failures_.size() == 1
+                            ? tr("Run #%1 (%2) failed: %3").arg(runId).arg(label, advice.problem)
+                            : tr("%n runs failed; hover here, or their status in the Runs table",
+                                 nullptr, static_cast<int>(failures_.size())));
+  failedLabel_->setToolTip(failures_.join("\n"));
+  failedLabel_->show();
+  if (options_.quiet) {
+    std::fprintf(stderr, "parity: run %lld (%s) failed: %s\n", static_cast<long long>(runId),
+                 qPrintable(label), qPrintable(advice.problem));
+  }
+}
+
 void MainWindow::launch(const std::vector<engine::RunConfig>& configs) {
   if (configs.empty()) return;
   awaitingFinalPoll_ = false;
+  failures_.clear();
+  failedLabel_->hide();
   launcher_->launch(configs);
   runsDock_->raise();
   updateStatus();

@@ -8,6 +8,7 @@
 #include <parity/ui/database_worker.h>
 
 #include <QMainWindow>
+#include <QStringList>
 #include <vector>
 
 class QAction;
@@ -90,6 +91,7 @@ class MainWindow : public QMainWindow {
   void updateStatus();
   void stopRuns(const QList<qint64>& ids);
   void deleteRuns(const QList<qint64>& ids);
+  void noteFailure(qint64 runId, const QString& error);
 
   MainWindowOptions options_;
   DatabaseClient* db_;
@@ -106,6 +108,8 @@ class MainWindow : public QMainWindow {
   QDockWidget* equivalentDock_ = nullptr;
   QDockWidget* compareDock_ = nullptr;
   QLabel* dbLabel_ = nullptr;
+  QLabel* failedLabel_ = nullptr;
+  QStringList failures_;  ///< "#id label: problem fix" of the runs failed since the last launch
 
   QAction* newDb_ = nullptr;
   QAction* openDb_ = nullptr;

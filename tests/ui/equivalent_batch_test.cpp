@@ -6,6 +6,9 @@
 #include <parity/ui/setups_model.h>
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QLabel>
+#include <QSignalSpy>
 
 namespace parity::ui {
 namespace {
@@ -87,6 +90,33 @@ TEST(EquivalentBatchPanel, FollowsTheSetupsAndTheReference) {
                   ->index(0, SetupPlanModel::kGlobalBatch)
                   .data(SetupPlanModel::kDiffersRole)
                   .toBool());
+}
+
+// A reference of 0 (or nothing) while typing is refused beside the field; the tables keep the
+// last valid reference instead of silently using 256.
+TEST(EquivalentBatchPanel, AReferenceOfZeroIsRefusedInlineAndTheLastValidOneKept) {
+  SetupsModel setups;
+  EquivalentBatchPanel panel(&setups);
+  panel.show();
+  setups.addSetup(presets()[0].setup);
+  panel.setReferenceBatch(128);
+  auto* error = panel.findChild<QLabel*>("referenceError");
+  ASSERT_NE(error, nullptr);
+  EXPECT_FALSE(error->isVisible());
+  QSignalSpy changed(&panel, &EquivalentBatchPanel::referenceBatchChanged);
+  for (const QString& bad : {QString("0"), QString()}) {
+    auto* box = panel.findChild<QComboBox*>();
+    ASSERT_NE(box, nullptr);
+    box->setCurrentText(bad);
+    EXPECT_TRUE(error->isVisible()) << bad.toStdString();
+    EXPECT_TRUE(error->text().contains("128")) << error->text().toStdString();
+    EXPECT_EQ(panel.referenceBatch(), 128);
+  }
+  EXPECT_EQ(changed.count(), 0);
+  panel.setReferenceBatch(64);
+  EXPECT_FALSE(error->isVisible());
+  EXPECT_EQ(panel.referenceBatch(), 64);
+  EXPECT_EQ(changed.count(), 1);
 }
 
 }  // namespace

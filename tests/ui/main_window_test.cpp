@@ -7,12 +7,16 @@
 #include <parity/ui/loss_chart.h>
 #include <parity/ui/main_window.h>
 #include <parity/ui/runs_model.h>
+#include <parity/ui/runs_panel.h>
 
+#include <QAction>
 #include <QApplication>
 #include <QComboBox>
 #include <QFile>
 #include <QLabel>
 #include <QMessageBox>
+#include <QTest>
+#include <QTimer>
 #include <QPushButton>
 #include <QTableView>
 #include <QTableWidget>
@@ -107,6 +111,50 @@ TEST_F(MainWindowTest, FailedRunsAreCountedInTheStatusBarWithoutADialogEach) {
     EXPECT_FALSE(qobject_cast<QMessageBox*>(w) && w->isVisible())
         << "a dialog popped up: " << w->windowTitle().toStdString();
   }
+}
+
+// Tab leaves the runs table at once instead of visiting every cell.
+TEST_F(MainWindowTest, TabLeavesTheRunsTableInOnePress) {
+  MainWindow window({false, true});
+  window.show();
+  window.openDatabase(path);
+  ASSERT_TRUE(test::waitFor([&] { return window.isSettled(false); }));
+  window.activateWindow();
+  ASSERT_TRUE(QTest::qWaitForWindowActive(&window));
+  auto* view = window.findChild<QTableView*>("runsView");
+  ASSERT_NE(view, nullptr);
+  view->setFocus();
+  view->setCurrentIndex(view->model()->index(0, 1));
+  ASSERT_TRUE(test::waitFor([&] { return QApplication::focusWidget() == view; }));
+  QTest::keyClick(view, Qt::Key_Tab);
+  EXPECT_NE(QApplication::focusWidget(), view);
+  EXPECT_EQ(view->currentIndex().column(), 1) << "Tab moved to the next cell";
+}
+
+// Delete's confirmation names the runs and their steps, and defaults to keeping them.
+TEST_F(MainWindowTest, DeleteAsksByNameAndDefaultsToNo) {
+  MainWindow window({false, false});
+  window.show();
+  window.openDatabase(path);
+  ASSERT_TRUE(test::waitFor([&] { return window.isSettled(false); }));
+  auto* view = window.findChild<QTableView*>("runsView");
+  ASSERT_NE(view, nullptr);
+  view->selectRow(0);
+  QString text;
+  bool defaultIsNo = false;
+  QTimer::singleShot(200, [&] {
+    auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+    if (!box) return;
+    text = box->text();
+    defaultIsNo = box->defaultButton() == box->button(QMessageBox::No);
+    QTest::keyClick(box, Qt::Key_Return);  // the default: keep
+  });
+  window.runsPanel()->deleteAction()->trigger();
+  EXPECT_TRUE(text.contains("#" + QString::number(first) + " 1x64")) << text.toStdString();
+  EXPECT_TRUE(text.contains("300")) << text.toStdString();
+  EXPECT_TRUE(defaultIsNo);
+  ASSERT_TRUE(test::waitFor([&] { return window.isSettled(false); }));
+  EXPECT_EQ(window.runsModel()->rowCount(), 2) << "Return deleted the run";
 }
 
 TEST_F(MainWindowTest, PerRankCurvesAreLoadedWhenAskedFor) {

@@ -30,6 +30,7 @@ QTableWidget* table(QWidget* parent, const QStringList& headers) {
   t->setEditTriggers(QAbstractItemView::NoEditTriggers);
   t->setSelectionBehavior(QAbstractItemView::SelectRows);
   t->setSelectionMode(QAbstractItemView::SingleSelection);
+  t->setTabKeyNavigation(false);
   t->horizontalHeader()->setStretchLastSection(true);
   t->setWordWrap(false);
   return t;

@@ -21,6 +21,8 @@ QTableView* compactTable(QWidget* parent) {
   view->verticalHeader()->hide();
   view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 8);
   view->setSelectionMode(QAbstractItemView::NoSelection);
+  view->setTabKeyNavigation(false);
+  view->setFocusPolicy(Qt::NoFocus);  // nothing to select or edit
   view->setEditTriggers(QAbstractItemView::NoEditTriggers);
   view->horizontalHeader()->setStretchLastSection(true);
   view->setWordWrap(false);
@@ -44,9 +46,23 @@ EquivalentBatchPanel::EquivalentBatchPanel(SetupsModel* setups, QWidget* parent)
       tr("The single-device batch the setups are compared against; type "
          "any other value"));
   referenceBox_->setInsertPolicy(QComboBox::NoInsert);
-  connect(referenceBox_, &QComboBox::currentTextChanged, this, [this] {
+  referenceError_ = new QLabel(this);
+  referenceError_->setObjectName("referenceError");
+  referenceError_->setStyleSheet("color: #c62828");
+  referenceError_->hide();
+  connect(referenceBox_, &QComboBox::currentTextChanged, this, [this](const QString& text) {
+    bool ok = false;
+    const qlonglong b = text.trimmed().toLongLong(&ok);
+    const bool valid = ok && b >= 1;
+    referenceError_->setVisible(!valid);
+    referenceError_->setText(
+        valid ? QString()
+              : tr("A batch is a whole number of at least 1: the tables still use %1")
+                    .arg(referenceBatch_));
+    if (!valid || b == referenceBatch_) return;
+    referenceBatch_ = b;
     update();
-    emit referenceBatchChanged(referenceBatch());
+    emit referenceBatchChanged(referenceBatch_);
   });
 
   referenceView_->setModel(reference_);
@@ -61,6 +77,7 @@ EquivalentBatchPanel::EquivalentBatchPanel(SetupsModel* setups, QWidget* parent)
   auto* top = new QHBoxLayout;
   top->addWidget(new QLabel(tr("Reference single-device batch:"), this));
   top->addWidget(referenceBox_);
+  top->addWidget(referenceError_);
   auto* hint = new QLabel(tr("Highlighted: differs from the reference (hover for why)"), this);
   hint->setForegroundRole(QPalette::PlaceholderText);
   top->addSpacing(12);
@@ -80,11 +97,7 @@ EquivalentBatchPanel::EquivalentBatchPanel(SetupsModel* setups, QWidget* parent)
   update();
 }
 
-int64_t EquivalentBatchPanel::referenceBatch() const {
-  bool ok = false;
-  const qlonglong b = referenceBox_->currentText().toLongLong(&ok);
-  return ok && b > 0 ? b : 256;
-}
+int64_t EquivalentBatchPanel::referenceBatch() const { return referenceBatch_; }
 
 void EquivalentBatchPanel::setReferenceBatch(int64_t batch) {
   referenceBox_->setCurrentText(QString::number(batch));

@@ -260,6 +260,30 @@ void MainWindow::stopRuns(const QList<qint64>& ids) {
   for (qint64 id : ids) launcher_->stop(id);
 }
 
+// Names what goes (the run, or the first few of several, with their steps) and defaults to No:
+// Return on a reflex keeps the data.
+bool MainWindow::confirmDelete(const QList<qint64>& ids) {
+  QStringList names;
+  qint64 steps = 0;
+  for (qint64 id : ids) {
+    const auto* run = runs_->runById(id);
+    if (names.size() < 5) {
+      names << (run ? tr("#%1 %2").arg(id).arg(QString::fromStdString(run->label))
+                    : tr("#%1").arg(id));
+    }
+    if (run) steps += run->steps_done;
+  }
+  if (ids.size() > names.size()) names << tr("and %n more", nullptr, ids.size() - names.size());
+  QMessageBox box(QMessageBox::Question, tr("Delete runs"),
+                  tr("Delete %1 with its %n recorded step(s)? This cannot be undone.", nullptr,
+                     static_cast<int>(steps))
+                      .arg(names.join(", ")),
+                  QMessageBox::Yes | QMessageBox::No, this);
+  box.button(QMessageBox::Yes)->setText(tr("Delete"));
+  box.setDefaultButton(QMessageBox::No);
+  return box.exec() == QMessageBox::Yes;
+}
+
 void MainWindow::deleteRuns(const QList<qint64>& ids) {
   if (ids.isEmpty()) return;
   for (qint64 id : ids) {
@@ -270,12 +294,7 @@ void MainWindow::deleteRuns(const QList<qint64>& ids) {
       return;
     }
   }
-  if (!options_.quiet &&
-      QMessageBox::question(this, tr("Delete runs"),
-                            tr("Delete %n run(s) with all their steps? This cannot be undone.",
-                               nullptr, static_cast<int>(ids.size()))) != QMessageBox::Yes) {
-    return;
-  }
+  if (!options_.quiet && !confirmDelete(ids)) return;
   for (qint64 id : ids) {
     chartPanel_->lossChart()->forgetRun(id);
     db_->deleteRun(id);

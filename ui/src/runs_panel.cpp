@@ -37,6 +37,8 @@ RunsPanel::RunsPanel(RunsModel* model, QWidget* parent)
   view_->setItemDelegateForColumn(RunsModel::kProgress, new ProgressDelegate(view_));
   view_->setSelectionBehavior(QAbstractItemView::SelectRows);
   view_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+  // Tab leaves the table (arrows move inside it), instead of visiting every cell.
+  view_->setTabKeyNavigation(false);
   view_->setEditTriggers(QAbstractItemView::EditKeyPressed | QAbstractItemView::DoubleClicked);
   view_->setSortingEnabled(true);
   view_->sortByColumn(RunsModel::kId, Qt::AscendingOrder);

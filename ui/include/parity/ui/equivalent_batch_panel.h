@@ -6,6 +6,7 @@
 #include <QWidget>
 
 class QComboBox;
+class QLabel;
 class QTableView;
 
 namespace parity::ui {
@@ -19,6 +20,8 @@ class EquivalentBatchPanel : public QWidget {
  public:
   explicit EquivalentBatchPanel(SetupsModel* setups, QWidget* parent = nullptr);
 
+  /// The last valid reference batch: a value being typed that is not one leaves it as it was
+  /// and is marked beside the field.
   int64_t referenceBatch() const;
   void setReferenceBatch(int64_t batch);
   SetupPlanModel* planModel() const { return plan_; }
@@ -36,6 +39,8 @@ class EquivalentBatchPanel : public QWidget {
   SetupPlanModel* plan_;
   QTableView* referenceView_;
   QTableView* planView_;
+  QLabel* referenceError_;
+  int64_t referenceBatch_ = 256;  ///< the last valid reference typed or chosen
 };
 
 }  // namespace parity::ui

@@ -91,6 +91,7 @@ class MainWindow : public QMainWindow {
   void updateStatus();
   void stopRuns(const QList<qint64>& ids);
   void deleteRuns(const QList<qint64>& ids);
+  bool confirmDelete(const QList<qint64>& ids);
   void noteFailure(qint64 runId, const QString& error);
 
   MainWindowOptions options_;

@@ -78,6 +78,26 @@ TEST(SetupPlanModel, StepsPerEpochFromTheTrainingSetSize) {
   EXPECT_EQ(model.index(0, SetupPlanModel::kStepsPerEpoch).data().toLongLong(), 100);
 }
 
+// The columns name the setups' device: CPU setups are not compared "on 2 GPUs".
+TEST(ReferenceBatchModel, ColumnsNameTheSetupsDevice) {
+  ReferenceBatchModel model;
+  auto header = [&](int section) {
+    return model.headerData(section, Qt::Horizontal, Qt::DisplayRole).toString();
+  };
+  model.setSetupShapes({setup("a", 1, 64), setup("b", 3, 32)});
+  EXPECT_EQ(header(1), "1 CPU process");
+  EXPECT_EQ(header(2), "2 CPU processes");
+  EXPECT_EQ(header(3), "8-worker TPU pod");
+  EXPECT_EQ(header(4), "3 CPU processes");
+  engine::RunConfig gpu = setup("g", 2, 64);
+  gpu.device = engine::Device::kCuda;
+  model.setSetupShapes({gpu});
+  EXPECT_EQ(header(1), "1 GPU");
+  EXPECT_EQ(header(2), "2 GPUs");
+  model.setSetupShapes({gpu, setup("c", 1, 64)});
+  EXPECT_EQ(header(2), "2 processes");
+}
+
 TEST(EquivalentBatchPanel, FollowsTheSetupsAndTheReference) {
   SetupsModel setups;
   EquivalentBatchPanel panel(&setups);

@@ -20,8 +20,36 @@ void ReferenceBatchModel::setReferences(std::vector<int64_t> batches, int64_t se
   endResetModel();
 }
 
+namespace {
+
+/// "1 GPU", "2 CPU processes", "2 processes": the setups' own device, not always GPUs.
+QString processesOn(int processes, bool cpu, bool cuda) {
+  const bool one = processes == 1;
+  if (cuda && !cpu) {
+    return one ? ReferenceBatchModel::tr("1 GPU")
+               : ReferenceBatchModel::tr("%1 GPUs").arg(processes);
+  }
+  if (cpu && !cuda) {
+    return one ? ReferenceBatchModel::tr("1 CPU process")
+               : ReferenceBatchModel::tr("%1 CPU processes").arg(processes);
+  }
+  return one ? ReferenceBatchModel::tr("1 process")
+             : ReferenceBatchModel::tr("%1 processes").arg(processes);
+}
+
+}  // namespace
+
 void ReferenceBatchModel::setSetupShapes(const std::vector<engine::RunConfig>& setups) {
   std::vector<engine::EquivalentShape> shapes = engine::default_shapes();
+  bool cpu = setups.empty(), cuda = false;
+  for (const auto& s : setups) (s.device == engine::Device::kCuda ? cuda : cpu) = true;
+  // The seed's single- and multi-device shapes, named for the setups' device; the TPU pod stays
+  // a pod.
+  for (auto& shape : shapes) {
+    if (shape.name.find("GPU") != std::string::npos) {
+      shape.name = processesOn(shape.num_processes, cpu, cuda).toStdString();
+    }
+  }
   for (const auto& s : setups) {
     if (s.split_batches) continue;  // its per-device batch is already the global batch
     const bool known = std::any_of(shapes.begin(), shapes.end(), [&](const auto& shape) {
@@ -29,7 +57,7 @@ void ReferenceBatchModel::setSetupShapes(const std::vector<engine::RunConfig>& s
              shape.accumulation == s.gradient_accumulation_steps;
     });
     if (known || s.num_processes < 1 || s.gradient_accumulation_steps < 1) continue;
-    QString name = tr("%1 processes").arg(s.num_processes);
+    QString name = processesOn(s.num_processes, cpu, cuda);
     if (s.gradient_accumulation_steps > 1) {
       name += tr(", acc %1").arg(s.gradient_accumulation_steps);
     }

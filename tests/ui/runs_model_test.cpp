@@ -1,9 +1,14 @@
 #include <gtest/gtest.h>
 #include <parity/ui/runs_model.h>
+#include <parity/ui/runs_panel.h>
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QScrollBar>
+#include <QTableView>
+
+#include "test_util.h"
 
 namespace parity::ui {
 namespace {
@@ -125,6 +130,32 @@ TEST(RunsModelFormat, Durations) {
   EXPECT_EQ(RunsModel::formatDuration(65), "1:05");
   EXPECT_EQ(RunsModel::formatDuration(3725), "1:02:05");
   EXPECT_EQ(RunsModel::formatDuration(-1), "");
+}
+
+// A run that appears is scrolled into view, wherever the table's sort puts it.
+TEST(RunsPanel, ANewRunIsScrolledIntoView) {
+  RunsModel model;
+  RunsPanel panel(&model);
+  panel.resize(700, 180);  // a few rows high
+  panel.show();
+  std::vector<storage::RunRow> rows;
+  for (int64_t id = 1; id <= 60; ++id) rows.push_back(row(id, "run", "finished"));
+  model.setRuns(rows);
+  auto* view = panel.findChild<QTableView*>("runsView");
+  ASSERT_NE(view, nullptr);
+  view->scrollToTop();
+  QCoreApplication::processEvents();
+  rows.push_back(row(61, "new", "queued"));
+  model.setRuns(rows);
+  QCoreApplication::processEvents();
+  const QModelIndex added = panel.proxy()->mapFromSource(model.index(model.rowOf(61), 1));
+  ASSERT_TRUE(added.isValid());
+  EXPECT_TRUE(test::waitFor(
+      [&] { return view->viewport()->rect().contains(view->visualRect(added)); }, 2000))
+      << "the new run is below the fold: row " << added.row() << " rect y "
+      << view->visualRect(added).y() << " h " << view->visualRect(added).height()
+      << " viewport " << view->viewport()->height() << " scroll "
+      << view->verticalScrollBar()->value() << "/" << view->verticalScrollBar()->maximum();
 }
 
 }  // namespace

@@ -7,7 +7,9 @@
 #include <parity/ui/setups_panel.h>
 
 #include <QComboBox>
+#include <QItemSelectionModel>
 #include <QLabel>
+#include <QListView>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -80,6 +82,29 @@ TEST_F(SetupsPanelTest, LaunchHandsOverEveryConfig) {
   ASSERT_EQ(launched.count(), 1);
   const auto configs = launched.at(0).at(0).value<std::vector<engine::RunConfig>>();
   EXPECT_EQ(configs.size(), 3u);
+}
+
+// Launch selected starts only the setups picked in the list (Ctrl+click), in list order.
+TEST_F(SetupsPanelTest, LaunchSelectedHandsOverOnlyTheSelectedSetups) {
+  auto* list = panel.findChild<QListView*>("setupsList");
+  ASSERT_NE(list, nullptr);
+  list->selectionModel()->clearSelection();
+  EXPECT_FALSE(panel.launchSelectedButton()->isEnabled());
+  list->selectionModel()->select(model.index(2), QItemSelectionModel::Select);
+  list->selectionModel()->select(model.index(0), QItemSelectionModel::Select);
+  ASSERT_TRUE(panel.launchSelectedButton()->isEnabled());
+  QSignalSpy launched(&panel, &SetupsPanel::launchRequested);
+  panel.launchSelectedButton()->click();
+  ASSERT_EQ(launched.count(), 1);
+  const auto configs = launched.at(0).at(0).value<std::vector<engine::RunConfig>>();
+  ASSERT_EQ(configs.size(), 2u);
+  EXPECT_EQ(configs[0].label, model.config(0).label);
+  EXPECT_EQ(configs[1].label, model.config(2).label);
+  // An invalid selected setup blocks it, as it blocks Launch.
+  panel.setCurrentRow(2);
+  list->selectionModel()->select(model.index(0), QItemSelectionModel::Select);
+  qobject_cast<QSpinBox*>(panel.setupForm()->editor("num_processes"))->setValue(0);
+  EXPECT_FALSE(panel.launchSelectedButton()->isEnabled());
 }
 
 }  // namespace

@@ -43,6 +43,13 @@ RunsPanel::RunsPanel(RunsModel* model, QWidget* parent)
   view_->setSortingEnabled(true);
   view_->sortByColumn(RunsModel::kId, Qt::AscendingOrder);
   view_->setAlternatingRowColors(true);
+  // A run that appears (launched here or by parity-cli) is scrolled into view.
+  // The view lays new rows out later; its scroll range must include them first.
+  connect(proxy_, &QAbstractItemModel::rowsInserted, this,
+          [this](const QModelIndex&, int, int last) {
+            view_->doItemsLayout();
+            view_->scrollTo(proxy_->index(last, RunsModel::kLabel));
+          });
   view_->verticalHeader()->hide();
   view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 10);
   view_->setContextMenuPolicy(Qt::CustomContextMenu);

@@ -17,6 +17,7 @@
 #include <QThread>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace parity::ui {
 
@@ -44,11 +45,13 @@ SetupsPanel::SetupsPanel(SetupsModel* model, QWidget* parent)
       experimentForm_(new ExperimentForm),
       summary_(new QLabel(this)),
       concurrency_(new QSpinBox(this)),
-      launch_(new QPushButton(tr("&Launch"), this)) {
+      launch_(new QPushButton(tr("&Launch"), this)),
+      launchSelected_(new QPushButton(tr("Launch &selected"), this)) {
   list_->setModel(model_);
   list_->setObjectName("setupsList");
   list_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
   list_->setMaximumHeight(130);
+  list_->setSelectionMode(QAbstractItemView::ExtendedSelection);
 
   add_->setText(tr("Add"));
   add_->setToolTip(tr("Add a setup, or pick a preset from the arrow's menu"));
@@ -83,6 +86,16 @@ SetupsPanel::SetupsPanel(SetupsModel* model, QWidget* parent)
   connect(launch_, &QPushButton::clicked, this, [this] {
     if (model_->allValid()) emit launchRequested(model_->configs());
   });
+  connect(launchSelected_, &QPushButton::clicked, this, [this] {
+    std::vector<engine::RunConfig> configs;
+    for (int row : selectedRows()) {
+      if (!model_->issues(row).empty()) return;
+      configs.push_back(model_->config(row));
+    }
+    if (!configs.empty()) emit launchRequested(configs);
+  });
+  connect(list_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+          &SetupsPanel::refreshValidation);
 
   connect(list_->selectionModel(), &QItemSelectionModel::currentChanged, this,
           &SetupsPanel::loadCurrent);
@@ -114,6 +127,7 @@ SetupsPanel::SetupsPanel(SetupsModel* model, QWidget* parent)
   launchRow->addWidget(new QLabel(tr("Run at once:"), this));
   launchRow->addWidget(concurrency_);
   launchRow->addStretch(1);
+  launchRow->addWidget(launchSelected_);
   launchRow->addWidget(launch_);
 
   auto* layout = new QVBoxLayout(this);
@@ -214,10 +228,26 @@ void SetupsPanel::refreshValidation() {
   summary_->setStyleSheet(invalid > 0 || !loose.isEmpty() ? "color: #c62828;" : "");
   summary_->setVisible(!text.isEmpty());
   launch_->setEnabled(model_->allValid());
+  const std::vector<int> selected = selectedRows();
+  bool selectedValid = !selected.empty();
+  for (int r : selected) selectedValid &= model_->issues(r).empty();
+  launchSelected_->setVisible(model_->rowCount() > 1);
+  launchSelected_->setEnabled(selectedValid);
+  launchSelected_->setToolTip(
+      selectedValid
+          ? tr("Start only the %n selected setup(s)", nullptr, static_cast<int>(selected.size()))
+          : tr("Select some of the setups (Ctrl+click) to start only those"));
   launch_->setToolTip(
       model_->allValid()
           ? tr("Start %n setup(s) as separate processes (Ctrl+Return)", nullptr, model_->rowCount())
           : text);
+}
+
+std::vector<int> SetupsPanel::selectedRows() const {
+  std::vector<int> rows;
+  for (const QModelIndex& i : list_->selectionModel()->selectedRows()) rows.push_back(i.row());
+  std::sort(rows.begin(), rows.end());
+  return rows;
 }
 
 }  // namespace parity::ui

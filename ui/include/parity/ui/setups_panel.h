@@ -32,6 +32,8 @@ class SetupsPanel : public QWidget {
   SetupForm* setupForm() const { return setupForm_; }
   ExperimentForm* experimentForm() const { return experimentForm_; }
   QPushButton* launchButton() const { return launch_; }
+  /// Launches only the setups selected in the list.
+  QPushButton* launchSelectedButton() const { return launchSelected_; }
   QSpinBox* concurrencyBox() const { return concurrency_; }
 
   /// Adds a preset setup by its index in presets().
@@ -49,6 +51,7 @@ class SetupsPanel : public QWidget {
   void storeCurrent();
   void storeExperiment();
   void refreshValidation();
+  std::vector<int> selectedRows() const;
 
   SetupsModel* model_;
   QListView* list_;
@@ -61,6 +64,7 @@ class SetupsPanel : public QWidget {
   QLabel* summary_;
   QSpinBox* concurrency_;
   QPushButton* launch_;
+  QPushButton* launchSelected_;
   bool storing_ = false;
 };
 

@@ -1,6 +1,6 @@
 #include "run_runner.h"
 
-#include <parity/engine/batch_plan.h>
+#include <parity/config/batch_plan.h>
 #include <signal.h>
 
 #include <cstdio>

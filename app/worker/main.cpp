@@ -1,5 +1,5 @@
 // parity-worker: one rank process. Reads the worker contract from the environment (see
-// parity/engine/launcher.h), trains, and writes progress lines to PARITY_STATUS_FD.
+// parity/launch/launcher.h), trains, and writes progress lines to PARITY_STATUS_FD.
 // Exit status: 0 when the run ended normally (finished, diverged or stopped: rank 0's end line
 // says which), 1 with one line on stderr otherwise.
 
@@ -16,8 +16,8 @@
 #include <sstream>
 #include <string>
 
-#include <parity/engine/progress_protocol.h>
-#include <parity/engine/trainer.h>
+#include <parity/launch/progress_protocol.h>
+#include <parity/train/trainer.h>
 
 namespace {
 

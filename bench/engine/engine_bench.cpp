@@ -12,8 +12,8 @@
 #include <thread>
 #include <vector>
 
-#include <parity/engine/launcher.h>
-#include <parity/engine/trainer.h>
+#include <parity/launch/launcher.h>
+#include <parity/train/trainer.h>
 
 namespace {
 

@@ -1,5 +1,5 @@
 // LossChart: drawing, axes and navigation (data and series management are in loss_chart.cpp).
-#include <parity/engine/curve_analysis.h>
+#include <parity/analysis/curve_analysis.h>
 #include <parity/ui/loss_chart.h>
 #include <parity/ui/plot_points.h>
 

@@ -3,7 +3,7 @@
 /// curve analysis (engine::Series for the chosen x-axis, and its debiased EMA).
 /// Thread affinity: UI thread only (the CurveLoader hands it rows through queued signals).
 
-#include <parity/engine/curve_analysis.h>
+#include <parity/analysis/curve_analysis.h>
 #include <parity/storage/database.h>
 
 #include <cstdint>

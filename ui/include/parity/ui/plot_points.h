@@ -4,7 +4,7 @@
 /// needs only the points that bend it by more than a fraction of a pixel.
 /// Plain functions; callable from any thread.
 
-#include <parity/engine/curve_analysis.h>
+#include <parity/analysis/curve_analysis.h>
 
 #include <QList>
 #include <QPointF>

@@ -1,0 +1,73 @@
+#pragma once
+/// Launcher: starts W rank processes of the worker executable with the torchrun environment and
+/// watches them. Torch-free (POSIX processes and pipes). Single node: ranks rendezvous through a
+/// c10d FileStore in a private per-run folder, so nothing listens on the network.
+///
+/// The worker contract (what each rank process gets in its environment):
+///   RANK, WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE, MASTER_ADDR, MASTER_PORT  (as torchrun)
+///   PARITY_CONFIG      path of the run's config JSON (to_json of RunConfig)
+///   PARITY_STORE       path of the c10d FileStore file; unset (multi-node) = TCPStore on
+///                      MASTER_ADDR:MASTER_PORT, rank 0 hosting it
+///   PARITY_STATUS_FD   file descriptor to write progress_protocol lines to (every rank)
+///   PARITY_THREADS     intra-op threads for this rank (OMP_NUM_THREADS, OPENBLAS_NUM_THREADS and
+///                      MKL_NUM_THREADS are set to the same; OMP_WAIT_POLICY=PASSIVE unless set)
+/// Each rank runs in its own process group with PR_SET_PDEATHSIG(SIGKILL), its stdin is /dev/null
+/// and its stdout and stderr go to <log_dir>/rank<RANK>.log. Only the status pipe is inherited.
+/// A rank exits 0 when the run ended normally (finished or diverged: rank 0 says which in its
+/// RunEnd line), non-zero with one clear stderr line otherwise.
+
+#include <parity/config/run_config.h>
+#include <parity/launch/step_record.h>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace parity::engine {
+
+/// Thrown when ranks cannot be started at all (missing worker binary, no free port, ...).
+class LaunchError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct LaunchOptions {
+  std::string worker_path;  ///< the rank executable; empty = parity-worker beside this one
+  std::string master_addr = "127.0.0.1";
+  int master_port = 0;  ///< 0 = a free port
+  int nnodes = 1;       ///< > 1: TCPStore rendezvous on master_addr:master_port
+  int node_rank = 0;
+  double hang_timeout_s = 120;  ///< a rank silent this long is declared hung; 0 = never
+  int threads_per_rank = 0;     ///< 0 = cores / local ranks (at least 1)
+  std::string log_dir;          ///< where rank stderr logs go; empty = the private run folder
+  const std::atomic<bool>* stop = nullptr;  ///< set to stop the run (outcome kStopped)
+  double term_grace_s = 3;                  ///< after SIGTERM, how long ranks get before SIGKILL
+};
+
+/// Result of a launched run.
+struct LaunchResult {
+  RunOutcome outcome = RunOutcome::kFinished;
+  int failed_rank = -1;      ///< the first rank that failed, or -1
+  std::string message;       ///< "rank 1 was killed by signal 9 (SIGKILL)", ...
+  double samples_per_s = 0;  ///< from rank 0's RunEnd, 0 when it sent none
+  std::vector<int> pids;     ///< the rank processes (all reaped when launch returns)
+  std::string log_dir;       ///< where the rank logs were kept; empty = removed with the run
+};
+
+/// Runs the config to the end, forwarding rank 0's records to sink (on the calling thread).
+/// When any rank exits non-zero, is killed or hangs, the others are stopped (SIGTERM, then
+/// SIGKILL) and the result names the rank and the reason. sink.on_end is called exactly once,
+/// after every rank has been reaped, with the run's final outcome (not necessarily rank 0's).
+/// Throws ConfigError for an invalid config and LaunchError when the ranks cannot be started;
+/// an exception from the sink kills and reaps every rank, then propagates.
+LaunchResult launch(const RunConfig& config, StepSink& sink, const LaunchOptions& options = {});
+
+/// Path of the running executable's folder (from /proc/self/exe).
+std::string executable_dir();
+
+/// A free TCP port on 127.0.0.1 (bind to port 0, read it back, close).
+int free_port();
+
+}  // namespace parity::engine

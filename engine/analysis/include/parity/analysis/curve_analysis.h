@@ -1,7 +1,7 @@
 #pragma once
-/// Curve analysis on plain vectors: interpolation and overlap, debiased EMA smoothing, per-pixel
-/// min/max decimation for drawing, seed bands and target crossings. Torch-free, Qt-free and
-/// storage-free; shared by the verdict, the CLI and the window's charts.
+/// Curve analysis on plain vectors: interpolation and overlap, debiased EMA smoothing, seed bands
+/// and target crossings. Torch-free, Qt-free and storage-free; shared by the verdict, the CLI and
+/// the window's charts (whose per-pixel decimation is drawing code: parity/ui/decimation.h).
 ///
 /// A Series is y against x with x non-decreasing (step, samples seen, epoch or wall time all are);
 /// every function here assumes that order and does not sort.
@@ -73,50 +73,6 @@ struct EmaOptions {
 std::vector<double> ema(const std::vector<double>& y, const EmaOptions& options = {});
 /// ema() of s.y, x unchanged.
 Series ema(const Series& s, const EmaOptions& options = {});
-
-struct DecimateOptions {
-  Range x_range;        ///< visible range; empty = the series' whole range
-  int pixel_width = 1;  ///< pixel columns across x_range (>= 1)
-};
-
-/// Per-pixel min/max decimation for drawing (PlotJuggler's approach): the visible range is cut into
-/// pixel_width equal columns and each column with points keeps its first, min, max and last point,
-/// in x order and without duplicates; non-finite y are skipped. The last point before the range
-/// and the first point after it are kept too, so lines reach the edges. Output has at most
-/// 4 * pixel_width + 2 points. One pass over the visible points (plus two binary searches);
-/// `out` is cleared and reused so a redraw allocates nothing once it has grown.
-/// Throws AnalysisError for mismatched lengths or pixel_width < 1.
-void decimate_min_max(const Series& s, const DecimateOptions& options, Series& out);
-
-/// An index over a series' y that lets decimate_min_max visit each pixel column in O(log n)
-/// instead of every point: leftmost argmin/argmax of the finite values over any index range (a
-/// segment tree of 32-bit indices) and a prefix count of finite values. Built in O(n) from y only,
-/// so one index serves every x-axis of the same rows. Rebuild it when y changes.
-class MinMaxIndex {
- public:
-  MinMaxIndex() = default;
-  explicit MinMaxIndex(const std::vector<double>& y);
-  size_t size() const { return n_; }
-  /// Leftmost index of the smallest / largest finite y in [a, b); size() when there is none.
-  size_t argmin(size_t a, size_t b) const;
-  size_t argmax(size_t a, size_t b) const;
-  /// First / last index in [a, b) with a finite y; size() when there is none.
-  size_t first_finite(size_t a, size_t b) const;
-  size_t last_finite(size_t a, size_t b) const;
-
- private:
-  size_t n_ = 0;
-  std::vector<double> y_;
-  std::vector<uint32_t> min_, max_;  // tree nodes [1, 2n): leaves at [n, 2n)
-  std::vector<uint32_t> finite_;     // finite_[i] = finite values among y[0, i)
-};
-
-/// The same output as decimate_min_max(s, options, out), column by column through `index` (which
-/// must have been built from s.y): O(columns x log n), for long series drawn at many zoom levels.
-void decimate_min_max(const Series& s, const MinMaxIndex& index, const DecimateOptions& options,
-                      Series& out);
-/// Allocating convenience form of decimate_min_max().
-Series decimate_min_max(const Series& s, const DecimateOptions& options);
 
 /// How a band chooses the x points it is computed at.
 enum class BandGrid {

@@ -20,6 +20,12 @@ using namespace verdict_detail;
 
 namespace {
 
+std::string keys_of(const std::vector<ConfigDiff>& diffs) {
+  std::string out;
+  for (const ConfigDiff& d : diffs) out += (out.empty() ? "" : ", ") + d.key;
+  return out;
+}
+
 // The reference's points inside the overlap, with both losses.
 struct Aligned {
   std::vector<double> x, ref, run;

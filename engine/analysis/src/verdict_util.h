@@ -1,8 +1,9 @@
 #pragma once
-// Helpers shared by the verdict and the diagnosis (internal to parity_analysis).
+// Helpers shared by the verdict and the diagnosis (internal to parity_analysis). Below both:
+// it needs only the config library, never verdict.h.
 
-#include <parity/analysis/verdict.h>
 #include <parity/config/batch_plan.h>
+#include <parity/config/run_config.h>
 
 #include <algorithm>
 #include <cmath>
@@ -81,12 +82,6 @@ inline bool whole_steps(const RunConfig& c, int64_t n) {
   const int64_t per_step =
       c.split_batches ? c.per_device_batch_size : c.per_device_batch_size * c.num_processes;
   return per_step > 0 && n % per_step == 0;
-}
-
-inline std::string keys_of(const std::vector<ConfigDiff>& diffs) {
-  std::string out;
-  for (const ConfigDiff& d : diffs) out += (out.empty() ? "" : ", ") + d.key;
-  return out;
 }
 
 }  // namespace parity::engine::verdict_detail

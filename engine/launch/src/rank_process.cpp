@@ -1,7 +1,7 @@
 #include "rank_process.h"
 
 #include <fcntl.h>
-#include <parity/launch/launcher.h>
+#include <parity/launch/launch_error.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>

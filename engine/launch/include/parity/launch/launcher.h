@@ -17,6 +17,7 @@
 /// RunEnd line), non-zero with one clear stderr line otherwise.
 
 #include <parity/config/run_config.h>
+#include <parity/launch/launch_error.h>
 #include <parity/launch/step_record.h>
 
 #include <atomic>
@@ -26,12 +27,6 @@
 #include <vector>
 
 namespace parity::engine {
-
-/// Thrown when ranks cannot be started at all (missing worker binary, no free port, ...).
-class LaunchError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 struct LaunchOptions {
   std::string worker_path;  ///< the rank executable; empty = parity-worker beside this one

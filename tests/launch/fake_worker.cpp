@@ -1,5 +1,7 @@
 // A stand-in for parity-worker: checks the launcher's environment contract, echoes it to stderr
-// (the rank log), then behaves as the config's label says:
+// (the rank log), then behaves as the config's label says. It spells the variable names out
+// instead of using worker_contract.h, as a worker written against torchrun would, so the tests
+// pin the names themselves:
 //   ok        every rank takes max_steps steps; rank 0 reports start, steps, an eval and the end
 //   exit1     rank 1 exits 1 with a message at step 2; the others keep going until stopped
 //   sigkill   rank 1 kills itself with SIGKILL at step 2

@@ -3,6 +3,7 @@
 #include <netinet/in.h>
 #include <parity/launch/launcher.h>
 #include <parity/launch/progress_protocol.h>
+#include <parity/launch/worker_contract.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
@@ -302,9 +303,15 @@ LaunchResult launch(const RunConfig& config, StepSink& sink, const LaunchOptions
 
   // One machine rendezvouses through a FileStore and never needs the port; the variable is still
   // set (to a free one) because torchrun always sets it. Several machines must agree on a port.
-  int port = options.master_port > 0 ? options.master_port : (multi_node ? 29500 : free_port());
-  const int threads =
+  DistEnv dist;
+  dist.world_size = w * options.nnodes;
+  dist.local_world_size = w;
+  dist.master_addr = options.master_addr;
+  dist.master_port = options.master_port > 0 ? options.master_port
+                                             : (multi_node ? kDefaultMasterPort : free_port());
+  dist.threads =
       options.threads_per_rank > 0 ? options.threads_per_rank : std::max(1, available_cores() / w);
+  if (!multi_node) dist.store_path = dir.path() + "/store";
 
   std::vector<Rank> ranks(static_cast<size_t>(w));
   ReapGuard guard{ranks};
@@ -320,25 +327,13 @@ LaunchResult launch(const RunConfig& config, StepSink& sink, const LaunchOptions
     Fd read_end = safe_fd(p[0]), write_end = safe_fd(p[1]);
     ::fcntl(read_end.get(), F_SETFL, O_NONBLOCK);
 
-    const std::string t = std::to_string(threads);
-    std::vector<std::pair<std::string, std::string>> vars = {
-        {"RANK", std::to_string(r.global)},
-        {"WORLD_SIZE", std::to_string(w * options.nnodes)},
-        {"LOCAL_RANK", std::to_string(local)},
-        {"LOCAL_WORLD_SIZE", std::to_string(w)},
-        {"MASTER_ADDR", options.master_addr},
-        {"MASTER_PORT", std::to_string(port)},
-        {"PARITY_CONFIG", config_path},
-        {"PARITY_STATUS_FD", std::to_string(kStatusFd)},
-        {"PARITY_THREADS", t},
-        {"OMP_NUM_THREADS", t},
-        {"OPENBLAS_NUM_THREADS", t},
-        {"MKL_NUM_THREADS", t}};
-    if (!multi_node) vars.emplace_back("PARITY_STORE", dir.path() + "/store");
+    dist.rank = r.global;
+    dist.local_rank = local;
+    EnvVars vars = to_environment(dist, config_path, kStatusFd);
     // Spinning OpenMP threads collapse when anything else wants a core (measured here: one rank
     // with 2 threads on 2 busy cores ran 15x slower than with 1); sleeping waits do not. A user's
     // own setting wins.
-    if (!std::getenv("OMP_WAIT_POLICY")) vars.emplace_back("OMP_WAIT_POLICY", "PASSIVE");
+    if (!std::getenv(kEnvOmpWaitPolicy)) vars.emplace_back(kEnvOmpWaitPolicy, "PASSIVE");
 
     r.last_seen = Clock::now();
     r.pid = spawn(worker, rank_environment(vars, multi_node), write_end.get(), log.get());

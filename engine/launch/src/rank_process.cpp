@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <parity/launch/launch_error.h>
+#include <parity/launch/worker_contract.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -90,7 +91,7 @@ std::vector<std::string> rank_environment(
     const std::vector<std::pair<std::string, std::string>>& vars, bool drop_store) {
   std::set<std::string> ours;
   for (const auto& [k, v] : vars) ours.insert(k);
-  if (drop_store) ours.insert("PARITY_STORE");
+  if (drop_store) ours.insert(kEnvStore);
   std::vector<std::string> env;
   for (char** e = environ; e && *e; ++e) {
     std::string entry(*e);

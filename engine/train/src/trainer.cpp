@@ -5,7 +5,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <cstdlib>
 #include <mutex>
 
 #include <parity/config/batch_plan.h>
@@ -25,21 +24,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
-}
-
-int env_int(const char* name, std::optional<int> fallback) {
-  const char* v = std::getenv(name);
-  if (!v || !*v) {
-    if (fallback) return *fallback;
-    throw std::runtime_error(std::string("environment variable ") + name + " is not set");
-  }
-  char* end = nullptr;
-  long x = std::strtol(v, &end, 10);
-  if (*end != '\0') {
-    throw std::runtime_error(std::string("environment variable ") + name + "='" + v +
-                             "' is not an integer");
-  }
-  return static_cast<int>(x);
 }
 
 // Autocast for one forward pass (bf16 on CPU or CUDA, fp16 on CUDA); outputs are cast to fp32
@@ -180,23 +164,6 @@ std::mutex& init_mutex() {
 }
 
 }  // namespace
-
-DistEnv DistEnv::from_environment() {
-  DistEnv e;
-  e.rank = env_int("RANK", std::nullopt);
-  e.world_size = env_int("WORLD_SIZE", std::nullopt);
-  e.local_rank = env_int("LOCAL_RANK", e.rank);
-  e.local_world_size = env_int("LOCAL_WORLD_SIZE", e.world_size);
-  if (const char* a = std::getenv("MASTER_ADDR"); a && *a) e.master_addr = a;
-  e.master_port = env_int("MASTER_PORT", 29500);
-  if (const char* s = std::getenv("PARITY_STORE"); s && *s) e.store_path = s;
-  e.threads = env_int("PARITY_THREADS", 0);
-  if (e.world_size < 1 || e.rank < 0 || e.rank >= e.world_size) {
-    throw std::runtime_error("RANK=" + std::to_string(e.rank) + " is outside WORLD_SIZE=" +
-                             std::to_string(e.world_size));
-  }
-  return e;
-}
 
 RunEnd train(const RunConfig& config, const DistEnv& env, StepSink* sink,
              const TrainerOptions& options) {

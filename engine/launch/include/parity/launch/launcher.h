@@ -1,16 +1,9 @@
 #pragma once
-/// Launcher: starts W rank processes of the worker executable with the torchrun environment and
-/// watches them. Torch-free (POSIX processes and pipes). Single node: ranks rendezvous through a
-/// c10d FileStore in a private per-run folder, so nothing listens on the network.
+/// Launcher: starts W rank processes of the worker executable with the worker contract in their
+/// environment (<parity/launch/worker_contract.h>) and watches them. Torch-free (POSIX processes
+/// and pipes). Single node: ranks rendezvous through a c10d FileStore in a private per-run folder,
+/// so nothing listens on the network.
 ///
-/// The worker contract (what each rank process gets in its environment):
-///   RANK, WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE, MASTER_ADDR, MASTER_PORT  (as torchrun)
-///   PARITY_CONFIG      path of the run's config JSON (to_json of RunConfig)
-///   PARITY_STORE       path of the c10d FileStore file; unset (multi-node) = TCPStore on
-///                      MASTER_ADDR:MASTER_PORT, rank 0 hosting it
-///   PARITY_STATUS_FD   file descriptor to write progress_protocol lines to (every rank)
-///   PARITY_THREADS     intra-op threads for this rank (OMP_NUM_THREADS, OPENBLAS_NUM_THREADS and
-///                      MKL_NUM_THREADS are set to the same; OMP_WAIT_POLICY=PASSIVE unless set)
 /// Each rank runs in its own process group with PR_SET_PDEATHSIG(SIGKILL), its stdin is /dev/null
 /// and its stdout and stderr go to <log_dir>/rank<RANK>.log. Only the status pipe is inherited.
 /// A rank exits 0 when the run ended normally (finished or diverged: rank 0 says which in its

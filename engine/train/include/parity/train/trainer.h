@@ -1,6 +1,7 @@
 #pragma once
 /// The data-parallel training loop of one rank. Torch-free declaration; runs in a rank process
-/// (app/worker) or, for tests, in a thread per rank over a shared FileStore.
+/// (app/worker, which reads its DistEnv from the worker contract) or, for tests, in a thread per
+/// rank over a shared FileStore.
 
 #include <atomic>
 #include <cstdint>
@@ -11,25 +12,9 @@
 
 #include <parity/config/run_config.h>
 #include <parity/launch/step_record.h>
+#include <parity/launch/worker_contract.h>
 
 namespace parity::engine {
-
-/// Where this rank stands in the process group (torchrun's variables).
-struct DistEnv {
-  int rank = 0;
-  int world_size = 1;
-  int local_rank = 0;
-  int local_world_size = 1;
-  std::string master_addr = "127.0.0.1";
-  int master_port = 29500;
-  std::string store_path;  ///< FileStore file (single node); empty = TCPStore on master_addr:port
-  int threads = 0;         ///< intra-op threads; 0 = leave LibTorch's default
-  double collective_timeout_s = 300;
-
-  /// Reads RANK, WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE, MASTER_ADDR, MASTER_PORT, PARITY_STORE,
-  /// PARITY_THREADS. Throws std::runtime_error naming a missing or malformed variable.
-  static DistEnv from_environment();
-};
 
 /// Failure inside the training loop (bad data path, collective error, ...).
 class TrainError : public std::runtime_error {

@@ -2,7 +2,7 @@
 // file wires them and turns exceptions into one clear stderr line and an exit code.
 #include <parity/analysis/curve_analysis.h>
 #include <parity/config/run_config.h>
-#include <parity/launch/launcher.h>
+#include <parity/launch/rank_supervisor.h>
 #include <parity/storage/database.h>
 
 #include <iostream>

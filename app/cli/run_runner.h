@@ -3,7 +3,7 @@
 /// marks the run with its outcome. Shared by `run`, `run-set` and `demo`.
 
 #include <parity/config/run_config.h>
-#include <parity/launch/launcher.h>
+#include <parity/launch/rank_supervisor.h>
 #include <parity/storage/database.h>
 
 #include <atomic>

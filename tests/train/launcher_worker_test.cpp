@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include <parity/launch/launcher.h>
+#include <parity/launch/rank_supervisor.h>
 
 #include "dist_test_util.h"
 
@@ -64,7 +64,7 @@ LaunchOptions options() {
 TEST(LaunchWithRealWorkers, TwoGlooRanksFinishAndReportEveryStep) {
   RunConfig c = testing::regression_config(2, 8);
   KillingSink sink;
-  auto result = launch(c, sink, options());
+  auto result = RankSupervisor(c, options()).run(sink);
   ASSERT_EQ(result.outcome, RunOutcome::kFinished) << result.message;
   ASSERT_EQ(sink.steps.size(), 32u);
   EXPECT_EQ(sink.start.total_steps, 32);
@@ -90,7 +90,7 @@ TEST(LaunchWithRealWorkers, AKilledRankFailsTheRunAndStopsTheOthers) {
   KillingSink sink;
   sink.kill_rank = 1;
   sink.at_step = 5;
-  auto result = launch(c, sink, options());
+  auto result = RankSupervisor(c, options()).run(sink);
   EXPECT_EQ(result.outcome, RunOutcome::kFailed);
   EXPECT_EQ(result.failed_rank, 1);
   EXPECT_NE(result.message.find("rank 1"), std::string::npos) << result.message;
@@ -106,7 +106,7 @@ TEST(LaunchWithRealWorkers, ABadDatasetPathFailsWithTheWorkersMessage) {
   c.data_path = "/nonexistent/fashion";
   c.per_device_batch_size = 8;
   testing::VectorSink sink;
-  auto result = launch(c, sink, options());
+  auto result = RankSupervisor(c, options()).run(sink);
   EXPECT_EQ(result.outcome, RunOutcome::kFailed);
   EXPECT_NE(result.message.find("dataset-fashion-mnist"), std::string::npos) << result.message;
 }

@@ -13,7 +13,7 @@
 ///   PARITY_THREADS     intra-op threads for this rank (OMP_NUM_THREADS, OPENBLAS_NUM_THREADS and
 ///                      MKL_NUM_THREADS are set to the same; OMP_WAIT_POLICY=PASSIVE unless set)
 /// What else a rank can rely on (its process group, its log, its exit status) is stated with the
-/// supervisor, <parity/launch/launcher.h>.
+/// supervisor, <parity/launch/rank_supervisor.h>.
 
 #include <string>
 #include <utility>

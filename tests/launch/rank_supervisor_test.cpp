@@ -1,5 +1,5 @@
 #include <gtest/gtest.h>
-#include <parity/launch/launcher.h>
+#include <parity/launch/rank_supervisor.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -59,7 +59,7 @@ LaunchOptions fake_options() {
   return o;
 }
 
-/// Every rank was reaped by launch(): no such child, and no such process.
+/// Every rank was reaped by run(): no such child, and no such process.
 void expect_all_gone(const LaunchResult& result, size_t expected) {
   ASSERT_EQ(result.pids.size(), expected);
   for (int pid : result.pids) {
@@ -93,7 +93,7 @@ std::string read_file(const std::string& path) {
 
 TEST(Launcher, FinishedRunForwardsRankZeroRecords) {
   RecordingSink sink;
-  LaunchResult r = launch(fake_config("ok", 2, 6), sink, fake_options());
+  LaunchResult r = RankSupervisor(fake_config("ok", 2, 6), fake_options()).run(sink);
   EXPECT_EQ(r.outcome, RunOutcome::kFinished) << r.message;
   EXPECT_EQ(r.failed_rank, -1);
   EXPECT_DOUBLE_EQ(r.samples_per_s, 1234.5);
@@ -119,7 +119,7 @@ TEST(Launcher, EnvironmentContract) {
   LaunchOptions o = fake_options();
   o.log_dir = logs.path();
   o.threads_per_rank = 3;
-  LaunchResult r = launch(fake_config("ok", 3, 2), sink, o);
+  LaunchResult r = RankSupervisor(fake_config("ok", 3, 2), o).run(sink);
   ASSERT_EQ(r.outcome, RunOutcome::kFinished) << r.message;
   EXPECT_EQ(r.log_dir, logs.path());
   std::string port;
@@ -148,7 +148,7 @@ TEST(Launcher, DefaultThreadsShareTheCores) {
   RecordingSink sink;
   LaunchOptions o = fake_options();
   o.log_dir = logs.path();
-  LaunchResult r = launch(fake_config("ok", 1, 1), sink, o);
+  LaunchResult r = RankSupervisor(fake_config("ok", 1, 1), o).run(sink);
   ASSERT_EQ(r.outcome, RunOutcome::kFinished) << r.message;
   std::string log = read_file(logs.path() + "/rank0.log");
   EXPECT_EQ(log.find("PARITY_THREADS=0 "), std::string::npos) << log;
@@ -163,7 +163,7 @@ TEST(Launcher, MultiNodeUsesGlobalRanksAndNoFileStore) {
   o.node_rank = 1;
   o.master_addr = "10.1.2.3";
   o.master_port = 29555;
-  LaunchResult r = launch(fake_config("ok", 2, 2), sink, o);
+  LaunchResult r = RankSupervisor(fake_config("ok", 2, 2), o).run(sink);
   // Rank 0 lives on the other node: this node's ranks only send heartbeats.
   EXPECT_EQ(r.outcome, RunOutcome::kFinished) << r.message;
   EXPECT_TRUE(sink.steps.empty());
@@ -181,7 +181,7 @@ TEST(Launcher, MultiNodeUsesGlobalRanksAndNoFileStore) {
 
 TEST(Launcher, RankExitingNonZeroFailsTheRun) {
   RecordingSink sink;
-  LaunchResult r = launch(fake_config("exit1", 3), sink, fake_options());
+  LaunchResult r = RankSupervisor(fake_config("exit1", 3), fake_options()).run(sink);
   EXPECT_EQ(r.outcome, RunOutcome::kFailed);
   EXPECT_EQ(r.failed_rank, 1);
   EXPECT_EQ(r.message, "rank 1 exited with code 1: fake-worker: rank 1 failed on purpose");
@@ -194,7 +194,7 @@ TEST(Launcher, RankExitingNonZeroFailsTheRun) {
 
 TEST(Launcher, RankKilledBySignalFailsTheRun) {
   RecordingSink sink;
-  LaunchResult r = launch(fake_config("sigkill"), sink, fake_options());
+  LaunchResult r = RankSupervisor(fake_config("sigkill"), fake_options()).run(sink);
   EXPECT_EQ(r.outcome, RunOutcome::kFailed);
   EXPECT_EQ(r.failed_rank, 1);
   EXPECT_EQ(r.message, "rank 1 was killed by signal 9 (SIGKILL)");
@@ -206,7 +206,7 @@ TEST(Launcher, SilentRankIsDeclaredHung) {
   LaunchOptions o = fake_options();
   o.hang_timeout_s = 1.5;
   auto t0 = std::chrono::steady_clock::now();
-  LaunchResult r = launch(fake_config("hang"), sink, o);
+  LaunchResult r = RankSupervisor(fake_config("hang"), o).run(sink);
   double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_EQ(r.outcome, RunOutcome::kFailed);
   EXPECT_EQ(r.failed_rank, 1);
@@ -219,7 +219,7 @@ TEST(Launcher, RanksIgnoringSigtermAreKilled) {
   RecordingSink sink;
   LaunchOptions o = fake_options();
   o.term_grace_s = 0.3;
-  LaunchResult r = launch(fake_config("stubborn", 3), sink, o);
+  LaunchResult r = RankSupervisor(fake_config("stubborn", 3), o).run(sink);
   EXPECT_EQ(r.outcome, RunOutcome::kFailed);
   EXPECT_EQ(r.failed_rank, 1);
   expect_all_gone(r, 3);
@@ -232,7 +232,7 @@ TEST(Launcher, StopFlagStopsTheRun) {
   sink.stop_after = 3;
   LaunchOptions o = fake_options();
   o.stop = &stop;
-  LaunchResult r = launch(fake_config("forever", 2, 1000), sink, o);
+  LaunchResult r = RankSupervisor(fake_config("forever", 2, 1000), o).run(sink);
   EXPECT_EQ(r.outcome, RunOutcome::kStopped);
   EXPECT_EQ(r.failed_rank, -1);
   EXPECT_EQ(r.message, "stopped by the user");
@@ -244,7 +244,7 @@ TEST(Launcher, StopFlagStopsTheRun) {
 
 TEST(Launcher, DivergedRunReportedByRankZero) {
   RecordingSink sink;
-  LaunchResult r = launch(fake_config("diverge", 2, 10), sink, fake_options());
+  LaunchResult r = RankSupervisor(fake_config("diverge", 2, 10), fake_options()).run(sink);
   EXPECT_EQ(r.outcome, RunOutcome::kDiverged);
   EXPECT_EQ(r.message, "loss is nan at step 3");
   EXPECT_EQ(r.failed_rank, -1);
@@ -254,7 +254,7 @@ TEST(Launcher, DivergedRunReportedByRankZero) {
 
 TEST(Launcher, RankZeroWithoutAnEndFailsTheRun) {
   RecordingSink sink;
-  LaunchResult r = launch(fake_config("noend"), sink, fake_options());
+  LaunchResult r = RankSupervisor(fake_config("noend"), fake_options()).run(sink);
   EXPECT_EQ(r.outcome, RunOutcome::kFailed);
   EXPECT_EQ(r.failed_rank, 0);
   EXPECT_NE(r.message.find("without reporting the end"), std::string::npos) << r.message;
@@ -265,7 +265,8 @@ TEST(Launcher, SinkExceptionKillsTheRanksAndPropagates) {
    public:
     void on_step(const StepRecord&) override { throw std::runtime_error("disk full"); }
   } sink;
-  EXPECT_THROW(launch(fake_config("forever", 2, 1000), sink, fake_options()), std::runtime_error);
+  EXPECT_THROW(RankSupervisor(fake_config("forever", 2, 1000), fake_options()).run(sink),
+               std::runtime_error);
   // Nothing to wait for any more: the guard reaped every child.
   int status;
   EXPECT_EQ(::waitpid(-1, &status, WNOHANG), -1);
@@ -277,7 +278,7 @@ TEST(Launcher, MissingWorkerIsALaunchError) {
   LaunchOptions o = fake_options();
   o.worker_path = "/nonexistent/parity-worker";
   try {
-    launch(fake_config("ok"), sink, o);
+    RankSupervisor(fake_config("ok"), o).run(sink);
     FAIL() << "expected LaunchError";
   } catch (const LaunchError& e) {
     EXPECT_EQ(std::string(e.what()),
@@ -290,7 +291,7 @@ TEST(Launcher, InvalidConfigStartsNothing) {
   RecordingSink sink;
   RunConfig c = fake_config("ok");
   c.num_processes = 0;
-  EXPECT_THROW(launch(c, sink, fake_options()), ConfigError);
+  EXPECT_THROW(RankSupervisor(c, fake_options()).run(sink), ConfigError);
   int status;
   EXPECT_EQ(::waitpid(-1, &status, WNOHANG), -1);
 }
@@ -301,7 +302,7 @@ TEST(Launcher, PrivateRunFolderIsRemoved) {
   std::string saved = old ? old : "";
   ::setenv("TMPDIR", tmp.path().c_str(), 1);
   RecordingSink sink;
-  LaunchResult r = launch(fake_config("exit1"), sink, fake_options());
+  LaunchResult r = RankSupervisor(fake_config("exit1"), fake_options()).run(sink);
   if (old)
     ::setenv("TMPDIR", saved.c_str(), 1);
   else
@@ -329,7 +330,7 @@ TEST(Launcher, RanksDieWithTheLauncher) {
     RecordingSink sink;
     LaunchOptions o = fake_options();
     o.log_dir = logs.path();
-    launch(fake_config("forever", 2, 1000), sink, o);
+    RankSupervisor(fake_config("forever", 2, 1000), o).run(sink);
     ::_exit(0);
   }
   std::vector<int> pids;

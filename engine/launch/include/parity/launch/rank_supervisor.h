@@ -1,8 +1,8 @@
 #pragma once
-/// Launcher: starts W rank processes of the worker executable with the worker contract in their
-/// environment (<parity/launch/worker_contract.h>) and watches them. Torch-free (POSIX processes
-/// and pipes). Single node: ranks rendezvous through a c10d FileStore in a private per-run folder,
-/// so nothing listens on the network.
+/// The rank supervisor: starts W rank processes of the worker executable with the worker contract
+/// in their environment (<parity/launch/worker_contract.h>) and watches them to the end. Torch-free
+/// (POSIX processes and pipes). Single node: ranks rendezvous through a c10d FileStore in a private
+/// per-run folder, so nothing listens on the network.
 ///
 /// Each rank runs in its own process group with PR_SET_PDEATHSIG(SIGKILL), its stdin is /dev/null
 /// and its stdout and stderr go to <log_dir>/rank<RANK>.log. Only the status pipe is inherited.
@@ -40,17 +40,29 @@ struct LaunchResult {
   int failed_rank = -1;      ///< the first rank that failed, or -1
   std::string message;       ///< "rank 1 was killed by signal 9 (SIGKILL)", ...
   double samples_per_s = 0;  ///< from rank 0's RunEnd, 0 when it sent none
-  std::vector<int> pids;     ///< the rank processes (all reaped when launch returns)
+  std::vector<int> pids;     ///< the rank processes (all reaped when run() returns)
   std::string log_dir;       ///< where the rank logs were kept; empty = removed with the run
 };
 
-/// Runs the config to the end, forwarding rank 0's records to sink (on the calling thread).
-/// When any rank exits non-zero, is killed or hangs, the others are stopped (SIGTERM, then
-/// SIGKILL) and the result names the rank and the reason. sink.on_end is called exactly once,
-/// after every rank has been reaped, with the run's final outcome (not necessarily rank 0's).
-/// Throws ConfigError for an invalid config and LaunchError when the ranks cannot be started;
-/// an exception from the sink kills and reaps every rank, then propagates.
-LaunchResult launch(const RunConfig& config, StepSink& sink, const LaunchOptions& options = {});
+/// Supervises the W = config.num_processes ranks of one run on this node.
+class RankSupervisor {
+ public:
+  /// Nothing is checked or started before run().
+  explicit RankSupervisor(RunConfig config, LaunchOptions options = {});
+
+  /// Runs the config to the end, forwarding rank 0's records to sink (on the calling thread).
+  /// When any rank exits non-zero, is killed or hangs, the others are stopped (SIGTERM, then
+  /// SIGKILL) and the result names the rank and the reason. sink.on_end is called exactly once,
+  /// after every rank has been reaped, with the run's final outcome (not necessarily rank 0's).
+  /// Throws ConfigError for an invalid config and LaunchError when the ranks cannot be started;
+  /// an exception from the sink kills and reaps every rank, then propagates. Each call is a new
+  /// run with its own private folder.
+  LaunchResult run(StepSink& sink);
+
+ private:
+  RunConfig config_;
+  LaunchOptions options_;
+};
 
 /// Path of the running executable's folder (from /proc/self/exe).
 std::string executable_dir();

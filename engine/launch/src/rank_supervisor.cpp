@@ -1,8 +1,8 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
-#include <parity/launch/launcher.h>
 #include <parity/launch/progress_protocol.h>
+#include <parity/launch/rank_supervisor.h>
 #include <parity/launch/worker_contract.h>
 #include <poll.h>
 #include <signal.h>
@@ -81,7 +81,7 @@ void signal_rank(const Rank& r, int sig) {
   if (::kill(-r.pid, sig) != 0) ::kill(r.pid, sig);
 }
 
-/// Kills and reaps whatever is still running when launch() leaves by an exception.
+/// Kills and reaps whatever is still running when run() leaves by an exception.
 struct ReapGuard {
   std::vector<Rank>& ranks;
   ~ReapGuard() {
@@ -249,6 +249,61 @@ class Monitor {
   bool killed_ = false;
 };
 
+
+// The options that must agree with each other; throws LaunchError.
+void check_options(const LaunchOptions& options) {
+  if (options.nnodes < 1 || options.node_rank < 0 || options.node_rank >= options.nnodes)
+    throw LaunchError("node_rank " + std::to_string(options.node_rank) +
+                      " is not allowed with nnodes " + std::to_string(options.nnodes) +
+                      "; it must be in [0, nnodes)");
+  if (options.nnodes > 1 && options.master_addr.empty())
+    throw LaunchError("master_addr is required when nnodes > 1");
+}
+
+void write_config(const RunConfig& config, const std::string& path) {
+  std::ofstream out(path);
+  out << to_json(config) << '\n';
+  if (!out) throw LaunchError("cannot write " + path);
+}
+
+// Opens the rank's log and status pipe, then starts it with `vars` in its environment.
+void start_rank(Rank& r, const std::string& worker, const EnvVars& vars, bool drop_store) {
+  Fd log(::open(r.log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+  if (log.get() < 0) throw LaunchError("cannot open " + r.log_path + ": " + errno_text());
+  log = safe_fd(log.release());
+  int p[2];
+  if (::pipe2(p, O_CLOEXEC) != 0) throw LaunchError("pipe: " + errno_text());
+  Fd read_end = safe_fd(p[0]), write_end = safe_fd(p[1]);
+  ::fcntl(read_end.get(), F_SETFL, O_NONBLOCK);
+  r.last_seen = Clock::now();
+  r.pid = spawn(worker, rank_environment(vars, drop_store), write_end.get(), log.get());
+  r.status = std::move(read_end);
+}
+
+// What the run ended as: the monitor's cause of a stop, else rank 0's end line.
+LaunchResult result_of(const Monitor& monitor, const std::vector<Rank>& ranks,
+                       const LaunchOptions& options) {
+  LaunchResult result;
+  for (const auto& r : ranks) result.pids.push_back(r.pid);
+  if (!options.log_dir.empty()) result.log_dir = options.log_dir;
+  const auto& end = monitor.end();
+  if (end) result.samples_per_s = end->samples_per_s;
+  if (const auto& cause = monitor.cause()) {
+    result.outcome = cause->outcome;
+    result.failed_rank = cause->rank;
+    result.message = cause->message;
+  } else if (end) {
+    result.outcome = end->outcome;
+    result.message = end->message;
+    if (end->outcome == RunOutcome::kFailed) result.failed_rank = 0;
+  } else if (options.node_rank == 0) {
+    result.outcome = RunOutcome::kFailed;
+    result.failed_rank = 0;
+    result.message = "rank 0 exited without reporting the end of the run";
+  }
+  return result;
+}
+
 }  // namespace
 
 std::string executable_dir() {
@@ -273,30 +328,23 @@ int free_port() {
   return ntohs(addr.sin_port);
 }
 
-LaunchResult launch(const RunConfig& config, StepSink& sink, const LaunchOptions& options) {
-  validate(config);
-  const int w = config.num_processes;
-  if (options.nnodes < 1 || options.node_rank < 0 || options.node_rank >= options.nnodes)
-    throw LaunchError("node_rank " + std::to_string(options.node_rank) +
-                      " is not allowed with nnodes " + std::to_string(options.nnodes) +
-                      "; it must be in [0, nnodes)");
-  const bool multi_node = options.nnodes > 1;
-  if (multi_node && options.master_addr.empty())
-    throw LaunchError("master_addr is required when nnodes > 1");
+RankSupervisor::RankSupervisor(RunConfig config, LaunchOptions options)
+    : config_(std::move(config)), options_(std::move(options)) {}
 
-  std::string worker =
-      options.worker_path.empty() ? executable_dir() + "/parity-worker" : options.worker_path;
+LaunchResult RankSupervisor::run(StepSink& sink) {
+  validate(config_);
+  check_options(options_);
+  const int w = config_.num_processes;
+  const bool multi_node = options_.nnodes > 1;
+  const std::string worker =
+      options_.worker_path.empty() ? executable_dir() + "/parity-worker" : options_.worker_path;
   if (::access(worker.c_str(), X_OK) != 0)
     throw LaunchError("parity-worker not found at " + worker + "; build it or pass --worker");
 
   RunDir dir;
   const std::string config_path = dir.path() + "/config.json";
-  {
-    std::ofstream out(config_path);
-    out << to_json(config) << '\n';
-    if (!out) throw LaunchError("cannot write " + config_path);
-  }
-  const std::string log_dir = options.log_dir.empty() ? dir.path() : options.log_dir;
+  write_config(config_, config_path);
+  const std::string log_dir = options_.log_dir.empty() ? dir.path() : options_.log_dir;
   std::error_code ec;
   fs::create_directories(log_dir, ec);
   if (ec) throw LaunchError("cannot create log folder " + log_dir + ": " + ec.message());
@@ -304,29 +352,21 @@ LaunchResult launch(const RunConfig& config, StepSink& sink, const LaunchOptions
   // One machine rendezvouses through a FileStore and never needs the port; the variable is still
   // set (to a free one) because torchrun always sets it. Several machines must agree on a port.
   DistEnv dist;
-  dist.world_size = w * options.nnodes;
+  dist.world_size = w * options_.nnodes;
   dist.local_world_size = w;
-  dist.master_addr = options.master_addr;
-  dist.master_port = options.master_port > 0 ? options.master_port
-                                             : (multi_node ? kDefaultMasterPort : free_port());
-  dist.threads =
-      options.threads_per_rank > 0 ? options.threads_per_rank : std::max(1, available_cores() / w);
+  dist.master_addr = options_.master_addr;
+  dist.master_port = options_.master_port > 0 ? options_.master_port
+                                              : (multi_node ? kDefaultMasterPort : free_port());
+  dist.threads = options_.threads_per_rank > 0 ? options_.threads_per_rank
+                                               : std::max(1, available_cores() / w);
   if (!multi_node) dist.store_path = dir.path() + "/store";
 
   std::vector<Rank> ranks(static_cast<size_t>(w));
   ReapGuard guard{ranks};
   for (int local = 0; local < w; ++local) {
     Rank& r = ranks[static_cast<size_t>(local)];
-    r.global = options.node_rank * w + local;
+    r.global = options_.node_rank * w + local;
     r.log_path = log_dir + "/rank" + std::to_string(r.global) + ".log";
-    Fd log(::open(r.log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-    if (log.get() < 0) throw LaunchError("cannot open " + r.log_path + ": " + errno_text());
-    log = safe_fd(log.release());
-    int p[2];
-    if (::pipe2(p, O_CLOEXEC) != 0) throw LaunchError("pipe: " + errno_text());
-    Fd read_end = safe_fd(p[0]), write_end = safe_fd(p[1]);
-    ::fcntl(read_end.get(), F_SETFL, O_NONBLOCK);
-
     dist.rank = r.global;
     dist.local_rank = local;
     EnvVars vars = to_environment(dist, config_path, kStatusFd);
@@ -334,33 +374,13 @@ LaunchResult launch(const RunConfig& config, StepSink& sink, const LaunchOptions
     // with 2 threads on 2 busy cores ran 15x slower than with 1); sleeping waits do not. A user's
     // own setting wins.
     if (!std::getenv(kEnvOmpWaitPolicy)) vars.emplace_back(kEnvOmpWaitPolicy, "PASSIVE");
-
-    r.last_seen = Clock::now();
-    r.pid = spawn(worker, rank_environment(vars, multi_node), write_end.get(), log.get());
-    r.status = std::move(read_end);
+    start_rank(r, worker, vars, multi_node);
   }
 
-  Monitor monitor(ranks, sink, options);
+  Monitor monitor(ranks, sink, options_);
   monitor.run();
 
-  LaunchResult result;
-  for (const auto& r : ranks) result.pids.push_back(r.pid);
-  if (!options.log_dir.empty()) result.log_dir = options.log_dir;
-  const auto& end = monitor.end();
-  if (end) result.samples_per_s = end->samples_per_s;
-  if (const auto& cause = monitor.cause()) {
-    result.outcome = cause->outcome;
-    result.failed_rank = cause->rank;
-    result.message = cause->message;
-  } else if (end) {
-    result.outcome = end->outcome;
-    result.message = end->message;
-    if (end->outcome == RunOutcome::kFailed) result.failed_rank = 0;
-  } else if (options.node_rank == 0) {
-    result.outcome = RunOutcome::kFailed;
-    result.failed_rank = 0;
-    result.message = "rank 0 exited without reporting the end of the run";
-  }
+  LaunchResult result = result_of(monitor, ranks, options_);
   RunEnd final_end;
   final_end.outcome = result.outcome;
   final_end.message = result.message;

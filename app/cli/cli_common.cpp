@@ -1,6 +1,6 @@
 #include "cli_common.h"
 
-#include <parity/engine/launcher.h>
+#include <parity/launch/rank_supervisor.h>
 #include <parity/storage/database.h>
 #include <unistd.h>
 

@@ -2,7 +2,7 @@
 /// Small helpers shared by parity-cli's commands: the usage error, files, id lists, number
 /// formatting, default paths and the mapping from a run's outcome to its stored status.
 
-#include <parity/engine/step_record.h>
+#include <parity/launch/step_record.h>
 #include <parity/storage/run_status.h>
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 // `list`, `show` and `export`: reading the store.
-#include <parity/engine/run_config.h>
+#include <parity/config/run_config.h>
 #include <parity/storage/csv.h>
 
 #include <ctime>

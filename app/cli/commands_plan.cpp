@@ -1,8 +1,8 @@
 // `plan`: the equivalent-batch table, what each configured setup does, and the shard plan
 // (which sample indices each rank takes per step), all without training.
-#include <parity/engine/batch_plan.h>
-#include <parity/engine/sampler.h>
-#include <parity/engine/shard_plan.h>
+#include <parity/config/batch_plan.h>
+#include <parity/config/sampler.h>
+#include <parity/config/shard_plan.h>
 
 #include <algorithm>
 #include <iostream>

@@ -1,7 +1,7 @@
 // `rerun`: the determinism check. Runs a finished run's setup again (same config, same seed) and
 // reports "bitwise identical" or the first step where the loss differs, and by how much.
-#include <parity/engine/run_config.h>
-#include <parity/engine/verdict.h>
+#include <parity/analysis/verdict.h>
+#include <parity/config/run_config.h>
 
 #include <iostream>
 #include <memory>

@@ -1,5 +1,5 @@
 // `run` (one setup) and `run-set` (several, one after another).
-#include <parity/engine/run_config.h>
+#include <parity/config/run_config.h>
 
 #include <iostream>
 #include <memory>

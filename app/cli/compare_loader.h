@@ -2,7 +2,7 @@
 /// From the store to the verdict: loads runs as engine::CompareRun, runs engine::compare, and
 /// writes the verdict report CSV (the runs table plus one column group per verdict metric).
 
-#include <parity/engine/verdict.h>
+#include <parity/analysis/verdict.h>
 #include <parity/storage/database.h>
 
 #include <cstdint>

@@ -4,7 +4,7 @@
 /// text and parsed when applied, so a bad value is a ConfigError naming the field, exactly like a
 /// bad value in a JSON file; range checks are engine::check()'s.
 
-#include <parity/engine/run_config.h>
+#include <parity/config/run_config.h>
 
 #include <CLI/CLI.hpp>
 #include <string>

@@ -4,7 +4,7 @@
 /// through storage::StepWriter's background transactions. Also feeds the progress line.
 /// Used on the launcher's calling thread only.
 
-#include <parity/engine/step_record.h>
+#include <parity/launch/step_record.h>
 #include <parity/storage/database.h>
 #include <parity/storage/step_writer.h>
 

@@ -1,8 +1,8 @@
 // parity-cli: Parity's jobs without the window. Each verb lives in a commands_*.cpp file; this
 // file wires them and turns exceptions into one clear stderr line and an exit code.
-#include <parity/engine/curve_analysis.h>
-#include <parity/engine/launcher.h>
-#include <parity/engine/run_config.h>
+#include <parity/analysis/curve_analysis.h>
+#include <parity/config/run_config.h>
+#include <parity/launch/rank_supervisor.h>
 #include <parity/storage/database.h>
 
 #include <iostream>

@@ -3,7 +3,7 @@
 /// On a terminal it is rewritten in place (\r) at most ten times a second; otherwise (a log file,
 /// the GUI reading a pipe) one line is printed every few seconds.
 
-#include <parity/engine/step_record.h>
+#include <parity/launch/step_record.h>
 
 #include <chrono>
 #include <cstdint>

@@ -1,6 +1,6 @@
 #include "run_runner.h"
 
-#include <parity/engine/batch_plan.h>
+#include <parity/config/batch_plan.h>
 #include <signal.h>
 
 #include <cstdio>
@@ -65,7 +65,7 @@ RunReport run_recorded(storage::Database& db, int64_t run_id, const engine::RunC
   ProgressLine progress(label, ProgressLine::detect(options.quiet));
   DbSink sink(db, run_id, &progress);
   try {
-    engine::LaunchResult result = engine::launch(config, sink, launch);
+    engine::LaunchResult result = engine::RankSupervisor(config, launch).run(sink);
     report.outcome = result.outcome;
     report.message = result.message;
     report.samples_per_s = result.samples_per_s;

@@ -2,8 +2,8 @@
 /// Runs one config as a recorded run: launches the ranks, stores every record through DbSink,
 /// marks the run with its outcome. Shared by `run`, `run-set` and `demo`.
 
-#include <parity/engine/launcher.h>
-#include <parity/engine/run_config.h>
+#include <parity/config/run_config.h>
+#include <parity/launch/rank_supervisor.h>
 #include <parity/storage/database.h>
 
 #include <atomic>

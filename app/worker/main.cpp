@@ -1,5 +1,5 @@
 // parity-worker: one rank process. Reads the worker contract from the environment (see
-// parity/engine/launcher.h), trains, and writes progress lines to PARITY_STATUS_FD.
+// parity/launch/worker_contract.h), trains, and writes progress lines to the status pipe.
 // Exit status: 0 when the run ended normally (finished, diverged or stopped: rank 0's end line
 // says which), 1 with one line on stderr otherwise.
 
@@ -16,8 +16,9 @@
 #include <sstream>
 #include <string>
 
-#include <parity/engine/progress_protocol.h>
-#include <parity/engine/trainer.h>
+#include <parity/launch/progress_protocol.h>
+#include <parity/launch/worker_contract.h>
+#include <parity/train/trainer.h>
 
 namespace {
 
@@ -82,11 +83,9 @@ int main() {
     std::signal(SIGINT, on_signal);
     const auto env = parity::engine::DistEnv::from_environment();
     rank = env.rank;
-    const char* config_path = std::getenv("PARITY_CONFIG");
-    if (!config_path || !*config_path) throw std::runtime_error("PARITY_CONFIG is not set");
-    const auto config = parity::engine::from_json(read_file(config_path));
-    const char* fd_text = std::getenv("PARITY_STATUS_FD");
-    StatusPipe pipe(fd_text && *fd_text ? std::atoi(fd_text) : -1);
+    const auto config =
+        parity::engine::from_json(read_file(parity::engine::config_path_from_environment()));
+    StatusPipe pipe(parity::engine::status_fd_from_environment());
     PipeSink sink(pipe);
 
     parity::engine::TrainerOptions options;

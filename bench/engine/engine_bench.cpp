@@ -12,8 +12,8 @@
 #include <thread>
 #include <vector>
 
-#include <parity/engine/launcher.h>
-#include <parity/engine/trainer.h>
+#include <parity/launch/rank_supervisor.h>
+#include <parity/train/trainer.h>
 
 namespace {
 
@@ -101,7 +101,7 @@ int main(int argc, char** argv) {
     parity::engine::LaunchOptions options;
     options.worker_path = worker;
     const auto t0 = std::chrono::steady_clock::now();
-    const auto result = parity::engine::launch(c, sink, options);
+    const auto result = parity::engine::RankSupervisor(c, options).run(sink);
     if (!sink.seen) {
       std::printf("launch W=%d failed: %s\n", w, result.message.c_str());
       continue;

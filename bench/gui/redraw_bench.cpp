@@ -1,5 +1,5 @@
 // Redraw time of the loss chart for 20 runs x 100k steps: per-pixel min/max decimation of every
-// series for the visible range (the engine's decimate_min_max), replace() into Qt Charts, and the
+// series for the visible range (ui's decimate_min_max), replace() into Qt Charts, and the
 // paint. Goal: <= 16 ms a frame. Runs offscreen unless QT_QPA_PLATFORM says otherwise.
 // Prints one line per scenario: the redraw alone, and the frame (redraw + synchronous paint).
 #include <parity/ui/chart_panel.h>

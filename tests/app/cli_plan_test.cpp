@@ -1,7 +1,7 @@
 // `plan`: the equivalent-batch table and what each setup does, as numbers, and the shard plan
 // against the exact torch permutation.
 #include <gtest/gtest.h>
-#include <parity/engine/sampler.h>
+#include <parity/config/sampler.h>
 
 #include <fstream>
 

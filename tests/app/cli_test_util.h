@@ -1,7 +1,7 @@
 #pragma once
 // Running parity-cli as a child process, and databases filled through storage for it to read.
 
-#include <parity/engine/run_config.h>
+#include <parity/config/run_config.h>
 #include <parity/storage/database.h>
 #include <sys/types.h>
 

@@ -64,7 +64,7 @@ TEST(CurveStore, DecimationOfAStoredSeriesKeepsExtremesPerPixel) {
   store.append(1, -1, test::syntheticSteps(1, 100000, 64));
   const engine::Series* raw = store.raw(1, -1, XAxisKind::kSamples);
   engine::Series out;
-  engine::decimate_min_max(*raw, {engine::Range{raw->x.front(), raw->x.back()}, 800}, out);
+  decimate_min_max(*raw, {engine::Range{raw->x.front(), raw->x.back()}, 800}, out);
   EXPECT_LE(out.size(), 4u * 800 + 2);
   EXPECT_GT(out.size(), 800u);
   double lo = 1e9, hi = -1e9;

@@ -1,5 +1,5 @@
 #include <gtest/gtest.h>
-#include <parity/engine/batch_plan.h>
+#include <parity/config/batch_plan.h>
 #include <parity/ui/setup_presets.h>
 #include <parity/ui/setups_model.h>
 

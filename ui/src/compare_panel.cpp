@@ -1,5 +1,6 @@
 #include <parity/ui/compare_panel.h>
 #include <parity/ui/database_client.h>
+#include <parity/ui/decimation.h>
 #include <parity/ui/loss_chart.h>
 #include <parity/ui/runs_model.h>
 
@@ -198,7 +199,7 @@ void ComparePanel::plotDeltas() {
   for (const engine::RunComparison& r : c.rows) {
     if (r.verdict == engine::Verdict::kReference || r.delta_curve.empty()) continue;
     // The delta curve has one point per reference step: decimate to the view's width.
-    const engine::Series shown = engine::decimate_min_max(
+    const engine::Series shown = decimate_min_max(
         r.delta_curve, {engine::Range{}, std::max(100, deltaView_->width())});
     QList<QPointF> points;
     for (std::size_t i = 0; i < shown.size(); ++i) {
@@ -243,7 +244,7 @@ void ComparePanel::plotSeedGroups() {
     // Each of mean, lo and hi decimated on its own keeps its extremes.
     auto line = [&](const std::vector<double>& ys) {
       const engine::Series s =
-          engine::decimate_min_max(engine::Series{g.band.x, ys}, {engine::Range{}, width});
+          decimate_min_max(engine::Series{g.band.x, ys}, {engine::Range{}, width});
       auto* series = new QLineSeries;
       QList<QPointF> points;
       for (std::size_t i = 0; i < s.size(); ++i) {

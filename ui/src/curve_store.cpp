@@ -75,16 +75,16 @@ const engine::Series* CurveStore::smoothed(int64_t runId, int rank, XAxisKind ki
   return &s.smooth;
 }
 
-const engine::MinMaxIndex* CurveStore::index(int64_t runId, int rank, bool smooth) {
+const MinMaxIndex* CurveStore::index(int64_t runId, int rank, bool smooth) {
   CurveSeries* s = findMutable(runId, rank);
   if (!s) return nullptr;
   if (!smooth) {
     // Raw losses only grow (append ignores rows already held), so the size says it all.
-    if (s->rawIndex.size() != s->raw.y.size()) s->rawIndex = engine::MinMaxIndex(s->raw.y);
+    if (s->rawIndex.size() != s->raw.y.size()) s->rawIndex = MinMaxIndex(s->raw.y);
     return &s->rawIndex;
   }
   if (s->smoothIndex.size() != s->smooth.y.size() || s->smoothIndexBeta != s->smoothBeta) {
-    s->smoothIndex = engine::MinMaxIndex(s->smooth.y);
+    s->smoothIndex = MinMaxIndex(s->smooth.y);
     s->smoothIndexBeta = s->smoothBeta;
   }
   return &s->smoothIndex;

@@ -1,5 +1,6 @@
 // LossChart: drawing, axes and navigation (data and series management are in loss_chart.cpp).
-#include <parity/engine/curve_analysis.h>
+#include <parity/analysis/curve_analysis.h>
+#include <parity/ui/decimation.h>
 #include <parity/ui/loss_chart.h>
 #include <parity/ui/plot_points.h>
 
@@ -108,7 +109,7 @@ bool LossChart::anyActive() const {
 }
 
 LossChart::LineCache& LossChart::reduce(LineCache& cache, const engine::Series& series,
-                                        const engine::MinMaxIndex* index, LineKind kind, double x0,
+                                        const MinMaxIndex* index, LineKind kind, double x0,
                                         double x1, int columns) {
   const double beta = kind == LineKind::kSmooth ? beta_ : 0;
   if (cache.size == series.size() && cache.x0 == x0 && cache.x1 == x1 && cache.columns == columns &&
@@ -117,12 +118,12 @@ LossChart::LineCache& LossChart::reduce(LineCache& cache, const engine::Series& 
   }
   cache = LineCache{series.size(), x0, x1, beta, columns, xKind_, logY_, {}, kInf, -kInf, {}, {}};
   // Through the series' MinMaxIndex each column costs O(log n), not one visit per point.
-  auto decimate = [&](const engine::Series& s, const engine::MinMaxIndex* idx,
-                      const engine::DecimateOptions& o) {
+  auto decimate = [&](const engine::Series& s, const MinMaxIndex* idx,
+                      const DecimateOptions& o) {
     if (idx && idx->size() == s.size()) {
-      engine::decimate_min_max(s, *idx, o, decimated_);
+      decimate_min_max(s, *idx, o, decimated_);
     } else {
-      engine::decimate_min_max(s, o, decimated_);
+      decimate_min_max(s, o, decimated_);
     }
   };
   if (kind == LineKind::kFaint) {
@@ -186,7 +187,7 @@ void LossChart::redrawNow() {
   std::vector<QLineSeries*> empty;
   double ylo = kInf, yhi = -kInf;
   auto add = [&](QLineSeries* target, LineCache& cache, const engine::Series* series,
-                 const engine::MinMaxIndex* index, LineKind kind) {
+                 const MinMaxIndex* index, LineKind kind) {
     if (!series || series->empty()) {
       empty.push_back(target);
       return;

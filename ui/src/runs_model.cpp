@@ -1,5 +1,5 @@
-#include <parity/engine/batch_plan.h>
-#include <parity/engine/run_config.h>
+#include <parity/config/batch_plan.h>
+#include <parity/config/run_config.h>
 #include <parity/ui/runs_model.h>
 
 #include <QBrush>

@@ -7,7 +7,7 @@
 /// setup with different seeds) as a mean curve inside a min-max band.
 /// Thread affinity: UI thread.
 
-#include <parity/engine/verdict.h>
+#include <parity/analysis/verdict.h>
 
 #include <QWidget>
 

@@ -3,7 +3,7 @@
 /// field name check() uses, so each ConfigIssue lands under the editor it concerns.
 /// Thread affinity: UI thread.
 
-#include <parity/engine/run_config.h>
+#include <parity/config/run_config.h>
 
 #include <QHash>
 #include <QString>

@@ -3,8 +3,9 @@
 /// curve analysis (engine::Series for the chosen x-axis, and its debiased EMA).
 /// Thread affinity: UI thread only (the CurveLoader hands it rows through queued signals).
 
-#include <parity/engine/curve_analysis.h>
+#include <parity/analysis/curve_analysis.h>
 #include <parity/storage/database.h>
+#include <parity/ui/decimation.h>
 
 #include <cstdint>
 #include <map>
@@ -25,8 +26,8 @@ struct CurveSeries {
   XAxisKind rawKind = XAxisKind::kStep;
   double smoothBeta = -1;
   std::size_t smoothSize = 0;
-  engine::MinMaxIndex rawIndex;     ///< over raw.y, for decimation at any zoom
-  engine::MinMaxIndex smoothIndex;  ///< over smooth.y
+  MinMaxIndex rawIndex;     ///< over raw.y, for decimation at any zoom
+  MinMaxIndex smoothIndex;  ///< over smooth.y
   double smoothIndexBeta = -1;
   int64_t lastStep = 0;
 
@@ -48,7 +49,7 @@ class CurveStore {
 
   /// A MinMaxIndex over the series raw() (smooth = false) or smoothed() (true) last returned for
   /// (run, rank), rebuilt only when its values changed; null when not loaded.
-  const engine::MinMaxIndex* index(int64_t runId, int rank, bool smooth);
+  const MinMaxIndex* index(int64_t runId, int rank, bool smooth);
   void setRanks(int64_t runId, std::vector<int> ranks) { ranks_[runId] = std::move(ranks); }
   /// The ranks stored for a run (-1 first), as last reported by the loader.
   const std::vector<int>& ranks(int64_t runId) const;

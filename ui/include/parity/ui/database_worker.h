@@ -4,7 +4,7 @@
 /// Thread affinity: lives in the DatabaseClient's QThread and owns that thread's Database
 /// connection; its slots are only ever invoked through queued calls from DatabaseClient.
 
-#include <parity/engine/verdict.h>
+#include <parity/analysis/verdict.h>
 #include <parity/storage/database.h>
 
 #include <QList>

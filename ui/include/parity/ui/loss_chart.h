@@ -10,6 +10,7 @@
 #include <parity/storage/run_status.h>
 #include <parity/ui/curve_loader.h>
 #include <parity/ui/curve_store.h>
+#include <parity/ui/decimation.h>
 #include <parity/ui/plot_points.h>
 
 #include <QColor>
@@ -170,7 +171,7 @@ class LossChart : public QObject {
   bool anyActive() const;
   /// Decimates (or reuses) one series for the visible x range; returns its cached points.
   LineCache& reduce(LineCache& cache, const engine::Series& series,
-                    const engine::MinMaxIndex* index, LineKind kind, double x0, double x1,
+                    const MinMaxIndex* index, LineKind kind, double x0, double x1,
                     int columns);
   double toValueX(double px) const;
   double toValueY(double py) const;

@@ -4,7 +4,7 @@
 /// equivalent-batch table (bottom docks). Menus and actions are in main_window_actions.cpp.
 /// Thread affinity: UI thread. Database work runs in DatabaseClient's and LossChart's threads.
 
-#include <parity/engine/run_config.h>
+#include <parity/config/run_config.h>
 #include <parity/ui/database_worker.h>
 
 #include <QMainWindow>

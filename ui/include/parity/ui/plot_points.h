@@ -1,10 +1,10 @@
 #pragma once
-/// Turning a decimated series (engine::decimate_min_max) into the fewest QPointF that draw the
-/// same pixels: a faint raw curve needs only each column's min and max; a smooth curve (the EMA)
-/// needs only the points that bend it by more than a fraction of a pixel.
+/// Turning a decimated series (decimate_min_max, parity/ui/decimation.h) into the fewest QPointF
+/// that draw the same pixels: a faint raw curve needs only each column's min and max; a smooth
+/// curve (the EMA) needs only the points that bend it by more than a fraction of a pixel.
 /// Plain functions; callable from any thread.
 
-#include <parity/engine/curve_analysis.h>
+#include <parity/analysis/curve_analysis.h>
 
 #include <QList>
 #include <QPointF>

@@ -4,7 +4,7 @@
 /// 1 GPU / 2 GPUs / 8-worker TPU pod, then any other shape the configured setups use).
 /// Thread affinity: UI thread.
 
-#include <parity/engine/batch_plan.h>
+#include <parity/config/batch_plan.h>
 
 #include <QAbstractTableModel>
 #include <vector>

@@ -6,7 +6,7 @@
 /// Stop sends SIGTERM (parity-cli marks the run stopped), then SIGKILL after a grace period.
 /// Thread affinity: UI thread (QProcess signals arrive there).
 
-#include <parity/engine/run_config.h>
+#include <parity/config/run_config.h>
 
 #include <QHash>
 #include <QObject>

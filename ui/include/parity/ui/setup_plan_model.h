@@ -5,7 +5,7 @@
 /// lr vs the base lr) are highlighted, with the reason in the tooltip.
 /// Thread affinity: UI thread.
 
-#include <parity/engine/batch_plan.h>
+#include <parity/config/batch_plan.h>
 
 #include <QAbstractTableModel>
 #include <vector>

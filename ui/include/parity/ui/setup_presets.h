@@ -3,7 +3,7 @@
 /// split of RunConfig fields into "setup" (per setup) and "experiment" (shared).
 /// Qt-free apart from QString names; callable from any thread.
 
-#include <parity/engine/run_config.h>
+#include <parity/config/run_config.h>
 
 #include <QString>
 #include <vector>

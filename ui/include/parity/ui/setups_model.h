@@ -3,7 +3,7 @@
 /// the engine's own check(). Rows are setups; the label is editable in place (rename).
 /// Thread affinity: UI thread.
 
-#include <parity/engine/run_config.h>
+#include <parity/config/run_config.h>
 
 #include <QAbstractListModel>
 #include <vector>

@@ -4,7 +4,7 @@
 /// (disabled until every setup passes check()).
 /// Thread affinity: UI thread.
 
-#include <parity/engine/run_config.h>
+#include <parity/config/run_config.h>
 
 #include <QWidget>
 #include <vector>

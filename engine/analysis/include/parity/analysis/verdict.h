@@ -1,0 +1,217 @@
+#pragma once
+/// The Parity verdict: align runs of different setups on samples seen (or epoch), measure how far
+/// each is from a reference run, decide "equivalent" or "different" against the seed noise floor or
+/// a tolerance, and explain the difference from the config diff in the seed's terms.
+/// Torch-free, Qt-free and storage-free: the CLI and the window load runs and pass plain structs.
+///
+/// Wording convention: "A vs B" in every text is "this run vs the reference".
+
+#include <parity/analysis/curve_analysis.h>
+#include <parity/config/run_config.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace parity::engine {
+
+/// One optimizer step of a run's global-mean curve (storage's rank -1 rows).
+struct CurvePoint {
+  int64_t step = 0;
+  double samples = 0;  ///< global samples seen, padding included
+  double epoch = 0;    ///< fractional
+  double time_s = 0;   ///< wall time since training started
+  double loss = 0;
+};
+
+/// A run as the verdict sees it.
+struct CompareRun {
+  int64_t id = 0;
+  std::string label;
+  RunConfig config;
+  std::optional<int64_t> train_size;  ///< N of the training set; nullopt = known_train_size()
+  std::vector<CurvePoint> points;     ///< in step order
+  std::optional<double> final_eval_loss;
+  std::optional<double> final_accuracy;  ///< nullopt for regression
+  double samples_per_s = 0;              ///< 0 = derive from the last point (samples / time_s)
+  double wall_time_s = 0;                ///< 0 = the last point's time_s
+};
+
+/// The x axis curves are aligned on.
+enum class Axis { kStep, kSamples, kEpoch, kTime };
+/// "step", "samples", "epoch", "time".
+std::string to_string(Axis axis);
+
+/// The run's loss against one axis.
+Series curve(const CompareRun& run, Axis axis);
+
+/// One config key whose values differ, as written by to_json() (strings without quotes;
+/// "(unset)" when the key is absent on one side).
+struct ConfigDiff {
+  std::string key;
+  std::string value;      ///< this run
+  std::string reference;  ///< the reference
+};
+
+/// Keys of to_json(a) and to_json(b) whose values differ, in a's key order then b's extra keys;
+/// "label" is excluded. Nested objects are compared key by key as "outer.inner".
+std::vector<ConfigDiff> config_diff(const RunConfig& a, const RunConfig& reference);
+
+/// True when the configs are equal in every key except label, seed and data_seed: runs of one
+/// setup with different seeds (or reruns).
+bool same_setup_except_seed(const RunConfig& a, const RunConfig& b);
+
+/// One explanation. key: a config key ("seed", "mixed_precision", ...) or a derived one:
+/// "global_batch", "effective_lr", "scheduler_pace", "padding", "dropped", "loss" (non-finite),
+/// "unexplained" (different curves, no config key that changes the arithmetic).
+struct Reason {
+  std::string key;
+  std::string text;
+};
+
+/// The config diff read in the seed's terms.
+struct Diagnosis {
+  std::vector<Reason> causes;  ///< differences that change the arithmetic (can explain a gap)
+  std::vector<Reason> info;    ///< differences that do not (e.g. num_processes at equal global
+                               ///< batch and effective lr), or are already covered by a cause
+};
+
+/// Reads every differing key of `config` vs `reference`. Train sizes (nullopt = unknown; then
+/// known_train_size() is tried) enable the padding / dropped-samples / short-accumulation checks.
+Diagnosis diagnose(const RunConfig& config, const RunConfig& reference,
+                   std::optional<int64_t> train_size = std::nullopt,
+                   std::optional<int64_t> reference_train_size = std::nullopt);
+
+/// How two curves differ on one axis, at the reference's points inside the overlap.
+struct DeltaStats {
+  Axis axis = Axis::kSamples;
+  Range reference_range, run_range, overlap;
+  size_t points = 0;            ///< reference points compared (finite on both sides)
+  size_t nonfinite_points = 0;  ///< covered points where either loss is NaN/inf
+  double max_abs = 0;           ///< max |delta loss|
+  double max_rel = 0;           ///< max |delta| / |reference loss| (points with loss 0 skipped)
+  double x_at_max = 0;          ///< where max_abs occurs
+  double final_abs = 0;         ///< |delta| at the last compared point
+  double final_rel = 0;
+  double mean_abs = 0;            ///< mean |delta| over the compared points
+  bool different_ranges = false;  ///< the runs cover noticeably different x ranges
+  std::string range_note;         ///< plain language, empty when the ranges match
+};
+
+/// Aligns `run` on the reference's x points (linear interpolation, no extrapolation) and measures
+/// the gap. range_note_fraction: ranges "differ" when an end differs by more than this share of
+/// the reference's range.
+DeltaStats delta_stats(const Series& run, const Series& reference, Axis axis,
+                       double range_note_fraction = 0.01);
+/// run - reference at the reference's points inside the overlap (for the delta-loss plot).
+Series delta_curve(const Series& run, const Series& reference);
+
+struct SeedGroupOptions {
+  Axis axis = Axis::kSamples;
+  double ema_weight = 0;  ///< smoothing applied before measuring the spread (0 = raw)
+};
+
+/// Runs of one setup with different seeds.
+struct SeedGroup {
+  std::vector<size_t> indices;  ///< into the runs passed
+  std::vector<int64_t> run_ids;
+  double spread = 0;  ///< max |delta loss| between any two members, aligned on options.axis
+  Band band;          ///< mean with min-max band on the first member's points (common range)
+};
+
+/// Groups of two or more runs with same_setup_except_seed() and different seeds, in order of
+/// first member. A rerun with the same seed and data_seed as a member joins no group: its gap is
+/// not seed noise (the determinism check is the tool for it).
+std::vector<SeedGroup> seed_groups(const std::vector<CompareRun>& runs,
+                                   const SeedGroupOptions& options = {});
+
+enum class Verdict {
+  kReference,   ///< the row of the reference run itself
+  kEquivalent,  ///< within the noise floor / tolerance at every compared point
+  kDifferent,
+  kNotComparable,  ///< no overlap, or an empty curve
+};
+/// "reference", "equivalent", "different", "not comparable".
+std::string to_string(Verdict verdict);
+
+struct CompareOptions {
+  Axis axis = Axis::kSamples;  ///< the axis the verdict uses; epoch stats are always computed too
+  /// Tolerance where no seed group gives a noise floor (and the least allowed anyway): a point is
+  /// within when |delta| <= abs_tolerance + rel_tolerance * |reference loss|.
+  double abs_tolerance = 1e-4;
+  double rel_tolerance = 1e-3;
+  bool use_seed_groups = true;  ///< take the noise floor from seed groups of the runs passed
+  double noise_factor = 1.0;    ///< allowed = noise_factor * floor
+  double ema_weight = 0;        ///< smoothing applied to every curve before comparing (0 = raw)
+  /// Target loss for "samples/time to reach". nullopt: target_factor x the reference's final loss,
+  /// taken as the mean of its last max(1, 5%) points (less noisy than one step).
+  std::optional<double> target_loss;
+  double target_factor = 1.1;
+  double range_note_fraction = 0.01;  ///< see delta_stats()
+};
+
+/// One row of the verdict table.
+struct RunComparison {
+  int64_t id = 0;
+  std::string label;
+  Verdict verdict = Verdict::kNotComparable;
+  std::string summary;  ///< one plain-language line
+
+  DeltaStats delta;        ///< on options.axis (zero for the reference row)
+  DeltaStats epoch_delta;  ///< aligned by epoch
+  Series delta_curve;      ///< run - reference on options.axis
+
+  /// Decision: the allowed gap at each point is max(noise_factor * noise_floor, abs_tolerance +
+  /// rel_tolerance * |reference loss|); worst_ratio = max over points of |delta| / allowed, so
+  /// equivalent <=> worst_ratio <= 1 (and no non-finite point).
+  double worst_ratio = 0;
+  double noise_floor = 0;    ///< 0 when no seed group applies
+  std::string noise_source;  ///< e.g. "spread of 3 seeds of the reference"; empty = tolerance
+
+  std::optional<double> final_loss;             ///< this run's own last loss
+  std::optional<double> final_eval_loss_delta;  ///< this run - reference
+  std::optional<double> final_accuracy_delta;   ///< this run - reference
+  std::optional<double> samples_to_target;
+  std::optional<double> time_to_target_s;
+  std::optional<double> step_to_target;  ///< fractional step
+
+  double samples_per_s = 0;
+  double per_device_samples_per_s = 0;       ///< samples_per_s / num_processes
+  std::optional<double> scaling_efficiency;  ///< throughput_W / (W * throughput_1)
+  double wall_time_s = 0;
+
+  std::vector<Reason> reasons;          ///< verdict different: what explains it (else empty)
+  std::vector<Reason> info;             ///< informational differences (all of them when equivalent)
+  std::vector<ConfigDiff> config_diff;  ///< vs the reference
+};
+
+struct Comparison {
+  int64_t reference_id = 0;
+  Axis axis = Axis::kSamples;
+  std::optional<double> target_loss;  ///< nullopt when the reference curve is empty
+  /// The single-process run scaling efficiency is measured against: one with the same per-device
+  /// batch, device and precision if present, else the reference if single-process, else the first.
+  std::optional<int64_t> baseline_id;
+  std::vector<SeedGroup> groups;    ///< over reference + others (indices: 0 = reference)
+  std::vector<RunComparison> rows;  ///< rows[0] = the reference, then `others` in order
+};
+
+/// Compares every run of `others` to `reference`. Throws AnalysisError for bad options.
+Comparison compare(const CompareRun& reference, const std::vector<CompareRun>& others,
+                   const CompareOptions& options = {});
+
+/// Determinism check of a rerun: bitwise comparison of two loss series.
+struct DeterminismResult {
+  bool identical = false;             ///< same length, same steps and every loss bit-equal
+  std::optional<int64_t> first_step;  ///< first step that differs (or exists in one run only)
+  double loss = 0;                    ///< a's loss there (NaN when a has no such step)
+  double other_loss = 0;              ///< b's loss there (NaN when b has no such step)
+  double abs_diff = 0;                ///< |loss - other_loss| (NaN when one side is missing)
+  size_t points = 0, other_points = 0;
+  std::string summary;  ///< "bitwise identical (500 steps)" or "first difference at step 17: ..."
+};
+DeterminismResult first_difference(const std::vector<CurvePoint>& a,
+                                   const std::vector<CurvePoint>& b);
+
+}  // namespace parity::engine

@@ -1,0 +1,65 @@
+#pragma once
+/// Batch and learning-rate planning: what a setup as configured actually does, and the seed's
+/// equivalent-batch table. Torch-free; shared by the CLI's `plan`, the window and the verdict.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <parity/config/run_config.h>
+
+namespace parity::engine {
+
+/// Global batch = per-device batch x processes x accumulation (per-device batch x accumulation
+/// with split_batches, where the per-device batch is already global).
+int64_t global_batch_size(const RunConfig& config);
+
+/// Base lr x (1, W or sqrt(W)) per lr_scaling.
+double effective_lr(const RunConfig& config);
+
+/// Scheduler steps per optimizer step: W, or 1 with split_batches.
+int scheduler_steps_per_optimizer_step(const RunConfig& config);
+
+/// Training samples the config's dataset holds (after train_samples), when it can be known
+/// without reading the data (fashion-mnist: 60000, synthetic: synthetic_samples). nullopt for csv.
+std::optional<int64_t> known_train_size(const RunConfig& config);
+
+/// What one setup does with a training set of n samples.
+struct SetupPlan {
+  int64_t global_batch = 0;
+  double effective_lr = 0;
+  int64_t micro_batches_per_epoch = 0;     ///< per rank
+  int64_t optimizer_steps_per_epoch = 0;
+  int64_t total_optimizer_steps = 0;       ///< over all epochs, capped by max_steps
+  int scheduler_steps_per_optimizer_step = 1;
+  int64_t samples_per_epoch = 0;           ///< samples drawn per epoch, padding included
+  int64_t padded_samples = 0;              ///< repeats added by even_batches per epoch
+  int64_t dropped_samples = 0;             ///< samples dropped per epoch (drop_last)
+  bool short_last_accumulation = false;    ///< the epoch's last group has fewer than k micro-batches
+  std::vector<std::string> notes;          ///< plain-language remarks (repeats, drops, short groups)
+};
+SetupPlan plan_setup(const RunConfig& config, int64_t train_size);
+
+/// Per-device batch that keeps the global batch equal to reference_batch on num_processes
+/// devices with accumulation k; nullopt when it does not divide.
+std::optional<int64_t> equivalent_per_device_batch(int64_t reference_batch, int num_processes,
+                                                   int accumulation = 1);
+
+/// One row of the equivalent-batch table: a reference single-device batch and the per-device batch
+/// for each setup shape.
+struct EquivalentRow {
+  int64_t reference_batch = 0;
+  std::vector<std::optional<int64_t>> per_device;  ///< index = shape
+};
+struct EquivalentShape {
+  std::string name;  ///< e.g. "1 GPU", "2 GPUs", "8-worker TPU pod"
+  int num_processes = 1;
+  int accumulation = 1;
+};
+/// The seed's shapes: 1 GPU, 2 GPUs, 8-worker TPU pod.
+std::vector<EquivalentShape> default_shapes();
+std::vector<EquivalentRow> equivalent_table(const std::vector<int64_t>& reference_batches,
+                                            const std::vector<EquivalentShape>& shapes);
+
+}  // namespace parity::engine

@@ -1,0 +1,178 @@
+#include <parity/config/batch_plan.h>
+#include <parity/config/shard_plan.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace parity::engine {
+namespace {
+
+constexpr int64_t kFashionMnistTrainSize = 60000;
+
+std::string str(int64_t v) { return std::to_string(v); }
+
+ShardOptions shard_options(const RunConfig& c) {
+  ShardOptions o;
+  o.batch_size = c.per_device_batch_size;
+  o.num_replicas = c.num_processes;
+  o.split_batches = c.split_batches;
+  o.even_batches = c.even_batches;
+  o.drop_last = c.drop_last;
+  return o;
+}
+
+// The planning math divides by these; refuse them here too, so plan_setup never divides by zero
+// on a config the caller has not validated.
+void check_plannable(const RunConfig& c, int64_t train_size) {
+  if (c.gradient_accumulation_steps < 1) {
+    throw ConfigError("gradient_accumulation_steps", str(c.gradient_accumulation_steps),
+                      "must be at least 1");
+  }
+  if (c.epochs < 1) throw ConfigError("epochs", str(c.epochs), "must be at least 1");
+  if (c.max_steps < 0) throw ConfigError("max_steps", str(c.max_steps), "must be at least 0");
+  if (train_size < 0) throw ConfigError("train_size", str(train_size), "must be at least 0");
+}
+
+}  // namespace
+
+int64_t global_batch_size(const RunConfig& config) {
+  const int64_t per_step = config.split_batches
+                               ? config.per_device_batch_size
+                               : config.per_device_batch_size * config.num_processes;
+  return per_step * config.gradient_accumulation_steps;
+}
+
+double effective_lr(const RunConfig& config) {
+  switch (config.lr_scaling) {
+    case LrScaling::kLinear:
+      return config.lr * config.num_processes;
+    case LrScaling::kSqrt:
+      return config.lr * std::sqrt(static_cast<double>(config.num_processes));
+    case LrScaling::kNone:
+      break;
+  }
+  return config.lr;
+}
+
+int scheduler_steps_per_optimizer_step(const RunConfig& config) {
+  // Accelerate's AcceleratedScheduler steps once per process per optimizer step, unless the
+  // batches are split (then one optimizer step sees one single-process batch).
+  return config.split_batches ? 1 : config.num_processes;
+}
+
+std::optional<int64_t> known_train_size(const RunConfig& config) {
+  int64_t full = 0;
+  switch (config.dataset) {
+    case DatasetKind::kFashionMnist:
+      full = kFashionMnistTrainSize;
+      break;
+    case DatasetKind::kSyntheticRegression:
+      full = config.synthetic_samples;
+      break;
+    case DatasetKind::kCsv:
+      return std::nullopt;
+  }
+  return config.train_samples > 0 ? std::min(full, config.train_samples) : full;
+}
+
+SetupPlan plan_setup(const RunConfig& config, int64_t train_size) {
+  check_plannable(config, train_size);
+  const ShardOptions options = shard_options(config);
+  const std::vector<int64_t> counts = batches_per_rank(train_size, options);  // checks B and W
+  const int64_t n = train_size, k = config.gradient_accumulation_steps;
+  const int64_t w = config.num_processes;
+  const int64_t step_batch =
+      config.split_batches ? config.per_device_batch_size : config.per_device_batch_size * w;
+
+  SetupPlan p;
+  p.global_batch = global_batch_size(config);
+  p.effective_lr = effective_lr(config);
+  p.scheduler_steps_per_optimizer_step = scheduler_steps_per_optimizer_step(config);
+  // Uneven counts (even_batches=false) are planned by the busiest rank.
+  p.micro_batches_per_epoch = *std::max_element(counts.begin(), counts.end());
+  // Accelerate syncs on every k-th micro-batch and at the end of the epoch.
+  p.optimizer_steps_per_epoch = (p.micro_batches_per_epoch + k - 1) / k;
+  p.total_optimizer_steps = p.optimizer_steps_per_epoch * config.epochs;
+  if (config.max_steps > 0)
+    p.total_optimizer_steps = std::min(p.total_optimizer_steps, config.max_steps);
+
+  if (w == 1 && !config.drop_last) {
+    p.samples_per_epoch = n;  // one process is not sharded: the last batch is short, never padded
+  } else if (config.even_batches || config.drop_last) {
+    // Every batch is full (padded or the short ones dropped).
+    const int64_t slice =
+        config.split_batches ? config.per_device_batch_size / w : config.per_device_batch_size;
+    p.samples_per_epoch = counts.front() * slice * w;
+  } else {
+    p.samples_per_epoch = n;
+  }
+  p.padded_samples = std::max<int64_t>(0, p.samples_per_epoch - n);
+  p.dropped_samples = std::max<int64_t>(0, n - p.samples_per_epoch);
+  p.short_last_accumulation = p.micro_batches_per_epoch % k != 0;
+
+  // With accumulation the epoch's tail is cut per micro-step (B x W samples), not per global batch.
+  const std::string size_note =
+      "dataset size " + str(n) + " does not divide by " +
+      (k > 1 ? "the " + str(step_batch) + " samples of one micro-step (global batch " +
+                   str(p.global_batch) + " over " + str(k) + " micro-steps)"
+             : "global batch " + str(step_batch)) +
+      ": ";
+  if (p.padded_samples > 0) {
+    p.notes.push_back(size_note + "even_batches repeats " + str(p.padded_samples) +
+                      " samples per epoch");
+  }
+  if (p.dropped_samples > 0) {
+    p.notes.push_back(size_note + "drop_last drops " + str(p.dropped_samples) +
+                      " samples per epoch");
+  }
+  const auto [fewest, most] = std::minmax_element(counts.begin(), counts.end());
+  if (!config.even_batches && !config.drop_last && n % step_batch != 0) {
+    std::string note = size_note + "with even_batches=false the last batch is short";
+    if (*fewest != *most) {
+      note += " and ranks get " + str(*most) + " or " + str(*fewest) +
+              " batches (the trainer must keep them in step)";
+    }
+    p.notes.push_back(note);
+  }
+  if (p.short_last_accumulation) {
+    p.notes.push_back("last accumulation group has " + str(p.micro_batches_per_epoch % k) + " of " +
+                      str(k) + " micro-batches and is under-weighted");
+  }
+  if (p.micro_batches_per_epoch == 0) {
+    p.notes.push_back("dataset size " + str(n) + " gives no batch to train on");
+  }
+  if (config.max_steps > 0 && config.max_steps < p.optimizer_steps_per_epoch * config.epochs) {
+    p.notes.push_back("max_steps stops the run after " + str(config.max_steps) + " of " +
+                      str(p.optimizer_steps_per_epoch * config.epochs) + " optimizer steps");
+  }
+  return p;
+}
+
+std::optional<int64_t> equivalent_per_device_batch(int64_t reference_batch, int num_processes,
+                                                   int accumulation) {
+  if (reference_batch < 1 || num_processes < 1 || accumulation < 1) return std::nullopt;
+  const int64_t devices = static_cast<int64_t>(num_processes) * accumulation;
+  if (reference_batch % devices != 0) return std::nullopt;
+  return reference_batch / devices;
+}
+
+std::vector<EquivalentShape> default_shapes() {
+  return {{"1 GPU", 1, 1}, {"2 GPUs", 2, 1}, {"8-worker TPU pod", 8, 1}};
+}
+
+std::vector<EquivalentRow> equivalent_table(const std::vector<int64_t>& reference_batches,
+                                            const std::vector<EquivalentShape>& shapes) {
+  std::vector<EquivalentRow> rows;
+  for (int64_t g : reference_batches) {
+    EquivalentRow row;
+    row.reference_batch = g;
+    for (const EquivalentShape& s : shapes) {
+      row.per_device.push_back(equivalent_per_device_batch(g, s.num_processes, s.accumulation));
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+}  // namespace parity::engine

@@ -1,0 +1,236 @@
+#include <parity/config/run_config.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+namespace parity::engine {
+namespace {
+
+constexpr int kMaxProcesses = 256;
+
+// Enum spellings, in one table per enum so to_string and parse cannot drift apart.
+template <class E>
+struct EnumInfo;
+#define PARITY_ENUM_INFO(E, FIELD, ...)                                 \
+  template <>                                                           \
+  struct EnumInfo<E> {                                                  \
+    static constexpr const char* kField = FIELD;                        \
+    static constexpr std::pair<E, const char*> kValues[] = __VA_ARGS__; \
+  };
+PARITY_ENUM_INFO(Device, "device", {{Device::kCpu, "cpu"}, {Device::kCuda, "cuda"}})
+PARITY_ENUM_INFO(MixedPrecision, "mixed_precision",
+                 {{MixedPrecision::kNo, "no"},
+                  {MixedPrecision::kBf16, "bf16"},
+                  {MixedPrecision::kFp16, "fp16"}})
+PARITY_ENUM_INFO(LrScaling, "lr_scaling",
+                 {{LrScaling::kNone, "none"},
+                  {LrScaling::kLinear, "linear"},
+                  {LrScaling::kSqrt, "sqrt"}})
+PARITY_ENUM_INFO(DatasetKind, "dataset",
+                 {{DatasetKind::kFashionMnist, "fashion-mnist"},
+                  {DatasetKind::kCsv, "csv"},
+                  {DatasetKind::kSyntheticRegression, "synthetic-regression"}})
+PARITY_ENUM_INFO(Task, "task",
+                 {{Task::kRegression, "regression"}, {Task::kClassification, "classification"}})
+PARITY_ENUM_INFO(ModelKind, "model",
+                 {{ModelKind::kLinear, "linear"},
+                  {ModelKind::kMlp, "mlp"},
+                  {ModelKind::kCnn, "cnn"}})
+PARITY_ENUM_INFO(Init, "init", {{Init::kDefault, "default"}, {Init::kZeros, "zeros"}})
+PARITY_ENUM_INFO(OptimizerKind, "optimizer",
+                 {{OptimizerKind::kSgd, "sgd"}, {OptimizerKind::kAdamW, "adamw"}})
+PARITY_ENUM_INFO(SchedulerKind, "scheduler",
+                 {{SchedulerKind::kConstant, "constant"},
+                  {SchedulerKind::kLinear, "linear"},
+                  {SchedulerKind::kCosine, "cosine"},
+                  {SchedulerKind::kStep, "step"}})
+PARITY_ENUM_INFO(LossKind, "loss",
+                 {{LossKind::kAuto, "auto"},
+                  {LossKind::kMse, "mse"},
+                  {LossKind::kCrossEntropy, "cross-entropy"}})
+#undef PARITY_ENUM_INFO
+
+template <class E>
+std::string enum_name(E v) {
+  for (const auto& [value, name] : EnumInfo<E>::kValues) {
+    if (value == v) return name;
+  }
+  return "?";
+}
+
+template <class E>
+E parse_enum(const std::string& text) {
+  // "fashion_mnist" and "Cross-Entropy" are the same spelling to a user.
+  std::string s = text;
+  for (char& c : s)
+    c = c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string allowed = "must be one of ";
+  for (const auto& [value, name] : EnumInfo<E>::kValues) {
+    if (s == name) return value;
+    allowed += std::string(allowed.back() == ' ' ? "" : ", ") + name;
+  }
+  throw ConfigError(EnumInfo<E>::kField, text.empty() ? "\"\"" : text, allowed);
+}
+
+// Shortest text that reads back as the same double; to_chars ignores the process locale (a Qt
+// GUI adopts LC_NUMERIC from the environment, and messages must not say "0,5").
+std::string fmt(double v) {
+  char buf[64];
+  const auto result = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, result.ptr);
+}
+std::string fmt(int64_t v) { return std::to_string(v); }
+
+// One problem, kept in parts so validate() can throw the same ConfigError that check() describes.
+struct Problem {
+  std::string field, value, allowed, condition;
+  ConfigError error() const { return ConfigError(field, value, allowed, condition); }
+};
+
+std::vector<Problem> problems(const RunConfig& c) {
+  std::vector<Problem> out;
+  auto add = [&](std::string field, std::string value, std::string allowed, std::string cond = {}) {
+    out.push_back({std::move(field), std::move(value), std::move(allowed), std::move(cond)});
+  };
+  auto at_least = [&](const char* field, int64_t v, int64_t min) {
+    if (v < min) add(field, fmt(v), "must be at least " + fmt(min));
+  };
+
+  if (c.num_processes < 1) {
+    at_least("num_processes", c.num_processes, 1);
+  } else if (c.num_processes > kMaxProcesses) {
+    add("num_processes", fmt(int64_t{c.num_processes}),
+        "must be at most " + fmt(int64_t{kMaxProcesses}));
+  }
+  at_least("per_device_batch_size", c.per_device_batch_size, 1);
+  if (c.split_batches && c.num_processes >= 1 && c.per_device_batch_size >= 1 &&
+      c.per_device_batch_size % c.num_processes != 0) {
+    add("per_device_batch_size", fmt(c.per_device_batch_size),
+        "with split_batches it is the global batch and must divide by num_processes (" +
+            fmt(c.per_device_batch_size) + " does not divide by " + fmt(int64_t{c.num_processes}) +
+            ")");
+  }
+  at_least("gradient_accumulation_steps", c.gradient_accumulation_steps, 1);
+  at_least("epochs", c.epochs, 1);
+  at_least("max_steps", c.max_steps, 0);
+  if (!(std::isfinite(c.lr) && c.lr > 0)) add("lr", fmt(c.lr), "must be a finite number > 0");
+  if (!(c.momentum >= 0 && c.momentum < 1)) add("momentum", fmt(c.momentum), "must be in [0, 1)");
+  if (!(std::isfinite(c.weight_decay) && c.weight_decay >= 0)) {
+    add("weight_decay", fmt(c.weight_decay), "must be a finite number >= 0");
+  }
+  at_least("warmup_steps", c.warmup_steps, 0);
+  at_least("scheduler_step_size", c.scheduler_step_size, 1);
+  if (!(c.scheduler_gamma > 0 && c.scheduler_gamma <= 1)) {
+    add("scheduler_gamma", fmt(c.scheduler_gamma), "must be in (0, 1]");
+  }
+  std::string widths;
+  bool bad_width = false;
+  for (int64_t w : c.hidden) {
+    widths += (widths.empty() ? "" : ",") + fmt(w);
+    bad_width = bad_width || w < 1;
+  }
+  if (bad_width) {
+    add("hidden", widths, "every width must be at least 1");
+  } else if (c.model == ModelKind::kMlp && c.hidden.empty()) {
+    add("hidden", "\"\"", "the mlp needs at least one hidden width (e.g. 256,128)");
+  }
+  at_least("train_samples", c.train_samples, 0);
+  at_least("synthetic_samples", c.synthetic_samples, 1);
+  if (!(std::isfinite(c.synthetic_noise) && c.synthetic_noise >= 0)) {
+    add("synthetic_noise", fmt(c.synthetic_noise), "must be a finite number >= 0");
+  }
+  if (c.device == Device::kCuda && !cuda_build()) {
+    add("device", "cuda", "this build of Parity has no CUDA (LibTorch CPU); use cpu");
+  }
+  if (c.mixed_precision == MixedPrecision::kFp16 && c.device != Device::kCuda) {
+    add("mixed_precision", "fp16", "fp16 needs CUDA and a gradient scaler; use bf16 or no",
+        "on " + to_string(c.device));
+  }
+  if (c.dataset == DatasetKind::kCsv) {
+    if (c.data_path.empty()) add("data_path", "\"\"", "the csv dataset needs a file (--data PATH)");
+    if (c.target.empty())
+      add("target", "\"\"", "the csv dataset needs a target column (--target COL)");
+  }
+  if (c.loss == LossKind::kCrossEntropy && c.task != Task::kClassification) {
+    add("loss", "cross-entropy", "cross-entropy needs task classification; use mse or auto",
+        "with task " + to_string(c.task));
+  }
+  if (c.model == ModelKind::kCnn && c.dataset != DatasetKind::kFashionMnist) {
+    add("model", "cnn", "the cnn needs image input (dataset fashion-mnist)",
+        "with dataset " + to_string(c.dataset));
+  }
+  if (c.dataset == DatasetKind::kSyntheticRegression && c.task != Task::kRegression) {
+    add("task", to_string(c.task), "synthetic-regression is a regression task; use regression",
+        "with dataset synthetic-regression");
+  }
+  if (c.dataset == DatasetKind::kFashionMnist && c.task != Task::kClassification) {
+    add("task", to_string(c.task), "fashion-mnist is a classification task; use classification",
+        "with dataset fashion-mnist");
+  }
+  return out;
+}
+
+}  // namespace
+
+ConfigError::ConfigError(std::string field, std::string value, std::string allowed)
+    : ConfigError(std::move(field), std::move(value), std::move(allowed), {}) {}
+
+ConfigError::ConfigError(std::string field, std::string value, std::string allowed,
+                         std::string condition)
+    : std::runtime_error(field + ": " + value + " is not allowed" +
+                         (condition.empty() ? "" : " " + condition) + "; " + allowed),
+      field_(std::move(field)),
+      value_(std::move(value)),
+      allowed_(std::move(allowed)) {}
+
+LossKind RunConfig::effective_loss() const {
+  if (loss != LossKind::kAuto) return loss;
+  return task == Task::kClassification ? LossKind::kCrossEntropy : LossKind::kMse;
+}
+
+std::vector<ConfigIssue> check(const RunConfig& config) {
+  std::vector<ConfigIssue> issues;
+  for (const Problem& p : problems(config)) issues.push_back({p.field, p.error().what()});
+  return issues;
+}
+
+void validate(const RunConfig& config) {
+  std::vector<Problem> found = problems(config);
+  if (!found.empty()) throw found.front().error();
+}
+
+std::string to_string(Device v) { return enum_name(v); }
+std::string to_string(MixedPrecision v) { return enum_name(v); }
+std::string to_string(LrScaling v) { return enum_name(v); }
+std::string to_string(DatasetKind v) { return enum_name(v); }
+std::string to_string(Task v) { return enum_name(v); }
+std::string to_string(ModelKind v) { return enum_name(v); }
+std::string to_string(Init v) { return enum_name(v); }
+std::string to_string(OptimizerKind v) { return enum_name(v); }
+std::string to_string(SchedulerKind v) { return enum_name(v); }
+std::string to_string(LossKind v) { return enum_name(v); }
+
+Device parse_device(const std::string& s) { return parse_enum<Device>(s); }
+MixedPrecision parse_mixed_precision(const std::string& s) { return parse_enum<MixedPrecision>(s); }
+LrScaling parse_lr_scaling(const std::string& s) { return parse_enum<LrScaling>(s); }
+DatasetKind parse_dataset(const std::string& s) { return parse_enum<DatasetKind>(s); }
+Task parse_task(const std::string& s) { return parse_enum<Task>(s); }
+ModelKind parse_model(const std::string& s) { return parse_enum<ModelKind>(s); }
+Init parse_init(const std::string& s) { return parse_enum<Init>(s); }
+OptimizerKind parse_optimizer(const std::string& s) { return parse_enum<OptimizerKind>(s); }
+SchedulerKind parse_scheduler(const std::string& s) { return parse_enum<SchedulerKind>(s); }
+LossKind parse_loss(const std::string& s) { return parse_enum<LossKind>(s); }
+
+bool cuda_build() {
+#ifdef PARITY_WITH_CUDA
+  return true;
+#else
+  return false;
+#endif
+}
+
+}  // namespace parity::engine

@@ -1,0 +1,312 @@
+#include <parity/config/run_config.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+// RunConfig <-> JSON. One table of fields drives both directions, so a new field cannot be saved
+// without being loadable.
+
+namespace parity::engine {
+namespace {
+
+using json = nlohmann::json;
+using ordered_json = nlohmann::ordered_json;
+
+std::string short_dump(const json& j) {
+  std::string s = j.dump();
+  return s.size() > 40 ? s.substr(0, 37) + "..." : s;
+}
+
+void read(const json& j, const std::string& key, bool& out) {
+  if (!j.is_boolean()) throw ConfigError(key, short_dump(j), "must be true or false");
+  out = j.get<bool>();
+}
+void read(const json& j, const std::string& key, int64_t& out) {
+  if (j.is_number_integer()) {
+    if (j.is_number_unsigned() &&
+        j.get<uint64_t>() > uint64_t(std::numeric_limits<int64_t>::max())) {
+      throw ConfigError(key, short_dump(j), "must fit in a 64-bit signed integer");
+    }
+    out = j.get<int64_t>();
+    return;
+  }
+  if (j.is_number_float()) {
+    double d = j.get<double>();
+    if (std::trunc(d) == d && std::fabs(d) < 9.0e18) {
+      out = static_cast<int64_t>(d);
+      return;
+    }
+  }
+  throw ConfigError(key, short_dump(j), "must be an integer");
+}
+void read(const json& j, const std::string& key, int& out) {
+  int64_t v = 0;
+  read(j, key, v);
+  if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) {
+    throw ConfigError(key, short_dump(j), "must fit in a 32-bit integer");
+  }
+  out = static_cast<int>(v);
+}
+void read(const json& j, const std::string& key, double& out) {
+  if (!j.is_number()) throw ConfigError(key, short_dump(j), "must be a number");
+  out = j.get<double>();
+}
+void read(const json& j, const std::string& key, std::string& out) {
+  if (!j.is_string()) throw ConfigError(key, short_dump(j), "must be a string");
+  out = j.get<std::string>();
+}
+void read(const json& j, const std::string& key, std::optional<int64_t>& out) {
+  if (j.is_null()) {
+    out.reset();
+    return;
+  }
+  int64_t v = 0;
+  read(j, key, v);
+  out = v;
+}
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (start <= s.size() && !s.empty()) {
+    size_t end = s.find(',', start);
+    if (end == std::string::npos) end = s.size();
+    parts.push_back(s.substr(start, end - start));
+    start = end + 1;
+  }
+  return parts;
+}
+// Lists accept a JSON array or the CLI's comma-separated text ("256,128").
+void read(const json& j, const std::string& key, std::vector<std::string>& out) {
+  out.clear();
+  if (j.is_string()) {
+    out = split_commas(j.get<std::string>());
+    return;
+  }
+  if (!j.is_array()) throw ConfigError(key, short_dump(j), "must be an array of strings");
+  for (const json& e : j) {
+    if (!e.is_string()) throw ConfigError(key, short_dump(j), "must be an array of strings");
+    out.push_back(e.get<std::string>());
+  }
+}
+void read(const json& j, const std::string& key, std::vector<int64_t>& out) {
+  out.clear();
+  const char* allowed = "must be an array of integers (or \"256,128\")";
+  if (j.is_string()) {
+    for (const std::string& part : split_commas(j.get<std::string>())) {
+      char* end = nullptr;
+      long long v = std::strtoll(part.c_str(), &end, 10);
+      if (part.empty() || *end != '\0') throw ConfigError(key, short_dump(j), allowed);
+      out.push_back(v);
+    }
+    return;
+  }
+  if (!j.is_array()) throw ConfigError(key, short_dump(j), allowed);
+  for (const json& e : j) {
+    if (!e.is_number_integer()) throw ConfigError(key, short_dump(j), allowed);
+    out.push_back(e.get<int64_t>());
+  }
+}
+void parse_into(const std::string& s, Device& v) { v = parse_device(s); }
+void parse_into(const std::string& s, MixedPrecision& v) { v = parse_mixed_precision(s); }
+void parse_into(const std::string& s, LrScaling& v) { v = parse_lr_scaling(s); }
+void parse_into(const std::string& s, DatasetKind& v) { v = parse_dataset(s); }
+void parse_into(const std::string& s, Task& v) { v = parse_task(s); }
+void parse_into(const std::string& s, ModelKind& v) { v = parse_model(s); }
+void parse_into(const std::string& s, Init& v) { v = parse_init(s); }
+void parse_into(const std::string& s, OptimizerKind& v) { v = parse_optimizer(s); }
+void parse_into(const std::string& s, SchedulerKind& v) { v = parse_scheduler(s); }
+void parse_into(const std::string& s, LossKind& v) { v = parse_loss(s); }
+
+template <class E, class = std::enable_if_t<std::is_enum_v<E>>>
+void read(const json& j, const std::string& key, E& out) {
+  if (!j.is_string()) throw ConfigError(key, short_dump(j), "must be a string");
+  parse_into(j.get<std::string>(), out);
+}
+
+template <class T>
+ordered_json write(const T& v) {
+  if constexpr (std::is_enum_v<T>) {
+    return to_string(v);
+  } else if constexpr (std::is_same_v<T, std::optional<int64_t>>) {
+    return v ? ordered_json(*v) : ordered_json(nullptr);
+  } else {
+    return ordered_json(v);
+  }
+}
+
+struct FieldIo {
+  const char* name;
+  std::function<ordered_json(const RunConfig&)> write;
+  std::function<void(const json&, RunConfig&)> read;
+};
+
+template <class T>
+FieldIo field(const char* name, T RunConfig::*member) {
+  return {name, [member](const RunConfig& c) { return write(c.*member); },
+          [member, name](const json& j, RunConfig& c) { read(j, name, c.*member); }};
+}
+
+const std::vector<FieldIo>& fields() {
+  static const std::vector<FieldIo> kFields = {
+      field("label", &RunConfig::label),
+      field("seed", &RunConfig::seed),
+      field("data_seed", &RunConfig::data_seed),
+      field("device_specific_seed", &RunConfig::device_specific_seed),
+      field("device", &RunConfig::device),
+      field("num_processes", &RunConfig::num_processes),
+      field("per_device_batch_size", &RunConfig::per_device_batch_size),
+      field("gradient_accumulation_steps", &RunConfig::gradient_accumulation_steps),
+      field("mixed_precision", &RunConfig::mixed_precision),
+      field("lr_scaling", &RunConfig::lr_scaling),
+      field("split_batches", &RunConfig::split_batches),
+      field("even_batches", &RunConfig::even_batches),
+      field("drop_last", &RunConfig::drop_last),
+      field("epochs", &RunConfig::epochs),
+      field("max_steps", &RunConfig::max_steps),
+      field("dataset", &RunConfig::dataset),
+      field("data_path", &RunConfig::data_path),
+      field("features", &RunConfig::features),
+      field("target", &RunConfig::target),
+      field("task", &RunConfig::task),
+      field("train_samples", &RunConfig::train_samples),
+      field("synthetic_samples", &RunConfig::synthetic_samples),
+      field("synthetic_noise", &RunConfig::synthetic_noise),
+      field("model", &RunConfig::model),
+      field("init", &RunConfig::init),
+      field("hidden", &RunConfig::hidden),
+      field("optimizer", &RunConfig::optimizer),
+      field("lr", &RunConfig::lr),
+      field("momentum", &RunConfig::momentum),
+      field("weight_decay", &RunConfig::weight_decay),
+      field("scheduler", &RunConfig::scheduler),
+      field("warmup_steps", &RunConfig::warmup_steps),
+      field("scheduler_step_size", &RunConfig::scheduler_step_size),
+      field("scheduler_gamma", &RunConfig::scheduler_gamma),
+      field("loss", &RunConfig::loss),
+      field("eval_every_epoch", &RunConfig::eval_every_epoch),
+  };
+  return kFields;
+}
+
+// "per-device-batch-size" -> "per_device_batch_size"; "data" (the CLI flag) -> "data_path".
+std::string canonical_key(std::string key) {
+  std::replace(key.begin(), key.end(), '-', '_');
+  return key == "data" ? "data_path" : key;
+}
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1] ? 1 : 0)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// "unknown key", plus the one known key it is most likely a typo of, if any.
+std::string unknown_key(const std::string& canonical) {
+  std::string best;
+  size_t best_distance = 3;  // only near misses: a suggestion must not be a guess
+  for (const FieldIo& f : fields()) {
+    const size_t d = edit_distance(canonical, f.name);
+    if (d < best_distance) best_distance = d, best = f.name;
+  }
+  return best.empty() ? "unknown key" : "unknown key (did you mean " + best + "?)";
+}
+
+const FieldIo* find_field(const std::string& canonical) {
+  for (const FieldIo& f : fields()) {
+    if (canonical == f.name) return &f;
+  }
+  return nullptr;
+}
+
+json parse_text(const std::string& text, const char* what) {
+  try {
+    return json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw ConfigError(what, "text", std::string("must be valid JSON (") + e.what() + ")");
+  }
+}
+
+RunConfig config_from_object(const json& j) {
+  if (!j.is_object()) throw ConfigError("config", short_dump(j), "must be a JSON object");
+  RunConfig c;
+  for (const auto& [key, value] : j.items()) {
+    const FieldIo* f = find_field(canonical_key(key));
+    if (!f) throw ConfigError(key, short_dump(value), unknown_key(canonical_key(key)));
+    f->read(value, c);
+  }
+  return c;
+}
+
+// Canonical keys, so an experiment's "per-device-batch-size" is overridden by a setup's
+// "per_device_batch_size".
+json canonical_object(const json& j, const std::string& where) {
+  if (!j.is_object()) throw ConfigError(where, short_dump(j), "must be a JSON object");
+  json out = json::object();
+  for (const auto& [key, value] : j.items()) out[canonical_key(key)] = value;
+  return out;
+}
+
+}  // namespace
+
+std::string to_json(const RunConfig& config, int indent) {
+  ordered_json j = ordered_json::object();
+  for (const FieldIo& f : fields()) j[f.name] = f.write(config);
+  return j.dump(indent);
+}
+
+RunConfig from_json(const std::string& text) {
+  return config_from_object(parse_text(text, "config"));
+}
+
+std::vector<RunConfig> configs_from_set_json(const std::string& text) {
+  json root = parse_text(text, "set");
+  json experiment = json::object();
+  json setups;
+  if (root.is_array()) {
+    setups = root;
+  } else if (root.is_object()) {
+    for (const auto& [key, value] : root.items()) {
+      if (key == "experiment") {
+        experiment = canonical_object(value, "experiment");
+      } else if (key == "setups") {
+        setups = value;
+      } else if (key != "name" && key != "description") {
+        throw ConfigError(key, short_dump(value), "unknown key (a set has experiment, setups)");
+      }
+    }
+    if (!setups.is_array()) {
+      throw ConfigError("setups", short_dump(setups), "must be an array of setup objects");
+    }
+  } else {
+    throw ConfigError("set", short_dump(root), "must be an object or an array of configs");
+  }
+  std::vector<RunConfig> configs;
+  for (size_t i = 0; i < setups.size(); ++i) {
+    const std::string where = "setups[" + std::to_string(i) + "]";
+    json merged = experiment;
+    const json setup = canonical_object(setups[i], where);
+    for (const auto& [key, value] : setup.items()) merged[key] = value;
+    try {
+      configs.push_back(config_from_object(merged));
+    } catch (const ConfigError& e) {
+      throw ConfigError(where + "." + e.field(), e.value(), e.allowed());
+    }
+  }
+  return configs;
+}
+
+}  // namespace parity::engine

@@ -1,0 +1,160 @@
+#include "rank_process.h"
+
+#include <fcntl.h>
+#include <parity/launch/launch_error.h>
+#include <parity/launch/worker_contract.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <set>
+
+extern char** environ;
+
+namespace parity::engine::rank_process {
+namespace {
+
+// Closes every descriptor >= first; async-signal-safe.
+void close_from(int first) {
+#ifdef SYS_close_range
+  if (::syscall(SYS_close_range, first, ~0U, 0) == 0) return;
+#endif
+  long max = ::sysconf(_SC_OPEN_MAX);
+  if (max < 0 || max > 65536) max = 65536;
+  for (int fd = first; fd < max; ++fd) ::close(fd);
+}
+
+}  // namespace
+
+std::string errno_text() { return std::strerror(errno); }
+
+// Moves fd above 2 (a parent started with stdin closed would otherwise hand out 0, which the
+// child's dup2 onto its stdio would clobber) and sets close-on-exec.
+Fd safe_fd(int fd) {
+  if (fd < 0) return Fd();
+  if (fd > 2) return Fd(fd);
+  int moved = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
+  ::close(fd);
+  return Fd(moved);
+}
+
+int available_cores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) == 0) {
+    int n = CPU_COUNT(&set);
+    if (n > 0) return n;
+  }
+  long n = ::sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? static_cast<int>(n) : 1;
+}
+
+std::string signal_name(int sig) {
+  static const std::pair<int, const char*> kNames[] = {
+      {SIGHUP, "SIGHUP"},   {SIGINT, "SIGINT"},   {SIGQUIT, "SIGQUIT"}, {SIGILL, "SIGILL"},
+      {SIGTRAP, "SIGTRAP"}, {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},
+      {SIGKILL, "SIGKILL"}, {SIGSEGV, "SIGSEGV"}, {SIGPIPE, "SIGPIPE"}, {SIGALRM, "SIGALRM"},
+      {SIGTERM, "SIGTERM"}, {SIGXCPU, "SIGXCPU"}, {SIGXFSZ, "SIGXFSZ"}};
+  for (const auto& [number, name] : kNames)
+    if (number == sig) return name;
+  const char* text = ::strsignal(sig);
+  return text ? text : "unknown signal";
+}
+
+/// The last non-empty line of a log file (at most 500 characters), "" when none.
+std::string last_line(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "";
+  in.seekg(0, std::ios::end);
+  std::streamoff size = in.tellg();
+  std::streamoff from = std::max<std::streamoff>(0, size - 8192);
+  in.seekg(from);
+  std::string tail(static_cast<size_t>(size - from), '\0');
+  in.read(tail.data(), static_cast<std::streamsize>(tail.size()));
+  while (!tail.empty() && (tail.back() == '\n' || tail.back() == '\r' || tail.back() == ' '))
+    tail.pop_back();
+  const size_t newline = tail.find_last_of('\n');
+  std::string line = tail.substr(newline == std::string::npos ? 0 : newline + 1);
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  if (line.size() > 500) line = line.substr(0, 497) + "...";
+  return line;
+}
+
+std::vector<std::string> rank_environment(
+    const std::vector<std::pair<std::string, std::string>>& vars, bool drop_store) {
+  std::set<std::string> ours;
+  for (const auto& [k, v] : vars) ours.insert(k);
+  if (drop_store) ours.insert(kEnvStore);
+  std::vector<std::string> env;
+  for (char** e = environ; e && *e; ++e) {
+    std::string entry(*e);
+    if (!ours.count(entry.substr(0, entry.find('=')))) env.push_back(entry);
+  }
+  for (const auto& [k, v] : vars) env.push_back(k + "=" + v);
+  return env;
+}
+
+/// fork + execve of one rank. Between fork and exec the child uses async-signal-safe calls only
+/// (the caller may have other threads). Throws LaunchError when the exec fails.
+pid_t spawn(const std::string& worker, const std::vector<std::string>& env, int status_fd,
+            int log_fd) {
+  std::vector<char*> envp;
+  for (const auto& e : env) envp.push_back(const_cast<char*>(e.c_str()));
+  envp.push_back(nullptr);
+  char* argv[] = {const_cast<char*>(worker.c_str()), nullptr};
+
+  int err_pipe[2];
+  if (::pipe2(err_pipe, O_CLOEXEC) != 0) throw LaunchError("pipe: " + errno_text());
+  Fd err_read = safe_fd(err_pipe[0]), err_write = safe_fd(err_pipe[1]);
+  const int err_fd = err_write.get();
+  const pid_t parent = ::getpid();
+  pid_t pid = ::fork();
+  if (pid < 0) throw LaunchError("fork: " + errno_text());
+  if (pid == 0) {
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(127);
+    ::setpgid(0, 0);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD}) ::signal(sig, SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    // Park the exec-error pipe high so the dup2s below cannot land on it.
+    int err = ::fcntl(err_fd, F_DUPFD_CLOEXEC, 10);
+    int null_fd = ::open("/dev/null", O_RDONLY);
+    if (null_fd >= 0) ::dup2(null_fd, 0);
+    ::dup2(log_fd, 1);
+    ::dup2(log_fd, 2);
+    // The status pipe becomes descriptor 3, the only one inherited beyond stdio: whatever else the
+    // caller left open without close-on-exec (a GUI's sockets, a database) stays out of the ranks.
+    if (status_fd != kStatusFd) ::dup2(status_fd, kStatusFd);
+    ::fcntl(kStatusFd, F_SETFD, 0);
+    if (err >= 0) err = ::dup3(err, kStatusFd + 1, O_CLOEXEC);
+    close_from(kStatusFd + 2);
+    ::execve(worker.c_str(), argv, envp.data());
+    int e = errno;
+    ssize_t ignored = err >= 0 ? ::write(err, &e, sizeof e) : 0;
+    (void)ignored;
+    ::_exit(127);
+  }
+  ::setpgid(pid, pid);  // also here, so the group exists before we might signal it
+  err_write.reset();
+  int child_errno = 0;
+  ssize_t n;
+  while ((n = ::read(err_read.get(), &child_errno, sizeof child_errno)) < 0 && errno == EINTR) {
+  }
+  if (n == static_cast<ssize_t>(sizeof child_errno)) {
+    int status;
+    ::waitpid(pid, &status, 0);
+    throw LaunchError("cannot start " + worker + ": " + std::strerror(child_errno));
+  }
+  return pid;
+}
+
+}  // namespace parity::engine::rank_process

@@ -1,0 +1,70 @@
+#pragma once
+// Process plumbing of the launcher (internal to parity_launch): descriptors, the ranks'
+// environment, fork + execve, and reading what a dead rank left behind.
+
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace parity::engine::rank_process {
+
+/// The status pipe's descriptor number in every rank (PARITY_STATUS_FD).
+constexpr int kStatusFd = 3;
+
+/// A file descriptor closed on destruction.
+class Fd {
+ public:
+  explicit Fd(int fd = -1) : fd_(fd) {}
+  ~Fd() { reset(); }
+  Fd(Fd&& o) noexcept : fd_(o.release()) {}
+  Fd& operator=(Fd&& o) noexcept {
+    if (this != &o) {
+      reset();
+      fd_ = o.release();
+    }
+    return *this;
+  }
+  int get() const { return fd_; }
+  int release() {
+    int fd = fd_;
+    fd_ = -1;
+    return fd;
+  }
+  void reset() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+
+ private:
+  int fd_;
+};
+
+// Moves fd above 2 (a parent started with stdin closed would otherwise hand out 0, which the
+// child's dup2 onto its stdio would clobber) and sets close-on-exec.
+Fd safe_fd(int fd);
+
+/// strerror(errno).
+std::string errno_text();
+
+/// Cores this process may run on (affinity mask), at least 1.
+int available_cores();
+
+/// "SIGKILL", "SIGSEGV", ... or strsignal's text.
+std::string signal_name(int sig);
+
+/// The last non-empty line of a log file (at most 500 characters), "" when none.
+std::string last_line(const std::string& path);
+
+/// This process's environment with `vars` set (and PARITY_STORE removed when drop_store).
+std::vector<std::string> rank_environment(
+    const std::vector<std::pair<std::string, std::string>>& vars, bool drop_store);
+
+/// fork + execve of one rank. Between fork and exec the child uses async-signal-safe calls only
+/// (the caller may have other threads). Throws LaunchError when the exec fails.
+pid_t spawn(const std::string& worker, const std::vector<std::string>& env, int status_fd,
+            int log_fd);
+
+}  // namespace parity::engine::rank_process

@@ -1,0 +1,392 @@
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <parity/launch/progress_protocol.h>
+#include <parity/launch/rank_supervisor.h>
+#include <parity/launch/worker_contract.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <set>
+
+#include "rank_process.h"
+
+namespace parity::engine {
+namespace {
+
+using namespace rank_process;
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+double seconds_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+std::string format_seconds(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", s);
+  return buf;
+}
+
+/// The private per-run folder, removed with everything in it on destruction.
+class RunDir {
+ public:
+  RunDir() {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/parity-run-XXXXXX";
+    std::vector<char> buf(pattern.begin(), pattern.end());
+    buf.push_back('\0');
+    if (!::mkdtemp(buf.data()))
+      throw LaunchError("cannot create a run folder " + pattern + ": " + errno_text());
+    path_ = buf.data();
+  }
+  ~RunDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+struct Rank {
+  int global = 0;
+  pid_t pid = -1;
+  Fd status;  // read end of the rank's status pipe; closed at end of file
+  std::string buffer;
+  std::string log_path;
+  Clock::time_point last_seen;
+  std::optional<Clock::time_point> eof_at;
+  bool reaped = false;
+  int wait_status = 0;
+};
+
+/// Signals a rank's whole process group (the worker may have children of its own).
+void signal_rank(const Rank& r, int sig) {
+  if (r.pid <= 0 || r.reaped) return;
+  if (::kill(-r.pid, sig) != 0) ::kill(r.pid, sig);
+}
+
+/// Kills and reaps whatever is still running when run() leaves by an exception.
+struct ReapGuard {
+  std::vector<Rank>& ranks;
+  ~ReapGuard() {
+    for (auto& r : ranks) signal_rank(r, SIGKILL);
+    for (auto& r : ranks) {
+      if (r.pid <= 0 || r.reaped) continue;
+      while (::waitpid(r.pid, &r.wait_status, 0) < 0 && errno == EINTR) {
+      }
+      r.reaped = true;
+    }
+  }
+};
+
+/// The failure message for a reaped rank, or nullopt when it exited 0.
+std::optional<std::string> exit_failure(const Rank& r) {
+  const int st = r.wait_status;
+  const std::string who = "rank " + std::to_string(r.global);
+  if (WIFEXITED(st)) {
+    if (WEXITSTATUS(st) == 0) return std::nullopt;
+    std::string msg = who + " exited with code " + std::to_string(WEXITSTATUS(st));
+    std::string line = last_line(r.log_path);
+    return line.empty() ? msg : msg + ": " + line;
+  }
+  if (WIFSIGNALED(st)) {
+    int sig = WTERMSIG(st);
+    std::string msg =
+        who + " was killed by signal " + std::to_string(sig) + " (" + signal_name(sig) + ")";
+    // An abort usually follows a message worth showing (an uncaught exception's what()).
+    std::string line = sig == SIGABRT ? last_line(r.log_path) : "";
+    return line.empty() ? msg : msg + ": " + line;
+  }
+  return who + " ended with wait status " + std::to_string(st);
+}
+
+struct Cause {
+  RunOutcome outcome = RunOutcome::kFailed;
+  int rank = -1;
+  std::string message;
+};
+
+/// Runs the ranks' poll loop: forwards rank 0's records, watches exits, hangs and the stop flag.
+class Monitor {
+ public:
+  Monitor(std::vector<Rank>& ranks, StepSink& sink, const LaunchOptions& options)
+      : ranks_(ranks), sink_(sink), options_(options) {}
+
+  /// Returns when every rank has been reaped.
+  void run() {
+    while (std::any_of(ranks_.begin(), ranks_.end(), [](const Rank& r) { return !r.reaped; })) {
+      poll_once(50);
+      const auto now = Clock::now();
+      std::vector<Rank*> failed;
+      for (auto& r : ranks_) {
+        if (r.reaped) continue;
+        pid_t got = ::waitpid(r.pid, &r.wait_status, WNOHANG);
+        if (got != r.pid) continue;
+        r.reaped = true;
+        if (!cause_ && exit_failure(r)) failed.push_back(&r);
+      }
+      if (!cause_ && !failed.empty()) begin_stop(first_failure(failed, now), now);
+      if (!cause_ && options_.stop && options_.stop->load())
+        begin_stop({RunOutcome::kStopped, -1, "stopped by the user"}, now);
+      if (!cause_ && options_.hang_timeout_s > 0) check_hangs(now);
+      if (cause_ && !killed_ && now >= kill_at_) {
+        for (auto& r : ranks_) signal_rank(r, SIGKILL);
+        killed_ = true;
+      }
+    }
+    // A rank's last lines (rank 0's RunEnd) may still sit in its pipe after it was reaped.
+    for (auto& r : ranks_) drain(r);
+  }
+
+  const std::optional<Cause>& cause() const { return cause_; }
+  const std::optional<RunEnd>& end() const { return end_; }
+
+ private:
+  void poll_once(int timeout_ms) {
+    std::vector<pollfd> fds;
+    std::vector<Rank*> owners;
+    for (auto& r : ranks_) {
+      if (r.status.get() < 0) continue;
+      fds.push_back({r.status.get(), POLLIN, 0});
+      owners.push_back(&r);
+    }
+    int n = ::poll(fds.data(), fds.size(), timeout_ms);
+    if (n <= 0) return;  // timeout or EINTR: the caller's checks run either way
+    for (size_t i = 0; i < fds.size(); ++i)
+      if (fds[i].revents) drain(*owners[i]);
+  }
+
+  // Reads what is available (the read ends are non-blocking) and handles complete lines.
+  void drain(Rank& r) {
+    char buf[65536];
+    while (r.status.get() >= 0) {
+      ssize_t n = ::read(r.status.get(), buf, sizeof buf);
+      if (n > 0) {
+        r.last_seen = Clock::now();
+        r.buffer.append(buf, static_cast<size_t>(n));
+        size_t pos;
+        while ((pos = r.buffer.find('\n')) != std::string::npos) {
+          std::string line = r.buffer.substr(0, pos);
+          r.buffer.erase(0, pos + 1);
+          handle_line(r, line);
+        }
+        continue;
+      }
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0 && errno == EAGAIN) return;
+      if (!r.buffer.empty()) handle_line(r, r.buffer);
+      r.buffer.clear();
+      r.eof_at = Clock::now();
+      r.status.reset();
+    }
+  }
+
+  void handle_line(const Rank& r, const std::string& line) {
+    if (r.global != 0) return;  // other ranks only send heartbeats; any line counts as one
+    auto message = decode_line(line);
+    if (!message) return;
+    if (auto* start = std::get_if<RunStart>(&*message)) sink_.on_start(*start);
+    if (auto* step = std::get_if<StepRecord>(&*message)) sink_.on_step(*step);
+    if (auto* eval = std::get_if<EvalRecord>(&*message)) sink_.on_eval(*eval);
+    if (auto* end = std::get_if<RunEnd>(&*message)) end_ = *end;
+  }
+
+  // Among ranks found dead in the same sweep, the one whose pipe closed first is the cause (the
+  // others usually died of losing it); then a signal beats an exit code, then the lower rank.
+  Cause first_failure(const std::vector<Rank*>& failed, Clock::time_point now) {
+    auto key = [&](const Rank* r) {
+      return std::make_tuple(r->eof_at.value_or(now), WIFSIGNALED(r->wait_status) ? 0 : 1,
+                             r->global);
+    };
+    const Rank* first =
+        *std::min_element(failed.begin(), failed.end(),
+                          [&](const Rank* a, const Rank* b) { return key(a) < key(b); });
+    return {RunOutcome::kFailed, first->global, *exit_failure(*first)};
+  }
+
+  void check_hangs(Clock::time_point now) {
+    const Rank* silent = nullptr;
+    for (const auto& r : ranks_) {
+      if (r.reaped || seconds_between(r.last_seen, now) <= options_.hang_timeout_s) continue;
+      if (!silent || r.last_seen < silent->last_seen) silent = &r;
+    }
+    if (silent)
+      begin_stop({RunOutcome::kFailed, silent->global,
+                  "rank " + std::to_string(silent->global) + " made no progress for " +
+                      format_seconds(options_.hang_timeout_s) + " s"},
+                 now);
+  }
+
+  void begin_stop(Cause cause, Clock::time_point now) {
+    cause_ = std::move(cause);
+    for (auto& r : ranks_) signal_rank(r, SIGTERM);
+    kill_at_ = now + std::chrono::duration_cast<Clock::duration>(
+                         std::chrono::duration<double>(std::max(0.0, options_.term_grace_s)));
+  }
+
+  std::vector<Rank>& ranks_;
+  StepSink& sink_;
+  const LaunchOptions& options_;
+  std::optional<Cause> cause_;
+  std::optional<RunEnd> end_;
+  Clock::time_point kill_at_;
+  bool killed_ = false;
+};
+
+
+// The options that must agree with each other; throws LaunchError.
+void check_options(const LaunchOptions& options) {
+  if (options.nnodes < 1 || options.node_rank < 0 || options.node_rank >= options.nnodes)
+    throw LaunchError("node_rank " + std::to_string(options.node_rank) +
+                      " is not allowed with nnodes " + std::to_string(options.nnodes) +
+                      "; it must be in [0, nnodes)");
+  if (options.nnodes > 1 && options.master_addr.empty())
+    throw LaunchError("master_addr is required when nnodes > 1");
+}
+
+void write_config(const RunConfig& config, const std::string& path) {
+  std::ofstream out(path);
+  out << to_json(config) << '\n';
+  if (!out) throw LaunchError("cannot write " + path);
+}
+
+// Opens the rank's log and status pipe, then starts it with `vars` in its environment.
+void start_rank(Rank& r, const std::string& worker, const EnvVars& vars, bool drop_store) {
+  Fd log(::open(r.log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+  if (log.get() < 0) throw LaunchError("cannot open " + r.log_path + ": " + errno_text());
+  log = safe_fd(log.release());
+  int p[2];
+  if (::pipe2(p, O_CLOEXEC) != 0) throw LaunchError("pipe: " + errno_text());
+  Fd read_end = safe_fd(p[0]), write_end = safe_fd(p[1]);
+  ::fcntl(read_end.get(), F_SETFL, O_NONBLOCK);
+  r.last_seen = Clock::now();
+  r.pid = spawn(worker, rank_environment(vars, drop_store), write_end.get(), log.get());
+  r.status = std::move(read_end);
+}
+
+// What the run ended as: the monitor's cause of a stop, else rank 0's end line.
+LaunchResult result_of(const Monitor& monitor, const std::vector<Rank>& ranks,
+                       const LaunchOptions& options) {
+  LaunchResult result;
+  for (const auto& r : ranks) result.pids.push_back(r.pid);
+  if (!options.log_dir.empty()) result.log_dir = options.log_dir;
+  const auto& end = monitor.end();
+  if (end) result.samples_per_s = end->samples_per_s;
+  if (const auto& cause = monitor.cause()) {
+    result.outcome = cause->outcome;
+    result.failed_rank = cause->rank;
+    result.message = cause->message;
+  } else if (end) {
+    result.outcome = end->outcome;
+    result.message = end->message;
+    if (end->outcome == RunOutcome::kFailed) result.failed_rank = 0;
+  } else if (options.node_rank == 0) {
+    result.outcome = RunOutcome::kFailed;
+    result.failed_rank = 0;
+    result.message = "rank 0 exited without reporting the end of the run";
+  }
+  return result;
+}
+
+}  // namespace
+
+std::string executable_dir() {
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return ".";
+  return exe.parent_path().string();
+}
+
+int free_port() {
+  Fd sock(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  if (sock.get() < 0) throw LaunchError("free_port: socket: " + errno_text());
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = 0;
+  if (::bind(sock.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0)
+    throw LaunchError("free_port: bind 127.0.0.1:0: " + errno_text());
+  socklen_t len = sizeof addr;
+  if (::getsockname(sock.get(), reinterpret_cast<sockaddr*>(&addr), &len) != 0)
+    throw LaunchError("free_port: getsockname: " + errno_text());
+  return ntohs(addr.sin_port);
+}
+
+RankSupervisor::RankSupervisor(RunConfig config, LaunchOptions options)
+    : config_(std::move(config)), options_(std::move(options)) {}
+
+LaunchResult RankSupervisor::run(StepSink& sink) {
+  validate(config_);
+  check_options(options_);
+  const int w = config_.num_processes;
+  const bool multi_node = options_.nnodes > 1;
+  const std::string worker =
+      options_.worker_path.empty() ? executable_dir() + "/parity-worker" : options_.worker_path;
+  if (::access(worker.c_str(), X_OK) != 0)
+    throw LaunchError("parity-worker not found at " + worker + "; build it or pass --worker");
+
+  RunDir dir;
+  const std::string config_path = dir.path() + "/config.json";
+  write_config(config_, config_path);
+  const std::string log_dir = options_.log_dir.empty() ? dir.path() : options_.log_dir;
+  std::error_code ec;
+  fs::create_directories(log_dir, ec);
+  if (ec) throw LaunchError("cannot create log folder " + log_dir + ": " + ec.message());
+
+  // One machine rendezvouses through a FileStore and never needs the port; the variable is still
+  // set (to a free one) because torchrun always sets it. Several machines must agree on a port.
+  DistEnv dist;
+  dist.world_size = w * options_.nnodes;
+  dist.local_world_size = w;
+  dist.master_addr = options_.master_addr;
+  dist.master_port = options_.master_port > 0 ? options_.master_port
+                                              : (multi_node ? kDefaultMasterPort : free_port());
+  dist.threads = options_.threads_per_rank > 0 ? options_.threads_per_rank
+                                               : std::max(1, available_cores() / w);
+  if (!multi_node) dist.store_path = dir.path() + "/store";
+
+  std::vector<Rank> ranks(static_cast<size_t>(w));
+  ReapGuard guard{ranks};
+  for (int local = 0; local < w; ++local) {
+    Rank& r = ranks[static_cast<size_t>(local)];
+    r.global = options_.node_rank * w + local;
+    r.log_path = log_dir + "/rank" + std::to_string(r.global) + ".log";
+    dist.rank = r.global;
+    dist.local_rank = local;
+    EnvVars vars = to_environment(dist, config_path, kStatusFd);
+    // Spinning OpenMP threads collapse when anything else wants a core (measured here: one rank
+    // with 2 threads on 2 busy cores ran 15x slower than with 1); sleeping waits do not. A user's
+    // own setting wins.
+    if (!std::getenv(kEnvOmpWaitPolicy)) vars.emplace_back(kEnvOmpWaitPolicy, "PASSIVE");
+    start_rank(r, worker, vars, multi_node);
+  }
+
+  Monitor monitor(ranks, sink, options_);
+  monitor.run();
+
+  LaunchResult result = result_of(monitor, ranks, options_);
+  RunEnd final_end;
+  final_end.outcome = result.outcome;
+  final_end.message = result.message;
+  final_end.samples_per_s = result.samples_per_s;
+  sink.on_end(final_end);
+  return result;
+}
+
+}  // namespace parity::engine

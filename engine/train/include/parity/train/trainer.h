@@ -1,0 +1,40 @@
+#pragma once
+/// The data-parallel training loop of one rank. Torch-free declaration; runs in a rank process
+/// (app/worker, which reads its DistEnv from the worker contract) or, for tests, in a thread per
+/// rank over a shared FileStore.
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <parity/config/run_config.h>
+#include <parity/launch/step_record.h>
+#include <parity/launch/worker_contract.h>
+
+namespace parity::engine {
+
+/// Failure inside the training loop (bad data path, collective error, ...).
+class TrainError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct TrainerOptions {
+  /// Called on every rank after each optimizer step (for launcher heartbeats). May be empty.
+  std::function<void(int64_t step)> heartbeat;
+  /// Set from outside to stop after the current step (outcome kStopped).
+  const std::atomic<bool>* stop = nullptr;
+  /// When set, filled at the end with every parameter, flattened in module order (for tests that
+  /// compare the models different setups end with).
+  std::vector<double>* final_parameters = nullptr;
+};
+
+/// Trains config on this rank. Records go to sink on rank 0 only (sink may be null elsewhere).
+/// Every rank returns the same outcome (finished or diverged); errors throw TrainError.
+RunEnd train(const RunConfig& config, const DistEnv& env, StepSink* sink,
+             const TrainerOptions& options = {});
+
+}  // namespace parity::engine

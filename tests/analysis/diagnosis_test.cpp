@@ -1,0 +1,215 @@
+// Each diagnosis on its own: the config diff read in the seed's terms.
+
+#include <gtest/gtest.h>
+#include <parity/analysis/verdict.h>
+
+#include "verdict_test_util.h"
+
+namespace parity::engine {
+namespace {
+
+using test::has_key;
+using test::regression;
+using test::text_of;
+
+std::vector<std::string> keys(const std::vector<Reason>& reasons) {
+  std::vector<std::string> out;
+  for (const Reason& r : reasons) out.push_back(r.key);
+  return out;
+}
+
+TEST(ConfigDiff, ListsOnlyDifferingKeysWithoutLabel) {
+  RunConfig a = regression(1, 16), b = a;
+  b.label = "something else";
+  EXPECT_TRUE(config_diff(a, b).empty());
+  a.seed = 2;
+  b.seed = 1;
+  a.data_seed = 9;
+  const std::vector<ConfigDiff> d = config_diff(a, b);
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0].key, "seed");
+  EXPECT_EQ(d[0].value, "2");
+  EXPECT_EQ(d[0].reference, "1");
+  EXPECT_EQ(d[1].key, "data_seed");
+  EXPECT_EQ(d[1].value, "9");
+  EXPECT_EQ(d[1].reference, "(unset)");
+  a.mixed_precision = MixedPrecision::kBf16;
+  EXPECT_EQ(config_diff(a, b).back().value, "bf16");  // enum spellings, unquoted
+}
+
+TEST(ConfigDiff, SameSetupExceptSeed) {
+  RunConfig a = regression(1, 16), b = a;
+  b.seed = 7;
+  b.data_seed = 8;
+  b.label = "other";
+  EXPECT_TRUE(same_setup_except_seed(a, b));
+  b.num_processes = 2;
+  EXPECT_FALSE(same_setup_except_seed(a, b));
+}
+
+TEST(Diagnose, IdenticalConfigsHaveNothingToSay) {
+  const Diagnosis d = diagnose(regression(2, 8), regression(2, 8));
+  EXPECT_TRUE(d.causes.empty());
+  EXPECT_TRUE(d.info.empty());
+}
+
+TEST(Diagnose, GlobalBatchDiffers) {
+  const Diagnosis d = diagnose(regression(1, 128), regression(1, 256));
+  EXPECT_EQ(keys(d.causes), std::vector<std::string>{"global_batch"});
+  EXPECT_EQ(text_of(d.causes, "global_batch"),
+            "global batch 128 vs 256 (per-device batch 256 on 1 process would match)");
+  EXPECT_TRUE(has_key(d.info, "per_device_batch_size"));
+  // The seed's example, on 2 processes; and a shape where nothing matches.
+  EXPECT_EQ(text_of(diagnose(regression(2, 64), regression(1, 256)).causes, "global_batch"),
+            "global batch 128 vs 256 (per-device batch 128 on 2 processes would match)");
+  EXPECT_EQ(text_of(diagnose(regression(3, 64), regression(1, 256)).causes, "global_batch"),
+            "global batch 192 vs 256 (no per-device batch on 3 processes gives 256)");
+}
+
+TEST(Diagnose, LearningRateNotScaled) {
+  const Diagnosis d = diagnose(regression(2, 64), regression(1, 64));
+  EXPECT_EQ(text_of(d.causes, "effective_lr"),
+            "learning rate not scaled with the number of processes (lr 0.05 on 2 processes vs "
+            "0.05 on 1; linear scaling would give 0.1)");
+  EXPECT_TRUE(has_key(d.causes, "global_batch"));
+  EXPECT_TRUE(has_key(d.info, "num_processes"));
+  EXPECT_FALSE(has_key(d.causes, "num_processes"));
+}
+
+TEST(Diagnose, LearningRateScaledLinearlyOrDifferently) {
+  RunConfig linear = regression(2, 64);
+  linear.lr_scaling = LrScaling::kLinear;
+  const Diagnosis ok = diagnose(linear, regression(1, 64));
+  EXPECT_EQ(keys(ok.causes), std::vector<std::string>{"global_batch"});
+  EXPECT_NE(text_of(ok.info, "effective_lr").find("scaled linearly"), std::string::npos);
+  EXPECT_TRUE(has_key(ok.info, "lr_scaling"));
+
+  RunConfig sqrt_scaled = regression(2, 64);
+  sqrt_scaled.lr_scaling = LrScaling::kSqrt;
+  const std::string text = text_of(diagnose(sqrt_scaled, regression(1, 64)).causes, "effective_lr");
+  EXPECT_EQ(text.rfind("learning rate scaled differently (lr 0.0707107 on 2 processes", 0), 0u)
+      << text;
+  EXPECT_NE(text.find("linear scaling would give 0.1"), std::string::npos);
+
+  // Same global batch, but the lr was scaled anyway.
+  RunConfig same_batch = regression(2, 32);
+  same_batch.lr_scaling = LrScaling::kLinear;
+  const Diagnosis d = diagnose(same_batch, regression(1, 64));
+  EXPECT_EQ(keys(d.causes), std::vector<std::string>{"effective_lr"});
+  EXPECT_NE(text_of(d.causes, "effective_lr").find("at the same global batch"), std::string::npos);
+}
+
+TEST(Diagnose, NumProcessesAloneIsInformational) {
+  const Diagnosis d = diagnose(regression(2, 8), regression(1, 16));
+  EXPECT_TRUE(d.causes.empty());
+  EXPECT_EQ(text_of(d.info, "num_processes"),
+            "num_processes 2 vs 1 with the same global batch 16 and effective lr 0.05: same "
+            "arithmetic");
+}
+
+TEST(Diagnose, SeedsDiffer) {
+  RunConfig a = regression(1, 16), b = a;
+  a.seed = 1;
+  b.seed = 2;
+  const Diagnosis d = diagnose(a, b);
+  ASSERT_EQ(d.causes.size(), 1u);
+  EXPECT_EQ(d.causes[0].key, "seed");
+  EXPECT_EQ(d.causes[0].text, "seeds differ (1 vs 2)");
+  EXPECT_TRUE(d.info.empty());
+  a.data_seed = 7;
+  b.data_seed = 7;
+  EXPECT_EQ(diagnose(a, b).causes[0].text,
+            "seeds differ (1 vs 2); same shuffle order (data_seed 7)");
+  a.seed = 2;
+  a.data_seed = 8;
+  EXPECT_EQ(text_of(diagnose(a, b).causes, "data_seed"),
+            "shuffle order differs (data_seed 8 vs 7)");
+}
+
+TEST(Diagnose, PrecisionDiffers) {
+  RunConfig a = regression(1, 16);
+  a.mixed_precision = MixedPrecision::kBf16;
+  const Diagnosis d = diagnose(a, regression(1, 16));
+  ASSERT_EQ(d.causes.size(), 1u);
+  EXPECT_EQ(d.causes[0].key, "mixed_precision");
+  EXPECT_EQ(d.causes[0].text, "precision differs: bf16 vs fp32 — small differences expected");
+}
+
+TEST(Diagnose, AccumulationDiffers) {
+  const Diagnosis d = diagnose(regression(1, 16, 2), regression(1, 16));
+  EXPECT_EQ(text_of(d.causes, "gradient_accumulation_steps"), "gradient accumulation 2 vs 1");
+  EXPECT_EQ(text_of(d.causes, "global_batch"),
+            "global batch 32 vs 16 (per-device batch 8 on 1 process with accumulation 2 would "
+            "match)");
+  // Equal global batch: informational when the epoch divides into whole groups ...
+  const Diagnosis same = diagnose(regression(1, 8, 2), regression(1, 16), 1024, 1024);
+  EXPECT_TRUE(same.causes.empty());
+  EXPECT_TRUE(has_key(same.info, "gradient_accumulation_steps"));
+  // ... a cause when the epoch's last group is short (1000 / 8 = 125 micro-batches, odd).
+  const Diagnosis short_group = diagnose(regression(1, 8, 2), regression(1, 16), 1000, 1000);
+  EXPECT_NE(text_of(short_group.causes, "gradient_accumulation_steps").find("under-weighted"),
+            std::string::npos);
+}
+
+TEST(Diagnose, IndivisibleDatasetWithEvenBatches) {
+  // N = 10, global batch 6 both ways. On one device without even_batches the last batch is just
+  // short; 2x3 with even_batches completes it with 2 repeated samples.
+  RunConfig two = regression(2, 3), one = regression(1, 6);
+  two.synthetic_samples = one.synthetic_samples = 10;
+  one.even_batches = false;
+  const Diagnosis d = diagnose(two, one);
+  EXPECT_EQ(keys(d.causes), (std::vector<std::string>{"padding", "even_batches"}));
+  EXPECT_EQ(text_of(d.causes, "padding"),
+            "dataset size 10 does not divide by global batch 6: even_batches repeats samples (2 "
+            "vs 0 per epoch)");
+  EXPECT_EQ(text_of(d.info, "num_processes"), "num_processes 2 vs 1");  // not "same arithmetic"
+  // Train sizes passed explicitly win over the config's.
+  EXPECT_TRUE(diagnose(two, one, 12, 12).causes.empty());
+  // When the dataset divides, the flag changes nothing.
+  two.synthetic_samples = one.synthetic_samples = 12;
+  const Diagnosis divides = diagnose(two, one);
+  EXPECT_TRUE(divides.causes.empty());
+  EXPECT_EQ(text_of(divides.info, "even_batches"),
+            "even_batches true vs false: no effect at this dataset size");
+}
+
+TEST(Diagnose, EvenAndSplitBatchesDiffer) {
+  RunConfig even = regression(2, 3), uneven = regression(2, 3);
+  even.synthetic_samples = uneven.synthetic_samples = 10;
+  uneven.even_batches = false;
+  const Diagnosis d = diagnose(uneven, even);
+  EXPECT_EQ(text_of(d.causes, "even_batches"), "even_batches differs (false vs true)");
+  EXPECT_TRUE(has_key(d.causes, "padding"));
+  RunConfig split = regression(2, 16);
+  split.split_batches = true;
+  const Diagnosis s = diagnose(split, regression(2, 8), std::nullopt, std::nullopt);
+  // 1024 divides by 16: same batches; with a constant schedule the flag changes nothing.
+  EXPECT_TRUE(s.causes.empty());
+  EXPECT_TRUE(has_key(s.info, "split_batches"));
+}
+
+TEST(Diagnose, SchedulerPace) {
+  RunConfig two = regression(2, 8), one = regression(1, 16);
+  two.scheduler = one.scheduler = SchedulerKind::kCosine;
+  const Diagnosis d = diagnose(two, one);
+  EXPECT_EQ(text_of(d.causes, "scheduler_pace"),
+            "scheduler paced differently: one scheduler step per 8 vs 16 samples (schedules are "
+            "written in single-process steps)");
+}
+
+TEST(Diagnose, ExperimentKeysAreCauses) {
+  RunConfig a = regression(1, 16);
+  a.model = ModelKind::kMlp;
+  a.optimizer = OptimizerKind::kAdamW;
+  const Diagnosis d = diagnose(a, regression(1, 16));
+  EXPECT_EQ(text_of(d.causes, "model"), "model mlp vs linear (the experiment differs)");
+  EXPECT_TRUE(has_key(d.causes, "optimizer"));
+  RunConfig longer = regression(1, 16);
+  longer.epochs = 3;
+  const Diagnosis l = diagnose(longer, regression(1, 16));
+  EXPECT_TRUE(l.causes.empty());
+  EXPECT_EQ(text_of(l.info, "epochs"), "epochs 3 vs 1");
+}
+
+}  // namespace
+}  // namespace parity::engine

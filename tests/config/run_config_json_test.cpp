@@ -1,0 +1,175 @@
+#include <gtest/gtest.h>
+#include <parity/config/run_config.h>
+
+#include <functional>
+#include <string>
+
+namespace parity::engine {
+namespace {
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+RunConfig unusual() {
+  RunConfig c;
+  c.label = "2x128 \"linear\" lr";
+  c.seed = -5;
+  c.data_seed = 1234567890123;
+  c.device_specific_seed = true;
+  c.device = Device::kCuda;
+  c.num_processes = 8;
+  c.per_device_batch_size = 32;
+  c.gradient_accumulation_steps = 3;
+  c.mixed_precision = MixedPrecision::kBf16;
+  c.lr_scaling = LrScaling::kSqrt;
+  c.split_batches = true;
+  c.even_batches = false;
+  c.drop_last = true;
+  c.epochs = 4;
+  c.max_steps = 77;
+  c.dataset = DatasetKind::kCsv;
+  c.data_path = "/tmp/data set.csv";
+  c.features = {"a", "b c"};
+  c.target = "y";
+  c.task = Task::kRegression;
+  c.train_samples = 500;
+  c.synthetic_samples = 9;
+  c.synthetic_noise = 0.1 + 0.2;
+  c.model = ModelKind::kLinear;
+  c.init = Init::kZeros;
+  c.hidden = {3};
+  c.optimizer = OptimizerKind::kAdamW;
+  c.lr = 1.0 / 3.0;
+  c.momentum = 0.9;
+  c.weight_decay = 1e-4;
+  c.scheduler = SchedulerKind::kStep;
+  c.warmup_steps = 10;
+  c.scheduler_step_size = 20;
+  c.scheduler_gamma = 0.5;
+  c.loss = LossKind::kMse;
+  c.eval_every_epoch = false;
+  return c;
+}
+
+TEST(RunConfigJson, RoundTripKeepsEveryField) {
+  const RunConfig c = unusual();
+  const std::string text = to_json(c);
+  const RunConfig back = from_json(text);
+  EXPECT_EQ(to_json(back), text);
+  EXPECT_EQ(back.lr, c.lr);
+  EXPECT_EQ(back.synthetic_noise, c.synthetic_noise);
+  EXPECT_EQ(back.data_seed, c.data_seed);
+  EXPECT_EQ(back.features, c.features);
+  EXPECT_EQ(back.mixed_precision, MixedPrecision::kBf16);
+  EXPECT_EQ(to_json(RunConfig{}, -1), to_json(from_json(to_json(RunConfig{})), -1));
+}
+
+TEST(RunConfigJson, SnakeCaseKeysAndCliSpellings) {
+  const std::string text = to_json(RunConfig{}, -1);
+  EXPECT_NE(text.find("\"per_device_batch_size\":64"), std::string::npos) << text;
+  EXPECT_NE(text.find("\"data_seed\":null"), std::string::npos) << text;
+  EXPECT_NE(text.find("\"dataset\":\"fashion-mnist\""), std::string::npos) << text;
+  EXPECT_NE(text.find("\"mixed_precision\":\"no\""), std::string::npos) << text;
+  EXPECT_NE(text.find("\"loss\":\"auto\""), std::string::npos) << text;
+  EXPECT_NE(text.find("\"hidden\":[256,128]"), std::string::npos) << text;
+}
+
+TEST(RunConfigJson, MissingKeysKeepDefaultsAndKebabCaseIsAccepted) {
+  const RunConfig c = from_json(
+      R"({"per-device-batch-size": 128, "num_processes": 2, "lr-scaling": "linear",
+          "data": "/d", "hidden": "64,32", "features": "x1,x2", "data-seed": null})");
+  EXPECT_EQ(c.per_device_batch_size, 128);
+  EXPECT_EQ(c.num_processes, 2);
+  EXPECT_EQ(c.lr_scaling, LrScaling::kLinear);
+  EXPECT_EQ(c.data_path, "/d");
+  EXPECT_EQ(c.hidden, (std::vector<int64_t>{64, 32}));
+  EXPECT_EQ(c.features, (std::vector<std::string>{"x1", "x2"}));
+  EXPECT_FALSE(c.data_seed.has_value());
+  EXPECT_EQ(c.seed, RunConfig{}.seed);
+  EXPECT_EQ(c.epochs, RunConfig{}.epochs);
+  EXPECT_EQ(from_json("{\"epochs\": 3.0}").epochs, 3);
+}
+
+TEST(RunConfigJson, RejectsUnknownKeysBadTypesAndBadEnums) {
+  EXPECT_EQ(error_of([] { from_json(R"({"batch_size": 32})"); }),
+            "batch_size: 32 is not allowed; unknown key");
+  EXPECT_EQ(error_of([] { from_json(R"({"num-process": 2})"); }),
+            "num-process: 2 is not allowed; unknown key (did you mean num_processes?)");
+  EXPECT_EQ(error_of([] { from_json(R"({"num_processes": "two"})"); }),
+            "num_processes: \"two\" is not allowed; must be an integer");
+  EXPECT_EQ(error_of([] { from_json(R"({"epochs": 1.5})"); }),
+            "epochs: 1.5 is not allowed; must be an integer");
+  EXPECT_EQ(error_of([] { from_json(R"({"split_batches": 1})"); }),
+            "split_batches: 1 is not allowed; must be true or false");
+  EXPECT_EQ(error_of([] { from_json(R"({"lr": "0.1"})"); }),
+            "lr: \"0.1\" is not allowed; must be a number");
+  EXPECT_EQ(error_of([] { from_json(R"({"device": "tpu"})"); }),
+            "device: tpu is not allowed; must be one of cpu, cuda");
+  EXPECT_EQ(error_of([] { from_json(R"({"device": 3})"); }),
+            "device: 3 is not allowed; must be a string");
+  EXPECT_EQ(error_of([] { from_json(R"({"hidden": [1, "x"]})"); }),
+            "hidden: [1,\"x\"] is not allowed; must be an array of integers (or \"256,128\")");
+  EXPECT_EQ(error_of([] { from_json(R"({"num_processes": 99999999999})"); }),
+            "num_processes: 99999999999 is not allowed; must fit in a 32-bit integer");
+  EXPECT_EQ(error_of([] { from_json("[1]"); }),
+            "config: [1] is not allowed; must be a JSON object");
+  EXPECT_NE(
+      error_of([] { from_json("{"); }).find("config: text is not allowed; must be valid JSON"),
+      std::string::npos);
+  // Range checks are validate()'s job, so a loaded config can still be shown and fixed.
+  EXPECT_EQ(from_json(R"({"num_processes": 0})").num_processes, 0);
+}
+
+TEST(RunConfigJson, SetWithExperimentAndOverrides) {
+  const std::vector<RunConfig> configs = configs_from_set_json(R"({
+    "name": "seed lesson",
+    "experiment": {"dataset": "synthetic-regression", "task": "regression", "model": "linear",
+                   "lr": 0.01, "per-device-batch-size": 16},
+    "setups": [
+      {"label": "1x16"},
+      {"label": "2x8", "num_processes": 2, "per_device_batch_size": 8},
+      {"label": "2x16 linear", "num-processes": 2, "lr_scaling": "linear", "lr": 0.02}
+    ]})");
+  ASSERT_EQ(configs.size(), 3u);
+  EXPECT_EQ(configs[0].label, "1x16");
+  EXPECT_EQ(configs[0].per_device_batch_size, 16);
+  EXPECT_EQ(configs[0].dataset, DatasetKind::kSyntheticRegression);
+  EXPECT_EQ(configs[1].num_processes, 2);
+  EXPECT_EQ(configs[1].per_device_batch_size, 8);
+  EXPECT_EQ(configs[1].lr, 0.01);
+  EXPECT_EQ(configs[2].per_device_batch_size, 16);
+  EXPECT_EQ(configs[2].lr, 0.02);
+  EXPECT_EQ(configs[2].lr_scaling, LrScaling::kLinear);
+  for (const RunConfig& c : configs) EXPECT_TRUE(check(c).empty()) << c.label;
+}
+
+TEST(RunConfigJson, SetAsPlainArrayAndErrors) {
+  const std::vector<RunConfig> configs =
+      configs_from_set_json(R"([{"seed": 1}, {"seed": 2, "epochs": 3}])");
+  ASSERT_EQ(configs.size(), 2u);
+  EXPECT_EQ(configs[1].seed, 2);
+  EXPECT_EQ(configs[1].epochs, 3);
+  EXPECT_TRUE(configs_from_set_json("[]").empty());
+  EXPECT_EQ(error_of([] { configs_from_set_json(R"({"setups": [{}, {"epochs": "x"}]})"); }),
+            "setups[1].epochs: \"x\" is not allowed; must be an integer");
+  EXPECT_EQ(
+      error_of([] { configs_from_set_json(R"({"experiment": {"bogus": 1}, "setups": [{}]})"); }),
+      "setups[0].bogus: 1 is not allowed; unknown key");
+  EXPECT_EQ(error_of([] { configs_from_set_json(R"({"experiments": {}, "setups": []})"); }),
+            "experiments: {} is not allowed; unknown key (a set has experiment, setups)");
+  EXPECT_EQ(error_of([] { configs_from_set_json(R"({"experiment": {}})"); }),
+            "setups: null is not allowed; must be an array of setup objects");
+  EXPECT_EQ(error_of([] { configs_from_set_json(R"([3])"); }),
+            "setups[0]: 3 is not allowed; must be a JSON object");
+  EXPECT_EQ(error_of([] { configs_from_set_json("7"); }),
+            "set: 7 is not allowed; must be an object or an array of configs");
+}
+
+}  // namespace
+}  // namespace parity::engine

@@ -1,0 +1,166 @@
+// A stand-in for parity-worker: checks the launcher's environment contract, echoes it to stderr
+// (the rank log), then behaves as the config's label says. It spells the variable names out
+// instead of using worker_contract.h, as a worker written against torchrun would, so the tests
+// pin the names themselves:
+//   ok        every rank takes max_steps steps; rank 0 reports start, steps, an eval and the end
+//   exit1     rank 1 exits 1 with a message at step 2; the others keep going until stopped
+//   sigkill   rank 1 kills itself with SIGKILL at step 2
+//   hang      rank 1 goes silent at step 2 (and stays alive)
+//   stubborn  like exit1, but every rank ignores SIGTERM (the launcher must escalate to SIGKILL)
+//   forever   every rank keeps going until stopped
+//   diverge   rank 0 reports a diverged end at step 3; every rank exits 0
+//   noend     every rank exits 0 but rank 0 never reports the end
+#include <dirent.h>
+#include <parity/config/run_config.h>
+#include <parity/launch/progress_protocol.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+
+using namespace parity::engine;
+
+namespace {
+
+int status_fd = -1;
+
+std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? v : "";
+}
+
+[[noreturn]] void fail(const std::string& why) {
+  std::fprintf(stderr, "fake-worker: %s\n", why.c_str());
+  std::exit(3);
+}
+
+void send(const ProgressMessage& m) {
+  std::string line = encode_line(m);
+  if (::write(status_fd, line.data(), line.size()) != static_cast<ssize_t>(line.size()))
+    fail("cannot write to PARITY_STATUS_FD");
+}
+
+// Only stdio and the status pipe may be inherited (plus the descriptor reading the folder).
+void check_descriptors() {
+  DIR* dir = ::opendir("/proc/self/fd");
+  if (!dir) return;
+  while (dirent* e = ::readdir(dir)) {
+    if (e->d_name[0] == '.') continue;
+    int fd = std::atoi(e->d_name);
+    if (fd > 2 && fd != status_fd && fd != ::dirfd(dir))
+      fail("descriptor " + std::to_string(fd) + " was inherited");
+  }
+  ::closedir(dir);
+}
+
+void pause_ms(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
+
+}  // namespace
+
+int main() {
+  for (const char* name :
+       {"RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT",
+        "PARITY_CONFIG", "PARITY_STATUS_FD", "PARITY_THREADS", "OMP_NUM_THREADS"}) {
+    if (env(name).empty()) fail(std::string(name) + " is not set");
+  }
+  std::fprintf(stderr,
+               "env RANK=%s WORLD_SIZE=%s LOCAL_RANK=%s LOCAL_WORLD_SIZE=%s MASTER_ADDR=%s "
+               "MASTER_PORT=%s PARITY_STORE=%s PARITY_THREADS=%s OMP_NUM_THREADS=%s "
+               "PARITY_STATUS_FD=%s PID=%d\n",
+               env("RANK").c_str(), env("WORLD_SIZE").c_str(), env("LOCAL_RANK").c_str(),
+               env("LOCAL_WORLD_SIZE").c_str(), env("MASTER_ADDR").c_str(),
+               env("MASTER_PORT").c_str(), env("PARITY_STORE").c_str(),
+               env("PARITY_THREADS").c_str(), env("OMP_NUM_THREADS").c_str(),
+               env("PARITY_STATUS_FD").c_str(), static_cast<int>(::getpid()));
+
+  const int rank = std::stoi(env("RANK"));
+  const int world = std::stoi(env("WORLD_SIZE"));
+  const int local_rank = std::stoi(env("LOCAL_RANK"));
+  const int local_world = std::stoi(env("LOCAL_WORLD_SIZE"));
+  status_fd = std::stoi(env("PARITY_STATUS_FD"));
+  check_descriptors();
+
+  std::ifstream in(env("PARITY_CONFIG"));
+  if (!in) fail("cannot read PARITY_CONFIG " + env("PARITY_CONFIG"));
+  std::stringstream text;
+  text << in.rdbuf();
+  const RunConfig config = from_json(text.str());
+
+  if (local_world != config.num_processes) fail("LOCAL_WORLD_SIZE != num_processes");
+  if (world % local_world != 0) fail("WORLD_SIZE does not divide by LOCAL_WORLD_SIZE");
+  if (rank < 0 || rank >= world || rank % local_world != local_rank)
+    fail("RANK and LOCAL_RANK disagree");
+  if (env("PARITY_THREADS") != env("OMP_NUM_THREADS")) fail("OMP_NUM_THREADS != PARITY_THREADS");
+  const std::string store = env("PARITY_STORE");
+  const std::string config_dir = env("PARITY_CONFIG").substr(0, env("PARITY_CONFIG").rfind('/'));
+  if (!store.empty() && store.substr(0, store.rfind('/')) != config_dir)
+    fail("PARITY_STORE is not in the run folder");
+
+  const std::string mode = config.label;
+  if (mode == "stubborn") ::signal(SIGTERM, SIG_IGN);
+  const bool endless = mode == "exit1" || mode == "sigkill" || mode == "hang" ||
+                       mode == "stubborn" || mode == "forever";
+  const int64_t steps = config.max_steps > 0 ? config.max_steps : 5;
+
+  if (rank == 0) {
+    // A line that is no message must be skipped, not end the run.
+    const char junk[] = "not a progress line\n";
+    if (::write(status_fd, junk, sizeof junk - 1) < 0) fail("cannot write to PARITY_STATUS_FD");
+    RunStart start;
+    start.total_steps = steps;
+    start.steps_per_epoch = steps;
+    start.train_samples = 1000;
+    start.effective_lr = config.lr;
+    send(start);
+  }
+  for (int64_t step = 1; endless || step <= steps; ++step) {
+    if (step == 2 && rank == 1) {
+      if (mode == "exit1" || mode == "stubborn") {
+        std::fprintf(stderr, "fake-worker: rank 1 failed on purpose\n");
+        return 1;
+      }
+      if (mode == "sigkill") ::raise(SIGKILL);
+      if (mode == "hang")
+        for (;;) ::pause();
+    }
+    if (rank == 0 && step <= steps) {
+      StepRecord r;
+      r.step = step;
+      r.epoch = static_cast<double>(step) / static_cast<double>(steps);
+      r.samples = step * config.per_device_batch_size * world;
+      r.loss = 1.0 / static_cast<double>(step);
+      for (int i = 0; i < world; ++i) r.rank_losses.push_back(r.loss + 0.01 * i);
+      r.lr = config.lr;
+      r.time_s = 0.01 * static_cast<double>(step);
+      send(r);
+      if (mode == "diverge" && step == 3) {
+        RunEnd end;
+        end.outcome = RunOutcome::kDiverged;
+        end.message = "loss is nan at step 3";
+        send(end);
+        return 0;
+      }
+    } else {
+      send(Heartbeat{rank, step});
+    }
+    pause_ms(endless ? 20 : 5);
+  }
+  if (rank == 0 && mode != "noend") {
+    EvalRecord eval;
+    eval.epoch = 1;
+    eval.step = steps;
+    eval.loss = 0.5;
+    eval.accuracy = 0.75;
+    send(eval);
+    RunEnd end;
+    end.samples_per_s = 1234.5;
+    send(end);
+  }
+  return 0;
+}

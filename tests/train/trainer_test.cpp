@@ -1,0 +1,179 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include <parity/config/batch_plan.h>
+
+#include "dist_test_util.h"
+
+namespace parity::engine {
+namespace {
+
+using testing::regression_config;
+using testing::train_threaded;
+
+std::vector<double> losses(const testing::ThreadedRun& run) {
+  std::vector<double> v;
+  for (const auto& s : run.sink.steps) v.push_back(s.loss);
+  return v;
+}
+
+void expect_close(const std::vector<double>& a, const std::vector<double>& b, double rel,
+                  const std::string& what) {
+  ASSERT_EQ(a.size(), b.size()) << what;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const double scale = std::max({std::abs(a[i]), std::abs(b[i]), 1e-12});
+    EXPECT_LE(std::abs(a[i] - b[i]) / scale, rel) << what << " at " << i << ": " << a[i]
+                                                  << " vs " << b[i];
+  }
+}
+
+TEST(Trainer, RerunWithTheSameSeedIsBitwiseIdentical) {
+  for (int w : {1, 2}) {
+    RunConfig c = regression_config(w, 8);
+    c.model = ModelKind::kMlp;
+    c.init = Init::kDefault;
+    c.hidden = {16};
+    auto a = train_threaded(c);
+    auto b = train_threaded(c);
+    const auto la = losses(a), lb = losses(b);
+    ASSERT_FALSE(la.empty());
+    ASSERT_EQ(la.size(), lb.size());
+    EXPECT_EQ(std::memcmp(la.data(), lb.data(), la.size() * sizeof(double)), 0) << "W=" << w;
+    EXPECT_EQ(a.parameters[0], b.parameters[0]);
+  }
+}
+
+TEST(Trainer, EquivalentSetupsAgreeOnEveryStepAndTheFinalModel) {
+  auto ref = train_threaded(regression_config(1, 16));
+  const auto ref_losses = losses(ref);
+  ASSERT_EQ(ref_losses.size(), 2u * 256 / 16);
+  struct Case {
+    int w;
+    int64_t b;
+    int k;
+  };
+  for (Case c : {Case{2, 8, 1}, Case{4, 4, 1}, Case{1, 8, 2}}) {
+    const std::string name = std::to_string(c.w) + "x" + std::to_string(c.b) + " acc" +
+                             std::to_string(c.k);
+    auto run = train_threaded(regression_config(c.w, c.b, c.k));
+    expect_close(losses(run), ref_losses, 1e-6, name + " losses");
+    expect_close(run.parameters[0], ref.parameters[0], 1e-6, name + " parameters");
+    for (int r = 1; r < c.w; ++r) EXPECT_EQ(run.parameters[static_cast<size_t>(r)], run.parameters[0]);
+    for (size_t i = 0; i < run.sink.steps.size(); ++i) {
+      EXPECT_EQ(run.sink.steps[i].samples, ref.sink.steps[i].samples) << name;
+    }
+  }
+  // Twice the global batch with the lr left alone is a different run.
+  auto bigger = train_threaded(regression_config(2, 16));
+  EXPECT_EQ(bigger.sink.steps.size(), ref_losses.size() / 2);
+  const double diff = std::abs(bigger.parameters[0][0] - ref.parameters[0][0]);
+  EXPECT_GT(diff, 1e-3);
+}
+
+TEST(Trainer, RecordsPerRankLossesAndGlobalMean) {
+  auto run = train_threaded(regression_config(2, 8));
+  ASSERT_FALSE(run.sink.steps.empty());
+  for (const auto& s : run.sink.steps) {
+    ASSERT_EQ(s.rank_losses.size(), 2u);
+    EXPECT_NEAR(s.loss, (s.rank_losses[0] + s.rank_losses[1]) / 2, 1e-6);
+  }
+  EXPECT_EQ(run.sink.steps.back().samples, 2 * 256);
+  EXPECT_DOUBLE_EQ(run.sink.steps.back().epoch, 2.0);
+  EXPECT_EQ(run.sink.evals.size(), 2u);
+  EXPECT_EQ(run.sink.start.total_steps, 32);
+  EXPECT_EQ(run.sink.end.outcome, RunOutcome::kFinished);
+}
+
+TEST(Trainer, LinearLrScalingAndSchedulerAdvancesWTimesPerStep) {
+  RunConfig c = regression_config(2, 8);
+  c.lr_scaling = LrScaling::kLinear;
+  c.scheduler = SchedulerKind::kLinear;
+  c.epochs = 1;
+  auto run = train_threaded(c);
+  const auto& steps = run.sink.steps;
+  ASSERT_EQ(steps.size(), 16u);
+  // Schedule length = 16 optimizer steps x 2 scheduler steps; step s uses position 2(s-1).
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const double expected = 0.2 * (1.0 - 2.0 * static_cast<double>(i) / 32.0);
+    EXPECT_NEAR(steps[i].lr, expected, 1e-12) << "step " << i + 1;
+  }
+  EXPECT_DOUBLE_EQ(run.sink.start.effective_lr, 0.2);
+}
+
+TEST(Trainer, UnevenBatchesWithoutEvenBatchesKeepRanksInStep) {
+  RunConfig c = regression_config(2, 3);
+  c.synthetic_samples = 7;  // batches [3][3][1]: rank 0 gets two, rank 1 one
+  c.even_batches = false;
+  c.epochs = 1;
+  auto run = train_threaded(c);
+  ASSERT_EQ(run.sink.steps.size(), 2u);
+  EXPECT_EQ(run.sink.steps.back().samples, 7);
+  EXPECT_TRUE(std::isnan(run.sink.steps[1].rank_losses[1]));
+  EXPECT_DOUBLE_EQ(run.sink.steps[1].loss, run.sink.steps[1].rank_losses[0]);
+  EXPECT_EQ(run.parameters[0], run.parameters[1]);
+}
+
+TEST(Trainer, EvaluationCountsEveryTestSampleOnce) {
+  // 64 test samples on 3 ranks: padding would repeat some and change the mean.
+  RunConfig one = regression_config(1, 8);
+  one.lr = 1e-12;  // the model stays at zero: eval loss = mean(y^2) over the test set
+  one.epochs = 1;
+  RunConfig three = one;
+  three.num_processes = 3;
+  auto a = train_threaded(one);
+  auto b = train_threaded(three);
+  ASSERT_EQ(a.sink.evals.size(), 1u);
+  ASSERT_EQ(b.sink.evals.size(), 1u);
+  EXPECT_NEAR(a.sink.evals[0].loss, b.sink.evals[0].loss, 1e-9 * a.sink.evals[0].loss);
+}
+
+TEST(Trainer, DeviceSpecificSeedDoesNotChangeTheOrderOrTheReplicas) {
+  RunConfig c = regression_config(2, 8);
+  c.model = ModelKind::kMlp;
+  c.init = Init::kDefault;
+  c.hidden = {8};
+  c.epochs = 1;
+  RunConfig d = c;
+  d.device_specific_seed = true;
+  auto a = train_threaded(c);
+  auto b = train_threaded(d);
+  EXPECT_EQ(losses(a), losses(b));
+  EXPECT_EQ(b.parameters[0], b.parameters[1]);
+}
+
+TEST(Trainer, DivergenceStopsTheRunOnEveryRank) {
+  RunConfig c = regression_config(2, 8);
+  c.lr = 1e6;
+  auto run = train_threaded(c);
+  ASSERT_FALSE(run.sink.steps.empty());
+  EXPECT_FALSE(std::isfinite(run.sink.steps.back().loss));
+  EXPECT_LT(run.sink.steps.size(), 32u);
+  for (const auto& e : run.ends) EXPECT_EQ(e.outcome, RunOutcome::kDiverged);
+  EXPECT_NE(run.sink.end.message.find("loss became"), std::string::npos);
+}
+
+TEST(Trainer, Bf16EndsCloseToFp32) {
+  RunConfig c = regression_config(1, 16);
+  c.epochs = 3;
+  RunConfig b = c;
+  b.mixed_precision = MixedPrecision::kBf16;
+  auto full = train_threaded(c);
+  auto half = train_threaded(b);
+  const double lf = full.sink.steps.back().loss, lh = half.sink.steps.back().loss;
+  EXPECT_NEAR(lh, lf, 0.05 * lf + 1e-3);
+  EXPECT_NE(losses(full), losses(half));  // autocast really ran in bf16
+}
+
+TEST(Trainer, MaxStepsCutsTheRunAndStillEvaluates) {
+  RunConfig c = regression_config(2, 8);
+  c.max_steps = 5;
+  auto run = train_threaded(c);
+  EXPECT_EQ(run.sink.steps.size(), 5u);
+  EXPECT_EQ(run.sink.start.total_steps, 5);
+  EXPECT_EQ(run.sink.evals.size(), 1u);
+}
+
+}  // namespace
+}  // namespace parity::engine

@@ -1,0 +1,60 @@
+#pragma once
+/// Per-pixel min/max decimation of a series for drawing (PlotJuggler's approach), and an index
+/// that makes it O(columns x log n) for long series drawn at many zoom levels. Drawing code, not
+/// analysis: the full data stays in the store, only what one redraw shows is reduced.
+/// Qt-free plain functions and a value class; callable from any thread.
+
+#include <parity/analysis/curve_analysis.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace parity::ui {
+
+struct DecimateOptions {
+  engine::Range x_range;  ///< visible range; empty = the series' whole range
+  int pixel_width = 1;    ///< pixel columns across x_range (>= 1)
+};
+
+/// Per-pixel min/max decimation for drawing (PlotJuggler's approach): the visible range is cut into
+/// pixel_width equal columns and each column with points keeps its first, min, max and last point,
+/// in x order and without duplicates; non-finite y are skipped. The last point before the range
+/// and the first point after it are kept too, so lines reach the edges. Output has at most
+/// 4 * pixel_width + 2 points. One pass over the visible points (plus two binary searches);
+/// `out` is cleared and reused so a redraw allocates nothing once it has grown.
+/// Throws engine::AnalysisError for mismatched lengths or pixel_width < 1.
+void decimate_min_max(const engine::Series& s, const DecimateOptions& options,
+                      engine::Series& out);
+
+/// An index over a series' y that lets decimate_min_max visit each pixel column in O(log n)
+/// instead of every point: leftmost argmin/argmax of the finite values over any index range (a
+/// segment tree of 32-bit indices) and a prefix count of finite values. Built in O(n) from y only,
+/// so one index serves every x-axis of the same rows. Rebuild it when y changes.
+class MinMaxIndex {
+ public:
+  MinMaxIndex() = default;
+  explicit MinMaxIndex(const std::vector<double>& y);
+  size_t size() const { return n_; }
+  /// Leftmost index of the smallest / largest finite y in [a, b); size() when there is none.
+  size_t argmin(size_t a, size_t b) const;
+  size_t argmax(size_t a, size_t b) const;
+  /// First / last index in [a, b) with a finite y; size() when there is none.
+  size_t first_finite(size_t a, size_t b) const;
+  size_t last_finite(size_t a, size_t b) const;
+
+ private:
+  size_t n_ = 0;
+  std::vector<double> y_;
+  std::vector<uint32_t> min_, max_;  // tree nodes [1, 2n): leaves at [n, 2n)
+  std::vector<uint32_t> finite_;     // finite_[i] = finite values among y[0, i)
+};
+
+/// The same output as decimate_min_max(s, options, out), column by column through `index` (which
+/// must have been built from s.y): O(columns x log n), for long series drawn at many zoom levels.
+void decimate_min_max(const engine::Series& s, const MinMaxIndex& index,
+                      const DecimateOptions& options, engine::Series& out);
+/// Allocating convenience form of decimate_min_max().
+engine::Series decimate_min_max(const engine::Series& s, const DecimateOptions& options);
+
+}  // namespace parity::ui

@@ -2,6 +2,7 @@
 // (which sample indices each rank takes per step), all without training.
 #include <parity/config/batch_plan.h>
 #include <parity/config/sampler.h>
+#include <parity/config/setup_text.h>
 #include <parity/config/shard_plan.h>
 
 #include <algorithm>
@@ -55,8 +56,7 @@ std::vector<RunConfig> setups_of(const PlanArgs& a) {
     configs = preset_setups();
   }
   for (auto& c : configs) {
-    if (c.label.empty())
-      c.label = std::to_string(c.num_processes) + "x" + std::to_string(c.per_device_batch_size);
+    if (c.label.empty()) c.label = engine::default_label(c);
     require_valid(c);
   }
   return configs;
@@ -72,18 +72,7 @@ int64_t train_size_of(const PlanArgs& a, const RunConfig& c) {
 void print_equivalent_table(const PlanArgs& a, const std::vector<RunConfig>& configs) {
   std::vector<int64_t> refs;
   for (int64_t id : parse_id_list(a.reference_batches, "--reference-batch")) refs.push_back(id);
-  std::vector<engine::EquivalentShape> shapes = engine::default_shapes();
-  for (const auto& c : configs) {
-    const bool known = std::any_of(shapes.begin(), shapes.end(), [&](const auto& s) {
-      return s.num_processes == c.num_processes && s.accumulation == c.gradient_accumulation_steps;
-    });
-    if (!known && !c.split_batches) {
-      std::string name = std::to_string(c.num_processes) + " processes";
-      if (c.gradient_accumulation_steps > 1)
-        name += " x acc " + std::to_string(c.gradient_accumulation_steps);
-      shapes.push_back({name, c.num_processes, c.gradient_accumulation_steps});
-    }
-  }
+  const std::vector<engine::EquivalentShape> shapes = engine::equivalent_shapes(configs);
   std::vector<std::string> header{"reference batch"};
   for (const auto& s : shapes) header.push_back(s.name);
   Table table(header);
@@ -143,14 +132,7 @@ void print_shards(const PlanArgs& a, const RunConfig& c) {
   const std::vector<int64_t> order = engine::epoch_permutation(n, seed);
   std::vector<std::vector<engine::Batch>> per_rank;
   for (int r = 0; r < c.num_processes; ++r) {
-    engine::ShardOptions o;
-    o.batch_size = c.per_device_batch_size;
-    o.num_replicas = c.num_processes;
-    o.rank = r;
-    o.split_batches = c.split_batches;
-    o.even_batches = c.even_batches;
-    o.drop_last = c.drop_last;
-    per_rank.push_back(engine::shard_batches(order, o));
+    per_rank.push_back(engine::shard_batches(order, engine::shard_options(c, r)));
   }
   std::cout << "\nShard plan of " << c.label << ": epoch " << a.epoch << ", order = randperm(" << n
             << ") with a generator seeded " << seed << " (data_seed " << c.effective_data_seed()

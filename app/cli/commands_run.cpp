@@ -89,7 +89,7 @@ int run_command(const RunArgs& a) {
   } else {
     // Everything is checked before the database is touched: a bad flag writes nothing.
     config = a.config.build();
-    if (config.label.empty()) config.label = default_label(config);
+    if (config.label.empty()) config.label = engine::default_label(config);
     require_valid(config);
   }
 
@@ -131,7 +131,7 @@ int run_set_command(const RunSetArgs& a) {
   std::vector<engine::RunConfig> configs = engine::configs_from_set_json(read_text_file(a.file));
   if (configs.empty()) throw UsageError(a.file + ": the set has no setups");
   for (auto& c : configs) {
-    if (c.label.empty()) c.label = default_label(c);
+    if (c.label.empty()) c.label = engine::default_label(c);
     require_valid(c);
   }
   SignalStop stop;

@@ -39,24 +39,12 @@ SignalStop::~SignalStop() {
 const std::atomic<bool>* SignalStop::flag() const { return &g_stop; }
 bool SignalStop::stopped() const { return g_stop.load(); }
 
-std::string default_label(const engine::RunConfig& c) {
-  std::string label =
-      std::to_string(c.num_processes) + "x" + std::to_string(c.per_device_batch_size);
-  if (c.split_batches) label += " split";
-  if (c.gradient_accumulation_steps > 1)
-    label += " acc" + std::to_string(c.gradient_accumulation_steps);
-  if (c.mixed_precision != engine::MixedPrecision::kNo)
-    label += " " + engine::to_string(c.mixed_precision);
-  if (c.lr_scaling != engine::LrScaling::kNone) label += " lr " + engine::to_string(c.lr_scaling);
-  return label;
-}
-
 RunReport run_recorded(storage::Database& db, int64_t run_id, const engine::RunConfig& config,
                        const RunnerOptions& options) {
   RunReport report;
   report.run_id = run_id;
   report.config = config;
-  const std::string label = config.label.empty() ? default_label(config) : config.label;
+  const std::string label = config.label.empty() ? engine::default_label(config) : config.label;
 
   engine::LaunchOptions launch = options.launch;
   launch.log_dir = options.log_dir.empty()
@@ -104,7 +92,7 @@ void print_summary(std::ostream& out, const std::vector<RunReport>& reports) {
                "accuracy", "samples/s", "message"});
   for (const auto& r : reports) {
     table.add({std::to_string(r.run_id),
-               r.config.label.empty() ? default_label(r.config) : r.config.label,
+               r.config.label.empty() ? engine::default_label(r.config) : r.config.label,
                std::string(storage::to_string(status_of(r.outcome))),
                std::to_string(engine::global_batch_size(r.config)),
                fmt(engine::effective_lr(r.config)), fmt(r.final_loss), fmt(r.final_eval_loss),

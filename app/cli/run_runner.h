@@ -3,6 +3,7 @@
 /// marks the run with its outcome. Shared by `run`, `run-set` and `demo`.
 
 #include <parity/config/run_config.h>
+#include <parity/config/setup_text.h>
 #include <parity/launch/rank_supervisor.h>
 #include <parity/storage/database.h>
 
@@ -42,9 +43,6 @@ struct RunReport {
   std::optional<double> final_loss, final_eval_loss, final_accuracy;
   std::string log_dir;
 };
-
-/// A label for a config without one: "2x32", plus " acc2", " bf16", " lr linear" when set.
-std::string default_label(const engine::RunConfig& config);
 
 /// Runs config as the existing (queued) run run_id. The config must be valid. Launch failures
 /// (no worker, cannot fork) end the run as failed rather than throwing; StorageError propagates.

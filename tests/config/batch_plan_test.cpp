@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 #include <parity/config/batch_plan.h>
+#include <parity/config/setup_text.h>
 
 #include <cmath>
 #include <string>
@@ -202,6 +203,67 @@ TEST(BatchPlan, AccumulationNotesNameTheMicroStepNotTheGlobalBatch) {
                                   0),
             0u)
       << p.notes.front();
+}
+
+// What the CLI and the window both say about a setup, from one place.
+TEST(SetupText, LabelShapeAndDescription) {
+  RunConfig c;
+  c.num_processes = 2;
+  c.per_device_batch_size = 64;
+  EXPECT_EQ(default_label(c), "2x64");
+  EXPECT_EQ(shape_text(c), "2 × 64");
+  EXPECT_EQ(describe_setup(c), "2×64 = 128 seed 42");
+  c.gradient_accumulation_steps = 4;
+  c.mixed_precision = MixedPrecision::kBf16;
+  c.lr_scaling = LrScaling::kLinear;
+  c.seed = 7;
+  EXPECT_EQ(default_label(c), "2x64 acc4 bf16 lr linear");
+  EXPECT_EQ(shape_text(c), "2 × 64 × 4");
+  EXPECT_EQ(describe_setup(c), "2×64 acc 4 = 512 lr linear bf16 seed 7");
+  c.split_batches = true;
+  c.gradient_accumulation_steps = 1;
+  EXPECT_EQ(default_label(c), "2x64 split bf16 lr linear");
+  EXPECT_EQ(shape_text(c), "64 split in 2");
+  EXPECT_EQ(samples_per_micro_step(c), 64);
+  EXPECT_EQ(per_rank_micro_batch(c), 32);
+  c.split_batches = false;
+  EXPECT_EQ(samples_per_micro_step(c), 128);
+  EXPECT_EQ(per_rank_micro_batch(c), 64);
+}
+
+TEST(ShardOptionsOf, ASetupsRankCutsAsBatchSamplerShardIsTold) {
+  RunConfig c;
+  c.num_processes = 3;
+  c.per_device_batch_size = 5;
+  c.even_batches = false;
+  c.drop_last = true;
+  const ShardOptions o = shard_options(c, 2);
+  EXPECT_EQ(o.batch_size, 5);
+  EXPECT_EQ(o.num_replicas, 3);
+  EXPECT_EQ(o.rank, 2);
+  EXPECT_FALSE(o.split_batches);
+  EXPECT_FALSE(o.even_batches);
+  EXPECT_TRUE(o.drop_last);
+}
+
+TEST(EquivalentShapes, NamedForTheSetupsDeviceWithTheirOwnShapesAdded) {
+  RunConfig a, b;
+  a.num_processes = 1;
+  b.num_processes = 3;
+  b.gradient_accumulation_steps = 2;
+  auto names = [](const std::vector<EquivalentShape>& shapes) {
+    std::vector<std::string> out;
+    for (const auto& s : shapes) out.push_back(s.name);
+    return out;
+  };
+  EXPECT_EQ(names(equivalent_shapes({a, b})),
+            (std::vector<std::string>{"1 CPU process", "2 CPU processes", "8-worker TPU pod",
+                                      "3 CPU processes, acc 2"}));
+  a.device = b.device = Device::kCuda;
+  EXPECT_EQ(names(equivalent_shapes({a, b})),
+            (std::vector<std::string>{"1 GPU", "2 GPUs", "8-worker TPU pod", "3 GPUs, acc 2"}));
+  b.split_batches = true;  // its batch is already global: no column of its own
+  EXPECT_EQ(equivalent_shapes({a, b}).size(), 3u);
 }
 
 }  // namespace

@@ -8,7 +8,7 @@
 namespace parity::ui {
 
 ReferenceBatchModel::ReferenceBatchModel(QObject* parent) : QAbstractTableModel(parent) {
-  shapes_ = engine::default_shapes();
+  shapes_ = engine::equivalent_shapes({});
   rebuild();
 }
 
@@ -20,49 +20,8 @@ void ReferenceBatchModel::setReferences(std::vector<int64_t> batches, int64_t se
   endResetModel();
 }
 
-namespace {
-
-/// "1 GPU", "2 CPU processes", "2 processes": the setups' own device, not always GPUs.
-QString processesOn(int processes, bool cpu, bool cuda) {
-  const bool one = processes == 1;
-  if (cuda && !cpu) {
-    return one ? ReferenceBatchModel::tr("1 GPU")
-               : ReferenceBatchModel::tr("%1 GPUs").arg(processes);
-  }
-  if (cpu && !cuda) {
-    return one ? ReferenceBatchModel::tr("1 CPU process")
-               : ReferenceBatchModel::tr("%1 CPU processes").arg(processes);
-  }
-  return one ? ReferenceBatchModel::tr("1 process")
-             : ReferenceBatchModel::tr("%1 processes").arg(processes);
-}
-
-}  // namespace
-
 void ReferenceBatchModel::setSetupShapes(const std::vector<engine::RunConfig>& setups) {
-  std::vector<engine::EquivalentShape> shapes = engine::default_shapes();
-  bool cpu = setups.empty(), cuda = false;
-  for (const auto& s : setups) (s.device == engine::Device::kCuda ? cuda : cpu) = true;
-  // The seed's single- and multi-device shapes, named for the setups' device; the TPU pod stays
-  // a pod.
-  for (auto& shape : shapes) {
-    if (shape.name.find("GPU") != std::string::npos) {
-      shape.name = processesOn(shape.num_processes, cpu, cuda).toStdString();
-    }
-  }
-  for (const auto& s : setups) {
-    if (s.split_batches) continue;  // its per-device batch is already the global batch
-    const bool known = std::any_of(shapes.begin(), shapes.end(), [&](const auto& shape) {
-      return shape.num_processes == s.num_processes &&
-             shape.accumulation == s.gradient_accumulation_steps;
-    });
-    if (known || s.num_processes < 1 || s.gradient_accumulation_steps < 1) continue;
-    QString name = processesOn(s.num_processes, cpu, cuda);
-    if (s.gradient_accumulation_steps > 1) {
-      name += tr(", acc %1").arg(s.gradient_accumulation_steps);
-    }
-    shapes.push_back({name.toStdString(), s.num_processes, s.gradient_accumulation_steps});
-  }
+  std::vector<engine::EquivalentShape> shapes = engine::equivalent_shapes(setups);
   const bool same =
       shapes.size() == shapes_.size() &&
       std::equal(shapes.begin(), shapes.end(), shapes_.begin(), [](const auto& a, const auto& b) {

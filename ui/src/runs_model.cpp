@@ -1,5 +1,6 @@
 #include <parity/config/batch_plan.h>
 #include <parity/config/run_config.h>
+#include <parity/config/setup_text.h>
 #include <parity/ui/runs_model.h>
 
 #include <QBrush>
@@ -183,20 +184,8 @@ QString RunsModel::setupSummary(const storage::RunRow& r) const {
   QString text;
   try {
     const engine::RunConfig c = engine::from_json(r.config_json);
-    text = QString("%1×%2").arg(c.num_processes).arg(c.per_device_batch_size);
-    if (c.gradient_accumulation_steps > 1)
-      text += QString(" acc %1").arg(c.gradient_accumulation_steps);
-    const int64_t global = engine::global_batch_size(c);
-    globalBatch_.insert(r.id, global);
-    text += QString(" = %1").arg(global);
-    if (c.lr_scaling != engine::LrScaling::kNone) {
-      text += " lr " + QString::fromStdString(engine::to_string(c.lr_scaling));
-    }
-    if (c.mixed_precision != engine::MixedPrecision::kNo) {
-      text += " " + QString::fromStdString(engine::to_string(c.mixed_precision));
-    }
-    if (c.device == engine::Device::kCuda) text += " cuda";
-    text += QString(" seed %1").arg(c.seed);
+    text = QString::fromStdString(engine::describe_setup(c));
+    globalBatch_.insert(r.id, engine::global_batch_size(c));
   } catch (const std::exception&) {
     text = tr("(unreadable config)");
   }

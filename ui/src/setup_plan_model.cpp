@@ -1,3 +1,4 @@
+#include <parity/config/setup_text.h>
 #include <parity/ui/setup_plan_model.h>
 
 #include <QBrush>
@@ -57,14 +58,8 @@ QVariant SetupPlanModel::display(const Row& r, int column) const {
   switch (column) {
     case kLabel:
       return QString::fromStdString(c.label);
-    case kShape: {
-      QString text = QString("%1 × %2").arg(c.num_processes).arg(c.per_device_batch_size);
-      if (c.split_batches)
-        text = tr("%1 split in %2").arg(c.per_device_batch_size).arg(c.num_processes);
-      if (c.gradient_accumulation_steps > 1)
-        text += QString(" × %1").arg(c.gradient_accumulation_steps);
-      return text;
-    }
+    case kShape:
+      return QString::fromStdString(engine::shape_text(c));
     case kGlobalBatch:
       return static_cast<qlonglong>(r.plan.global_batch);
     case kEffectiveLr:

@@ -12,16 +12,6 @@ constexpr int64_t kFashionMnistTrainSize = 60000;
 
 std::string str(int64_t v) { return std::to_string(v); }
 
-ShardOptions shard_options(const RunConfig& c) {
-  ShardOptions o;
-  o.batch_size = c.per_device_batch_size;
-  o.num_replicas = c.num_processes;
-  o.split_batches = c.split_batches;
-  o.even_batches = c.even_batches;
-  o.drop_last = c.drop_last;
-  return o;
-}
-
 // The planning math divides by these; refuse them here too, so plan_setup never divides by zero
 // on a config the caller has not validated.
 void check_plannable(const RunConfig& c, int64_t train_size) {
@@ -36,11 +26,30 @@ void check_plannable(const RunConfig& c, int64_t train_size) {
 
 }  // namespace
 
+int64_t per_rank_micro_batch(const RunConfig& config) {
+  return config.split_batches && config.num_processes > 0
+             ? config.per_device_batch_size / config.num_processes
+             : config.per_device_batch_size;
+}
+
+int64_t samples_per_micro_step(const RunConfig& config) {
+  return config.split_batches ? config.per_device_batch_size
+                              : config.per_device_batch_size * config.num_processes;
+}
+
+ShardOptions shard_options(const RunConfig& config, int rank) {
+  ShardOptions o;
+  o.batch_size = config.per_device_batch_size;
+  o.num_replicas = config.num_processes;
+  o.rank = rank;
+  o.split_batches = config.split_batches;
+  o.even_batches = config.even_batches;
+  o.drop_last = config.drop_last;
+  return o;
+}
+
 int64_t global_batch_size(const RunConfig& config) {
-  const int64_t per_step = config.split_batches
-                               ? config.per_device_batch_size
-                               : config.per_device_batch_size * config.num_processes;
-  return per_step * config.gradient_accumulation_steps;
+  return samples_per_micro_step(config) * config.gradient_accumulation_steps;
 }
 
 double effective_lr(const RunConfig& config) {
@@ -82,8 +91,7 @@ SetupPlan plan_setup(const RunConfig& config, int64_t train_size) {
   const std::vector<int64_t> counts = batches_per_rank(train_size, options);  // checks B and W
   const int64_t n = train_size, k = config.gradient_accumulation_steps;
   const int64_t w = config.num_processes;
-  const int64_t step_batch =
-      config.split_batches ? config.per_device_batch_size : config.per_device_batch_size * w;
+  const int64_t step_batch = samples_per_micro_step(config);
 
   SetupPlan p;
   p.global_batch = global_batch_size(config);
@@ -101,9 +109,7 @@ SetupPlan plan_setup(const RunConfig& config, int64_t train_size) {
     p.samples_per_epoch = n;  // one process is not sharded: the last batch is short, never padded
   } else if (config.even_batches || config.drop_last) {
     // Every batch is full (padded or the short ones dropped).
-    const int64_t slice =
-        config.split_batches ? config.per_device_batch_size / w : config.per_device_batch_size;
-    p.samples_per_epoch = counts.front() * slice * w;
+    p.samples_per_epoch = counts.front() * per_rank_micro_batch(config) * w;
   } else {
     p.samples_per_epoch = n;
   }
@@ -159,6 +165,44 @@ std::optional<int64_t> equivalent_per_device_batch(int64_t reference_batch, int 
 
 std::vector<EquivalentShape> default_shapes() {
   return {{"1 GPU", 1, 1}, {"2 GPUs", 2, 1}, {"8-worker TPU pod", 8, 1}};
+}
+
+namespace {
+
+// "1 GPU", "2 CPU processes", "2 processes": the setups' own device.
+std::string processes_on(int processes, bool cpu, bool cuda) {
+  const std::string n = std::to_string(processes);
+  const bool one = processes == 1;
+  if (cuda && !cpu) return one ? "1 GPU" : n + " GPUs";
+  if (cpu && !cuda) return one ? "1 CPU process" : n + " CPU processes";
+  return one ? "1 process" : n + " processes";
+}
+
+}  // namespace
+
+std::vector<EquivalentShape> equivalent_shapes(const std::vector<RunConfig>& setups) {
+  bool cpu = setups.empty(), cuda = false;
+  for (const auto& s : setups) (s.device == Device::kCuda ? cuda : cpu) = true;
+  std::vector<EquivalentShape> shapes = default_shapes();
+  for (auto& shape : shapes) {
+    if (shape.name.find("GPU") != std::string::npos) {
+      shape.name = processes_on(shape.num_processes, cpu, cuda);
+    }
+  }
+  for (const auto& s : setups) {
+    if (s.split_batches || s.num_processes < 1 || s.gradient_accumulation_steps < 1) continue;
+    const bool known = std::any_of(shapes.begin(), shapes.end(), [&](const auto& shape) {
+      return shape.num_processes == s.num_processes &&
+             shape.accumulation == s.gradient_accumulation_steps;
+    });
+    if (known) continue;
+    std::string name = processes_on(s.num_processes, cpu, cuda);
+    if (s.gradient_accumulation_steps > 1) {
+      name += ", acc " + std::to_string(s.gradient_accumulation_steps);
+    }
+    shapes.push_back({name, s.num_processes, s.gradient_accumulation_steps});
+  }
+  return shapes;
 }
 
 std::vector<EquivalentRow> equivalent_table(const std::vector<int64_t>& reference_batches,

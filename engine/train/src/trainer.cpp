@@ -215,14 +215,8 @@ RunEnd train(const RunConfig& config, const DistEnv& env, StepSink* sink,
   auto optimizer = make_optimizer(config, params, base_lr);
   GradientSync grad_sync(params, pg, env.world_size, env.rank);
 
-  ShardOptions shard;
-  shard.batch_size = config.per_device_batch_size;
-  shard.num_replicas = env.world_size;
-  shard.rank = env.rank;
-  shard.split_batches = config.split_batches;
-  shard.even_batches = config.even_batches;
-  shard.drop_last = config.drop_last;
-  DistributedBatchSampler sampler(n, config.effective_data_seed(), shard);
+  // WORLD_SIZE equals num_processes (checked above).
+  DistributedBatchSampler sampler(n, config.effective_data_seed(), shard_options(config, env.rank));
 
   RunEnd end;
   if (reporter) {

@@ -2,18 +2,30 @@
 /// Batch and learning-rate planning: what a setup as configured actually does, and the seed's
 /// equivalent-batch table. Torch-free; shared by the CLI's `plan`, the window and the verdict.
 
+#include <parity/config/run_config.h>
+#include <parity/config/shard_plan.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <parity/config/run_config.h>
 
 namespace parity::engine {
 
 /// Global batch = per-device batch x processes x accumulation (per-device batch x accumulation
 /// with split_batches, where the per-device batch is already global).
 int64_t global_batch_size(const RunConfig& config);
+
+/// Samples one rank takes per micro-batch: the per-device batch, or its W-th with split_batches.
+int64_t per_rank_micro_batch(const RunConfig& config);
+
+/// Samples all ranks take together per micro-batch (before accumulation): per-device batch x W,
+/// or the per-device batch itself with split_batches.
+int64_t samples_per_micro_step(const RunConfig& config);
+
+/// How rank `rank` of this setup cuts an epoch's order into batches (Accelerate's
+/// BatchSamplerShard options).
+ShardOptions shard_options(const RunConfig& config, int rank = 0);
 
 /// Base lr x (1, W or sqrt(W)) per lr_scaling.
 double effective_lr(const RunConfig& config);
@@ -59,6 +71,10 @@ struct EquivalentShape {
 };
 /// The seed's shapes: 1 GPU, 2 GPUs, 8-worker TPU pod.
 std::vector<EquivalentShape> default_shapes();
+/// The columns for these setups: the seed's shapes named for the setups' device ("1 CPU
+/// process", "2 GPUs", or "2 processes" for a mix), then each other (processes, accumulation) a
+/// setup has. Split-batch setups add none (their per-device batch is already global).
+std::vector<EquivalentShape> equivalent_shapes(const std::vector<RunConfig>& setups);
 std::vector<EquivalentRow> equivalent_table(const std::vector<int64_t>& reference_batches,
                                             const std::vector<EquivalentShape>& shapes);
 

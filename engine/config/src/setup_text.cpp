@@ -1,0 +1,39 @@
+#include <parity/config/batch_plan.h>
+#include <parity/config/setup_text.h>
+
+namespace parity::engine {
+
+namespace {
+std::string str(int64_t v) { return std::to_string(v); }
+}  // namespace
+
+std::string default_label(const RunConfig& c) {
+  std::string label = str(c.num_processes) + "x" + str(c.per_device_batch_size);
+  if (c.split_batches) label += " split";
+  if (c.gradient_accumulation_steps > 1) label += " acc" + str(c.gradient_accumulation_steps);
+  if (c.mixed_precision != MixedPrecision::kNo) label += " " + to_string(c.mixed_precision);
+  if (c.lr_scaling != LrScaling::kNone) label += " lr " + to_string(c.lr_scaling);
+  return label;
+}
+
+std::string shape_text(const RunConfig& c) {
+  std::string text = c.split_batches
+                         ? str(c.per_device_batch_size) + " split in " + str(c.num_processes)
+                         : str(c.num_processes) + " × " + str(c.per_device_batch_size);
+  if (c.gradient_accumulation_steps > 1) text += " × " + str(c.gradient_accumulation_steps);
+  return text;
+}
+
+std::string describe_setup(const RunConfig& c) {
+  std::string text = str(c.num_processes) + "×" + str(c.per_device_batch_size);
+  if (c.split_batches) text += " split";
+  if (c.gradient_accumulation_steps > 1) text += " acc " + str(c.gradient_accumulation_steps);
+  text += " = " + str(global_batch_size(c));
+  if (c.lr_scaling != LrScaling::kNone) text += " lr " + to_string(c.lr_scaling);
+  if (c.mixed_precision != MixedPrecision::kNo) text += " " + to_string(c.mixed_precision);
+  if (c.device == Device::kCuda) text += " cuda";
+  text += " seed " + str(c.seed);
+  return text;
+}
+
+}  // namespace parity::engine

@@ -1,8 +1,9 @@
 #pragma once
-/// RunConfig <-> CLI11: one flag per RunConfig field, in kebab case and in accelerate's underscore
-/// spelling (--num-processes and --num_processes), plus --config FILE.json. Values are kept as
-/// text and parsed when applied, so a bad value is a ConfigError naming the field, exactly like a
-/// bad value in a JSON file; range checks are engine::check()'s.
+/// RunConfig <-> CLI11: one flag per field of engine::config_fields() (the list JSON is made from
+/// too), in kebab case and in accelerate's underscore spelling (--num-processes and
+/// --num_processes), plus --config FILE.json. Values are kept as text and read as JSON reads them
+/// when applied, so a bad value is a ConfigError naming the field, exactly like a bad value in a
+/// JSON file; range checks are engine::check()'s.
 
 #include <parity/config/run_config.h>
 
@@ -14,12 +15,11 @@ namespace parity::cli {
 
 class ConfigFlags {
  public:
-  struct Field;
   ConfigFlags();
   ~ConfigFlags();
 
-  /// Adds the flags to app in the groups "Setup" and "Experiment" (and --label, and --config
-  /// FILE.json when with_config_file).
+  /// Adds the flags to app in the groups "Setup" and "Experiment" (and --config FILE.json when
+  /// with_config_file).
   void add_to(CLI::App& app, bool with_config_file = true);
 
   bool any_flag_given() const;  ///< a field flag (not --config)

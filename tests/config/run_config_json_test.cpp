@@ -2,6 +2,7 @@
 #include <parity/config/run_config.h>
 
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace parity::engine {
@@ -68,6 +69,53 @@ TEST(RunConfigJson, RoundTripKeepsEveryField) {
   EXPECT_EQ(back.features, c.features);
   EXPECT_EQ(back.mixed_precision, MixedPrecision::kBf16);
   EXPECT_EQ(to_json(RunConfig{}, -1), to_json(from_json(to_json(RunConfig{})), -1));
+}
+
+// One table of fields: JSON writes exactly config_fields(), and every one of them can be set
+// from its command-line text (what parity-cli's flags do) to the same value JSON carries.
+TEST(ConfigFields, EveryFieldIsInJsonAndSettableFromText) {
+  const RunConfig c = unusual();
+  const nlohmann::ordered_json j = nlohmann::ordered_json::parse(to_json(c));
+  std::vector<std::string> json_keys, table_keys;
+  for (const auto& item : j.items()) json_keys.push_back(item.key());
+  for (const ConfigField& f : config_fields()) {
+    table_keys.emplace_back(f.name);
+    EXPECT_FALSE(f.help.empty()) << f.name;
+    EXPECT_TRUE(f.group == "Setup" || f.group == "Experiment") << f.name;
+  }
+  EXPECT_EQ(table_keys, json_keys);
+
+  RunConfig from_text;
+  for (const auto& [key, value] : j.items()) {
+    std::string text;
+    if (value.is_string()) {
+      text = value.get<std::string>();
+    } else if (value.is_array()) {
+      for (const auto& e : value) {
+        text += (text.empty() ? "" : ",") + (e.is_string() ? e.get<std::string>() : e.dump());
+      }
+    } else {
+      text = value.dump();
+    }
+    set_field_from_text(from_text, key, text);
+  }
+  EXPECT_EQ(to_json(from_text), to_json(c));
+}
+
+TEST(ConfigFields, TextThatIsNotTheFieldsKindNamesTheField) {
+  RunConfig c;
+  EXPECT_EQ(error_of([&] { set_field_from_text(c, "num_processes", "two"); }),
+            "num_processes: two is not allowed; must be an integer");
+  EXPECT_EQ(error_of([&] { set_field_from_text(c, "lr", "0.1x"); }),
+            "lr: 0.1x is not allowed; must be a number");
+  EXPECT_EQ(error_of([&] { set_field_from_text(c, "even_batches", "maybe"); }),
+            "even_batches: maybe is not allowed; must be true or false");
+  EXPECT_NE(error_of([&] { set_field_from_text(c, "num_proceses", "2"); }).find("num_processes"),
+            std::string::npos);
+  set_field_from_text(c, "per-device-batch-size", "48");  // the flag's spelling works too
+  EXPECT_EQ(c.per_device_batch_size, 48);
+  set_field_from_text(c, "drop_last", "yes");
+  EXPECT_TRUE(c.drop_last);
 }
 
 TEST(RunConfigJson, SnakeCaseKeysAndCliSpellings) {

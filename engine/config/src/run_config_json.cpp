@@ -1,7 +1,10 @@
 #include <parity/config/run_config.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -140,57 +143,128 @@ ordered_json write(const T& v) {
 }
 
 struct FieldIo {
-  const char* name;
+  ConfigField info;
   std::function<ordered_json(const RunConfig&)> write;
   std::function<void(const json&, RunConfig&)> read;
 };
 
 template <class T>
-FieldIo field(const char* name, T RunConfig::*member) {
-  return {name, [member](const RunConfig& c) { return write(c.*member); },
+FieldIo field(const char* name, T RunConfig::*member, FieldKind kind, const char* group,
+              const char* help) {
+  return {{name, help, group, kind},
+          [member](const RunConfig& c) { return write(c.*member); },
           [member, name](const json& j, RunConfig& c) { read(j, name, c.*member); }};
 }
 
+constexpr const char* kSetup = "Setup";
+constexpr const char* kExperiment = "Experiment";
+
+// The one list of RunConfig's fields: JSON both ways, the command line's flags and their help.
 const std::vector<FieldIo>& fields() {
+  using K = FieldKind;
   static const std::vector<FieldIo> kFields = {
-      field("label", &RunConfig::label),
-      field("seed", &RunConfig::seed),
-      field("data_seed", &RunConfig::data_seed),
-      field("device_specific_seed", &RunConfig::device_specific_seed),
-      field("device", &RunConfig::device),
-      field("num_processes", &RunConfig::num_processes),
-      field("per_device_batch_size", &RunConfig::per_device_batch_size),
-      field("gradient_accumulation_steps", &RunConfig::gradient_accumulation_steps),
-      field("mixed_precision", &RunConfig::mixed_precision),
-      field("lr_scaling", &RunConfig::lr_scaling),
-      field("split_batches", &RunConfig::split_batches),
-      field("even_batches", &RunConfig::even_batches),
-      field("drop_last", &RunConfig::drop_last),
-      field("epochs", &RunConfig::epochs),
-      field("max_steps", &RunConfig::max_steps),
-      field("dataset", &RunConfig::dataset),
-      field("data_path", &RunConfig::data_path),
-      field("features", &RunConfig::features),
-      field("target", &RunConfig::target),
-      field("task", &RunConfig::task),
-      field("train_samples", &RunConfig::train_samples),
-      field("synthetic_samples", &RunConfig::synthetic_samples),
-      field("synthetic_noise", &RunConfig::synthetic_noise),
-      field("model", &RunConfig::model),
-      field("init", &RunConfig::init),
-      field("hidden", &RunConfig::hidden),
-      field("optimizer", &RunConfig::optimizer),
-      field("lr", &RunConfig::lr),
-      field("momentum", &RunConfig::momentum),
-      field("weight_decay", &RunConfig::weight_decay),
-      field("scheduler", &RunConfig::scheduler),
-      field("warmup_steps", &RunConfig::warmup_steps),
-      field("scheduler_step_size", &RunConfig::scheduler_step_size),
-      field("scheduler_gamma", &RunConfig::scheduler_gamma),
-      field("loss", &RunConfig::loss),
-      field("eval_every_epoch", &RunConfig::eval_every_epoch),
+      field("label", &RunConfig::label, K::kText, kSetup, "label shown in tables and legends"),
+      field("seed", &RunConfig::seed, K::kInt, kSetup,
+            "random seed (model init, dropout; the data order too unless --data-seed)"),
+      field("data_seed", &RunConfig::data_seed, K::kInt, kSetup,
+            "seed of the data order (default: --seed)"),
+      field("device_specific_seed", &RunConfig::device_specific_seed, K::kSwitch, kSetup,
+            "add the rank to the model seed (never to the data order)"),
+      field("device", &RunConfig::device, K::kName, kSetup, "cpu|cuda"),
+      field("num_processes", &RunConfig::num_processes, K::kInt, kSetup,
+            "number of rank processes (W)"),
+      field("per_device_batch_size", &RunConfig::per_device_batch_size, K::kInt, kSetup,
+            "batch per rank (the global batch with --split-batches)"),
+      field("gradient_accumulation_steps", &RunConfig::gradient_accumulation_steps, K::kInt, kSetup,
+            "micro-batches per optimizer step"),
+      field("mixed_precision", &RunConfig::mixed_precision, K::kName, kSetup,
+            "no|bf16|fp16 (fp16 needs cuda)"),
+      field("lr_scaling", &RunConfig::lr_scaling, K::kName, kSetup,
+            "none|linear|sqrt: lr x 1, W or sqrt(W)"),
+      field("split_batches", &RunConfig::split_batches, K::kSwitch, kSetup,
+            "the batch size is global and cut in W slices"),
+      field("even_batches", &RunConfig::even_batches, K::kBool, kSetup,
+            "true|false: complete the last batches by cycling (default true)"),
+      field("drop_last", &RunConfig::drop_last, K::kSwitch, kSetup,
+            "drop the incomplete last group of batches"),
+      field("epochs", &RunConfig::epochs, K::kInt, kSetup, "epochs to train"),
+      field("max_steps", &RunConfig::max_steps, K::kInt, kSetup,
+            "stop after this many optimizer steps (0 = all epochs)"),
+      field("dataset", &RunConfig::dataset, K::kName, kExperiment,
+            "fashion-mnist|csv|synthetic-regression"),
+      field("data_path", &RunConfig::data_path, K::kPath, kExperiment,
+            "dataset folder (fashion-mnist) or file (csv)"),
+      field("features", &RunConfig::features, K::kColumns, kExperiment,
+            "csv feature columns COL,COL (default: all but the target)"),
+      field("target", &RunConfig::target, K::kColumn, kExperiment, "csv target column"),
+      field("task", &RunConfig::task, K::kName, kExperiment, "regression|classification"),
+      field("train_samples", &RunConfig::train_samples, K::kInt, kExperiment,
+            "use only the first N training samples (0 = all)"),
+      field("synthetic_samples", &RunConfig::synthetic_samples, K::kInt, kExperiment,
+            "synthetic-regression: number of samples"),
+      field("synthetic_noise", &RunConfig::synthetic_noise, K::kNumber, kExperiment,
+            "synthetic-regression: stddev of the noise"),
+      field("model", &RunConfig::model, K::kName, kExperiment, "linear|mlp|cnn"),
+      field("init", &RunConfig::init, K::kName, kExperiment, "default|zeros"),
+      field("hidden", &RunConfig::hidden, K::kIntList, kExperiment,
+            "MLP hidden widths, e.g. 256,128"),
+      field("optimizer", &RunConfig::optimizer, K::kName, kExperiment, "sgd|adamw"),
+      field("lr", &RunConfig::lr, K::kNumber, kExperiment,
+            "base learning rate (before --lr-scaling)"),
+      field("momentum", &RunConfig::momentum, K::kNumber, kExperiment, "SGD momentum"),
+      field("weight_decay", &RunConfig::weight_decay, K::kNumber, kExperiment, "weight decay"),
+      field("scheduler", &RunConfig::scheduler, K::kName, kExperiment,
+            "constant|linear|cosine|step"),
+      field("warmup_steps", &RunConfig::warmup_steps, K::kInt, kExperiment,
+            "warm-up, in scheduler steps"),
+      field("scheduler_step_size", &RunConfig::scheduler_step_size, K::kInt, kExperiment,
+            "step scheduler: decay every N scheduler steps"),
+      field("scheduler_gamma", &RunConfig::scheduler_gamma, K::kNumber, kExperiment,
+            "step scheduler: decay factor"),
+      field("loss", &RunConfig::loss, K::kName, kExperiment,
+            "auto|mse|cross-entropy (auto: from the task)"),
+      field("eval_every_epoch", &RunConfig::eval_every_epoch, K::kBool, kExperiment,
+            "true|false: evaluate on the test set after each epoch"),
   };
   return kFields;
+}
+
+bool parse_bool_text(const std::string& field, const std::string& text) {
+  std::string s;
+  for (char c : text) s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (s == "true" || s == "1" || s == "yes" || s == "on") return true;
+  if (s == "false" || s == "0" || s == "no" || s == "off") return false;
+  throw ConfigError(field, text, "must be true or false");
+}
+
+// Command-line text as the JSON value the field's reader takes, so both read the same way.
+json json_from_text(const ConfigField& f, const std::string& text) {
+  const std::string name(f.name);
+  switch (f.kind) {
+    case FieldKind::kInt: {
+      errno = 0;
+      char* end = nullptr;
+      const long long v = std::strtoll(text.c_str(), &end, 10);
+      if (text.empty() || errno != 0 || *end != '\0') {
+        throw ConfigError(name, text, "must be an integer");
+      }
+      return json(static_cast<int64_t>(v));
+    }
+    case FieldKind::kNumber: {
+      errno = 0;
+      char* end = nullptr;
+      const double v = std::strtod(text.c_str(), &end);
+      if (text.empty() || errno != 0 || *end != '\0') {
+        throw ConfigError(name, text, "must be a number");
+      }
+      return json(v);
+    }
+    case FieldKind::kBool:
+    case FieldKind::kSwitch:
+      return json(parse_bool_text(name, text));
+    default:
+      return json(text);  // names, paths, text; lists as "256,128"
+  }
 }
 
 // "per-device-batch-size" -> "per_device_batch_size"; "data" (the CLI flag) -> "data_path".
@@ -219,15 +293,15 @@ std::string unknown_key(const std::string& canonical) {
   std::string best;
   size_t best_distance = 3;  // only near misses: a suggestion must not be a guess
   for (const FieldIo& f : fields()) {
-    const size_t d = edit_distance(canonical, f.name);
-    if (d < best_distance) best_distance = d, best = f.name;
+    const size_t d = edit_distance(canonical, std::string(f.info.name));
+    if (d < best_distance) best_distance = d, best = f.info.name;
   }
   return best.empty() ? "unknown key" : "unknown key (did you mean " + best + "?)";
 }
 
 const FieldIo* find_field(const std::string& canonical) {
   for (const FieldIo& f : fields()) {
-    if (canonical == f.name) return &f;
+    if (canonical == f.info.name) return &f;
   }
   return nullptr;
 }
@@ -264,8 +338,23 @@ json canonical_object(const json& j, const std::string& where) {
 
 std::string to_json(const RunConfig& config, int indent) {
   ordered_json j = ordered_json::object();
-  for (const FieldIo& f : fields()) j[f.name] = f.write(config);
+  for (const FieldIo& f : fields()) j[std::string(f.info.name)] = f.write(config);
   return j.dump(indent);
+}
+
+const std::vector<ConfigField>& config_fields() {
+  static const std::vector<ConfigField> kInfos = [] {
+    std::vector<ConfigField> infos;
+    for (const FieldIo& f : fields()) infos.push_back(f.info);
+    return infos;
+  }();
+  return kInfos;
+}
+
+void set_field_from_text(RunConfig& config, const std::string& name, const std::string& text) {
+  const FieldIo* f = find_field(canonical_key(name));
+  if (!f) throw ConfigError(name, text, unknown_key(canonical_key(name)));
+  f->read(json_from_text(f->info, text), config);
 }
 
 RunConfig from_json(const std::string& text) {

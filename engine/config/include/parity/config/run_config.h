@@ -6,6 +6,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace parity::engine {
@@ -94,6 +95,35 @@ struct RunConfig {
 std::vector<ConfigIssue> check(const RunConfig& config);
 /// Throws ConfigError for the first problem found by check().
 void validate(const RunConfig& config);
+
+/// What a field holds: how the command line reads it and what its --help calls it.
+enum class FieldKind {
+  kInt,      ///< INT
+  kNumber,   ///< NUMBER
+  kBool,     ///< BOOL: true|false
+  kSwitch,   ///< a flag: given bare it means true (--flag=false works too)
+  kText,     ///< TEXT
+  kPath,     ///< PATH
+  kName,     ///< NAME: one of the enum's spellings
+  kIntList,  ///< INT,INT
+  kColumns,  ///< COL,COL
+  kColumn,   ///< COL
+};
+
+/// One RunConfig field as JSON, the command line and help know it.
+struct ConfigField {
+  std::string_view name;   ///< JSON key, snake_case (Accelerate's name where it has one)
+  std::string_view help;   ///< one line
+  std::string_view group;  ///< "Setup" (what differs between setups) or "Experiment" (shared)
+  FieldKind kind;
+};
+
+/// Every field of RunConfig, in JSON order: the one list JSON, flags and help are made from.
+const std::vector<ConfigField>& config_fields();
+
+/// Sets a field from command-line text, read as the JSON reader reads the same value (lists as
+/// "256,128"; booleans true|false|1|0|yes|no|on|off). Throws ConfigError naming the field.
+void set_field_from_text(RunConfig& config, const std::string& name, const std::string& text);
 
 /// JSON (snake_case keys, enum values as their CLI spellings; data_seed null when unset).
 /// from_json also accepts kebab-case keys ("per-device-batch-size") and "data" for data_path, as

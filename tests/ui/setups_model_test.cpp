@@ -49,6 +49,52 @@ TEST(SetupsModel, AddDuplicateRemoveAndUniqueLabels) {
   EXPECT_EQ(model.config(0).label, "renamed");
 }
 
+// A label that only says the shape follows the shape; once named by the user, it stays.
+TEST(SetupsModel, LabelsFollowTheShapeUntilTheUserNamesThem) {
+  SetupsModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  engine::RunConfig base = presets()[0].setup;  // 1x256
+  base.label.clear();
+  model.addSetup(base);
+  model.addSetup(base);
+  EXPECT_EQ(model.config(0).label, "1x256");
+  EXPECT_EQ(model.config(1).label, "1x256 (2)");
+  engine::RunConfig changed = model.config(1);
+  changed.num_processes = 4;
+  changed.per_device_batch_size = 16;
+  model.setSetup(1, changed);
+  EXPECT_EQ(model.config(1).label, "4x16") << "the label stayed as it was before the change";
+  EXPECT_TRUE(model.labelFollowsShape(1));
+  changed = model.config(1);
+  changed.gradient_accumulation_steps = 4;
+  changed.mixed_precision = engine::MixedPrecision::kBf16;
+  model.setSetup(1, changed);
+  EXPECT_EQ(model.config(1).label, "4x16 acc4 bf16");
+  // Back to the first setup's shape: unique again, not a duplicate label.
+  changed = model.config(1);
+  changed.num_processes = 1;
+  changed.per_device_batch_size = 256;
+  changed.gradient_accumulation_steps = 1;
+  changed.mixed_precision = engine::MixedPrecision::kNo;
+  model.setSetup(1, changed);
+  EXPECT_EQ(model.config(1).label, "1x256 (2)");
+
+  // Named in the form (a new label arrives with the setup), or renamed in the list: it stays.
+  changed = model.config(1);
+  changed.label = "baseline";
+  model.setSetup(1, changed);
+  changed = model.config(1);
+  changed.num_processes = 2;
+  model.setSetup(1, changed);
+  EXPECT_EQ(model.config(1).label, "baseline");
+  EXPECT_FALSE(model.labelFollowsShape(1));
+  ASSERT_TRUE(model.setData(model.index(0), "mine"));
+  changed = model.config(0);
+  changed.per_device_batch_size = 128;
+  model.setSetup(0, changed);
+  EXPECT_EQ(model.config(0).label, "mine");
+}
+
 TEST(SetupsModel, ExperimentIsSharedAndValidationFollowsIt) {
   SetupsModel model;
   QAbstractItemModelTester tester(&model);

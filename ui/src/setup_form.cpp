@@ -4,6 +4,7 @@
 #include <QComboBox>
 #include <QFormLayout>
 #include <QLineEdit>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <limits>
@@ -88,6 +89,12 @@ SetupForm::SetupForm(QWidget* parent)
   for (QCheckBox* c : {split_, even_, dropLast_}) {
     connect(c, &QCheckBox::toggled, this, &SetupForm::changed);
   }
+}
+
+void SetupForm::showLabel(const QString& label) {
+  if (label_->text() == label) return;
+  QSignalBlocker block(label_);
+  label_->setText(label);
 }
 
 void SetupForm::setConfig(const engine::RunConfig& c) {

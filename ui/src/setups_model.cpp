@@ -1,3 +1,4 @@
+#include <parity/config/setup_text.h>
 #include <parity/ui/setup_presets.h>
 #include <parity/ui/setups_model.h>
 
@@ -5,9 +6,24 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QStyle>
 
 namespace parity::ui {
+
+namespace {
+
+/// "2x64", or "2x64 (3)" as uniqueLabel makes it: a label that only says the setup's shape.
+bool isDerivedLabel(const engine::RunConfig& setup) {
+  const QString label = QString::fromStdString(setup.label).trimmed();
+  const QString base = QString::fromStdString(engine::default_label(setup));
+  if (label.isEmpty() || label == base) return true;
+  static const QRegularExpression kNumbered(R"(^(.*) \((\d+)\)$)");
+  const QRegularExpressionMatch m = kNumbered.match(label);
+  return m.hasMatch() && m.captured(1) == base;
+}
+
+}  // namespace
 
 SetupsModel::SetupsModel(QObject* parent)
     : QAbstractListModel(parent), experiment_(defaultExperiment()) {}
@@ -45,6 +61,7 @@ bool SetupsModel::setData(const QModelIndex& index, const QVariant& value, int r
   const QString label = value.toString().trimmed();
   if (label.isEmpty()) return false;
   setups_[index.row()].label = label.toStdString();
+  derived_[index.row()] = false;  // named by the user
   emit dataChanged(index, index);
   emit setupsChanged();
   return true;
@@ -57,9 +74,12 @@ Qt::ItemFlags SetupsModel::flags(const QModelIndex& index) const {
 
 int SetupsModel::addSetup(engine::RunConfig setup) {
   applyExperiment(experiment_, setup);
-  setup.label = uniqueLabel(QString::fromStdString(setup.label)).toStdString();
+  const bool derived = isDerivedLabel(setup);
+  setup.label = derived ? derivedLabel(setup, -1)
+                        : uniqueLabel(QString::fromStdString(setup.label)).toStdString();
   const int row = rowCount();
   beginInsertRows({}, row, row);
+  derived_.push_back(derived);
   setups_.push_back(std::move(setup));
   issues_.push_back(engine::check(config(row)));
   endInsertRows();
@@ -77,6 +97,7 @@ void SetupsModel::removeSetup(int row) {
   beginRemoveRows({}, row, row);
   setups_.erase(setups_.begin() + row);
   issues_.erase(issues_.begin() + row);
+  derived_.erase(derived_.begin() + row);
   endRemoveRows();
   emit setupsChanged();
 }
@@ -86,7 +107,11 @@ void SetupsModel::reset(const engine::RunConfig& experiment,
   beginResetModel();
   experiment_ = experiment;
   setups_ = std::move(setups);
-  for (auto& s : setups_) applyExperiment(experiment_, s);
+  derived_.clear();
+  for (auto& s : setups_) {
+    applyExperiment(experiment_, s);
+    derived_.push_back(isDerivedLabel(s));
+  }
   issues_.assign(setups_.size(), {});
   endResetModel();
   revalidate();
@@ -107,8 +132,11 @@ std::vector<engine::RunConfig> SetupsModel::configs() const {
 
 void SetupsModel::setSetup(int row, const engine::RunConfig& setup) {
   if (row < 0 || row >= rowCount()) return;
+  // A label other than the stored one was typed: from now on it is the user's.
+  if (setup.label != setups_[row].label) derived_[row] = false;
   setups_[row] = setup;
   applyExperiment(experiment_, setups_[row]);
+  if (derived_[row]) setups_[row].label = derivedLabel(setups_[row], row);
   issues_[row] = engine::check(config(row));
   emit dataChanged(index(row), index(row));
   emit setupsChanged();
@@ -134,10 +162,18 @@ bool SetupsModel::allValid() const {
   return true;
 }
 
-QString SetupsModel::uniqueLabel(const QString& base) const {
-  auto used = [this](const QString& label) {
-    for (const auto& s : setups_) {
-      if (QString::fromStdString(s.label) == label) return true;
+bool SetupsModel::labelFollowsShape(int row) const {
+  return row >= 0 && row < rowCount() && derived_[row];
+}
+
+std::string SetupsModel::derivedLabel(const engine::RunConfig& setup, int row) const {
+  return uniqueLabel(QString::fromStdString(engine::default_label(setup)), row).toStdString();
+}
+
+QString SetupsModel::uniqueLabel(const QString& base, int exceptRow) const {
+  auto used = [this, exceptRow](const QString& label) {
+    for (int r = 0; r < rowCount(); ++r) {
+      if (r != exceptRow && QString::fromStdString(setups_[r].label) == label) return true;
     }
     return false;
   };

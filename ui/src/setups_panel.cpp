@@ -163,9 +163,10 @@ void SetupsPanel::addPreset(int index) {
 
 void SetupsPanel::addSetup() {
   engine::RunConfig setup;
-  setup.label = "setup";
-  // A new setup starts from the current one's shape, which is usually what one varies from.
+  // A new setup starts from the current one's shape, which is usually what one varies from, and
+  // is labelled by its shape until named.
   if (currentRow() >= 0) setup = model_->config(currentRow());
+  setup.label.clear();
   setCurrentRow(model_->addSetup(setup));
 }
 
@@ -193,6 +194,8 @@ void SetupsPanel::storeCurrent() {
   storing_ = true;
   model_->setSetup(row, setupForm_->config(model_->config(row)));
   storing_ = false;
+  // A label that follows the shape changed with it: show it in the form too.
+  setupForm_->showLabel(QString::fromStdString(model_->config(row).label));
 }
 
 void SetupsPanel::storeExperiment() {

@@ -20,6 +20,8 @@ class SetupForm : public ConfigForm {
 
   /// Fills the editors (without emitting edited()).
   void setConfig(const engine::RunConfig& config);
+  /// Shows a label the model gave the setup, without reporting an edit.
+  void showLabel(const QString& label);
   /// `base` with the setup fields replaced by the editors' values.
   engine::RunConfig config(const engine::RunConfig& base) const;
 

@@ -1,6 +1,7 @@
 #pragma once
 /// The setups being configured: one shared experiment plus a list of setups, each validated with
-/// the engine's own check(). Rows are setups; the label is editable in place (rename).
+/// the engine's own check(). Rows are setups; the label is editable in place (rename). A setup's
+/// label follows its shape ("2x64", "4x16 acc2 bf16") until the user names it.
 /// Thread affinity: UI thread.
 
 #include <parity/config/run_config.h>
@@ -40,8 +41,10 @@ class SetupsModel : public QAbstractListModel {
   const std::vector<engine::ConfigIssue>& issues(int row) const;
   /// Every setup valid, and at least one.
   bool allValid() const;
-  /// A label not used yet, from a base ("2x128", "2x128 (2)", ...).
-  QString uniqueLabel(const QString& base) const;
+  /// A label not used yet by any setup but `exceptRow`, from a base ("2x128", "2x128 (2)", ...).
+  QString uniqueLabel(const QString& base, int exceptRow = -1) const;
+  /// Whether the setup's label still follows its shape (not named by the user).
+  bool labelFollowsShape(int row) const;
 
   /// JSON for QSettings: {"experiment": {...}, "setups": [...]}; and back (false if unreadable).
   QString toJson() const;
@@ -53,10 +56,13 @@ class SetupsModel : public QAbstractListModel {
 
  private:
   void revalidate();
+  /// The label a derived-label setup gets at `row`: its default label, made unique.
+  std::string derivedLabel(const engine::RunConfig& setup, int row) const;
 
   engine::RunConfig experiment_;
   std::vector<engine::RunConfig> setups_;
   std::vector<std::vector<engine::ConfigIssue>> issues_;
+  std::vector<bool> derived_;  ///< per setup: the label follows the shape
 };
 
 }  // namespace parity::ui

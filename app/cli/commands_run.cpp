@@ -26,7 +26,7 @@ struct LaunchFlags {
     sub.add_option("--worker", worker,
                    "the rank executable (default: parity-worker beside this one)");
     sub.add_option("--log-dir,--log_dir", log_dir,
-                   "where rank logs go (default: <database folder>/logs/run-<id>)");
+                   "where rank logs go (default: <database>.logs/run-<id> beside the database)");
     sub.add_option("--hang-timeout,--hang_timeout", hang_timeout_s,
                    "seconds a rank may stay silent before the run is failed")
         ->capture_default_str()

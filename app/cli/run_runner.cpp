@@ -4,6 +4,7 @@
 #include <signal.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include "cli_common.h"
@@ -39,6 +40,11 @@ SignalStop::~SignalStop() {
 const std::atomic<bool>* SignalStop::flag() const { return &g_stop; }
 bool SignalStop::stopped() const { return g_stop.load(); }
 
+std::string default_log_dir(const std::string& db_path, int64_t run_id) {
+  const std::string name = std::filesystem::path(db_path).filename().string();
+  return parent_folder(db_path) + "/" + name + ".logs/run-" + std::to_string(run_id);
+}
+
 RunReport run_recorded(storage::Database& db, int64_t run_id, const engine::RunConfig& config,
                        const RunnerOptions& options) {
   RunReport report;
@@ -47,9 +53,7 @@ RunReport run_recorded(storage::Database& db, int64_t run_id, const engine::RunC
   const std::string label = config.label.empty() ? engine::default_label(config) : config.label;
 
   engine::LaunchOptions launch = options.launch;
-  launch.log_dir = options.log_dir.empty()
-                       ? parent_folder(db.path()) + "/logs/run-" + std::to_string(run_id)
-                       : options.log_dir;
+  launch.log_dir = options.log_dir.empty() ? default_log_dir(db.path(), run_id) : options.log_dir;
   ProgressLine progress(label, ProgressLine::detect(options.quiet));
   DbSink sink(db, run_id, &progress);
   try {

@@ -29,7 +29,7 @@ class SignalStop {
 
 struct RunnerOptions {
   engine::LaunchOptions launch;  ///< worker path resolved; stop is set by the caller
-  std::string log_dir;           ///< empty = <database folder>/logs/run-<id>
+  std::string log_dir;           ///< empty = default_log_dir()
   bool quiet = false;            ///< no progress line
 };
 
@@ -43,6 +43,11 @@ struct RunReport {
   std::optional<double> final_loss, final_eval_loss, final_accuracy;
   std::string log_dir;
 };
+
+/// Where a run's rank logs go by default: <database file name>.logs/run-<id> beside the database
+/// (runs.db -> runs.db.logs/run-7), so two databases in one folder never share a log folder.
+std::string default_log_dir(const std::string& db_path, int64_t run_id);
+
 
 /// Runs config as the existing (queued) run run_id. The config must be valid. Launch failures
 /// (no worker, cannot fork) end the run as failed rather than throwing; StorageError propagates.

@@ -71,8 +71,24 @@ TEST(CliRun, KilledRankFailsTheRunNamingIt) {
   EXPECT_EQ(run.error, "rank 1 was killed by signal 9 (SIGKILL)");
   EXPECT_FALSE(db.steps(run.id, -1).empty());  // what was recorded stays readable
   // Rank logs are kept beside the database.
-  EXPECT_TRUE(contains(read_file(home.file("logs/run-" + std::to_string(run.id) + "/rank1.log")),
-                       "RANK=1"));
+  EXPECT_TRUE(
+      contains(read_file(home.file("runs.db.logs/run-" + std::to_string(run.id) + "/rank1.log")),
+               "RANK=1"));
+}
+
+TEST(CliRun, TwoDatabasesInOneFolderKeepTheirRankLogsApart) {
+  TempDir home;
+  // Both runs are run 1 of their own database: with one log folder per folder, the second run
+  // would overwrite the first one's logs.
+  ASSERT_EQ(run_cli(fake_run(home.file("a.db"), "ok", 2), home.path()).exit_code, 0);
+  ASSERT_EQ(run_cli(fake_run(home.file("b.db"), "ok", 3), home.path()).exit_code, 0);
+  EXPECT_EQ(storage::Database(home.file("a.db")).list_runs().at(0).id, 1);
+  EXPECT_EQ(storage::Database(home.file("b.db")).list_runs().at(0).id, 1);
+  EXPECT_TRUE(contains(read_file(home.file("a.db.logs/run-1/rank0.log")), "WORLD_SIZE=2 "));
+  EXPECT_TRUE(contains(read_file(home.file("b.db.logs/run-1/rank0.log")), "WORLD_SIZE=3 "));
+  EXPECT_FALSE(std::filesystem::exists(home.file("a.db.logs/run-1/rank2.log")));
+  EXPECT_TRUE(std::filesystem::exists(home.file("b.db.logs/run-1/rank2.log")));
+  EXPECT_FALSE(std::filesystem::exists(home.file("logs")));
 }
 
 TEST(CliRun, FailingRankMessageComesFromItsStderr) {

@@ -2,6 +2,7 @@
 #include <parity/storage/step_writer.h>
 
 #include <chrono>
+#include <optional>
 #include <thread>
 
 #include "test_util.h"
@@ -92,7 +93,8 @@ TEST_F(StepWriterTest, ManyRowsFromATrainingThread) {
   std::thread trainer([&] {
     for (int64_t s = 1; s <= kSteps; ++s) {
       for (int rank = -1; rank < kRanks; ++rank) writer.push(row(run_, s, rank, 1.0 / s + rank));
-      if (s % 1000 == 0) writer.push(EvalRow{run_, static_cast<int>(s / 1000), s, s * 32, 0.1});
+      if (s % 1000 == 0)
+        writer.push(EvalRow{run_, static_cast<int>(s / 1000), s, s * 32, 0.1, std::nullopt});
     }
   });
   // Meanwhile the window polls the growing series; each poll sees a committed prefix.

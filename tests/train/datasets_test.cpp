@@ -136,7 +136,9 @@ TEST(BlasCheck, NamesTheMappedLibraryAndMeasures) {
     EXPECT_TRUE(r.slow);
     EXPECT_NE(r.message.find("libopenblas0-pthread"), std::string::npos);
   }
-  if (!r.slow) EXPECT_TRUE(r.message.empty());
+  if (!r.slow) {
+    EXPECT_TRUE(r.message.empty());
+  }
 }
 
 }  // namespace

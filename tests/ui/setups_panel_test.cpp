@@ -73,7 +73,9 @@ TEST_F(SetupsPanelTest, CudaIsListedButDisabledWithoutACudaBuild) {
   ASSERT_NE(items, nullptr);
   ASSERT_EQ(items->rowCount(), 2);
   EXPECT_EQ(items->item(1)->isEnabled(), engine::cuda_build());
-  if (!engine::cuda_build()) EXPECT_FALSE(items->item(1)->toolTip().isEmpty());
+  if (!engine::cuda_build()) {
+    EXPECT_FALSE(items->item(1)->toolTip().isEmpty());
+  }
 }
 
 TEST_F(SetupsPanelTest, LaunchHandsOverEveryConfig) {

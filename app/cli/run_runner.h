@@ -48,7 +48,6 @@ struct RunReport {
 /// (runs.db -> runs.db.logs/run-7), so two databases in one folder never share a log folder.
 std::string default_log_dir(const std::string& db_path, int64_t run_id);
 
-
 /// Runs config as the existing (queued) run run_id. The config must be valid. Launch failures
 /// (no worker, cannot fork) end the run as failed rather than throwing; StorageError propagates.
 RunReport run_recorded(storage::Database& db, int64_t run_id, const engine::RunConfig& config,

@@ -161,8 +161,10 @@ EvalResult evaluate(torch::nn::Sequential& model, const TensorDataset& test, con
   }
   auto sums = torch::tensor({loss_sum, correct, count}, torch::kFloat64);
   if (pg) {
-    std::vector<torch::Tensor> t{sums};
+    // NCCL reduces device tensors only.
+    std::vector<torch::Tensor> t{sums.to(device)};
     pg->allreduce(t)->wait();
+    sums = t[0].to(torch::kCPU);
   }
   model->train();
   EvalResult r;
@@ -210,6 +212,22 @@ RunEnd train(const RunConfig& config, const DistEnv& env, StepSink* sink,
   const bool reporter = env.rank == 0 && sink != nullptr;
   const torch::Device device =
       config.device == Device::kCuda ? torch::Device(torch::kCUDA, env.local_rank) : torch::kCPU;
+
+  if (device.is_cuda()) {
+    const auto devices = static_cast<int64_t>(torch::cuda::device_count());
+    if (devices == 0) {
+      throw TrainError(
+          "device cuda: no CUDA device is visible to this process (torch::cuda::device_count() "
+          "is 0: no GPU, CUDA_VISIBLE_DEVICES, or a LibTorch whose CUDA library was not loaded)");
+    }
+    if (env.local_rank >= devices) {
+      throw TrainError("device cuda: local rank " + std::to_string(env.local_rank) + " needs cuda:" +
+                       std::to_string(env.local_rank) + " but this machine shows " +
+                       std::to_string(devices) +
+                       " device(s); one GPU cannot host two NCCL ranks, use --num-processes <= " +
+                       std::to_string(devices));
+    }
+  }
 
   c10::intrusive_ptr<c10d::Store> store;
   c10::intrusive_ptr<c10d::ProcessGroup> pg;

@@ -28,8 +28,8 @@ c10::intrusive_ptr<c10d::Store> make_store(const DistEnv& env) {
   return c10::make_intrusive<c10d::TCPStore>(env.master_addr, opts);
 }
 
-c10::intrusive_ptr<c10d::ProcessGroup> make_process_group(
-    const c10::intrusive_ptr<c10d::Store>& store, const DistEnv& env, Device device) {
+c10::intrusive_ptr<Collectives> make_process_group(const c10::intrusive_ptr<c10d::Store>& store,
+                                                   const DistEnv& env, Device device) {
   const auto timeout =
       std::chrono::milliseconds(static_cast<int64_t>(env.collective_timeout_s * 1000));
   if (device == Device::kCuda) {

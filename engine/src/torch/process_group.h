@@ -29,7 +29,8 @@ using Collectives = c10d::ProcessGroup;
 /// The store of env: FileStore(env.store_path) or TCPStore(master_addr:master_port, rank 0 hosts).
 c10::intrusive_ptr<c10d::Store> make_store(const DistEnv& env);
 
-/// A process group over `store` for `device`. Throws TrainError for NCCL on a CPU-only build.
+/// A process group over `store` for `device`. Throws TrainError for NCCL on a build without it
+/// (CPU LibTorch, or CUDA without NCCL headers) and for Gloo on a build without Gloo.
 c10::intrusive_ptr<Collectives> make_process_group(const c10::intrusive_ptr<c10d::Store>& store,
                                                    const DistEnv& env, Device device);
 

@@ -211,6 +211,9 @@ DistEnv DistEnv::from_environment() {
   e.master_port = env_int("MASTER_PORT", 29500);
   if (const char* s = std::getenv("PARITY_STORE"); s && *s) e.store_path = s;
   e.threads = env_int("PARITY_THREADS", 0);
+  if (const char* f = std::getenv("PARITY_FORCE_PROCESS_GROUP"); f && *f && std::string(f) != "0") {
+    e.force_process_group = true;
+  }
   if (e.world_size < 1 || e.rank < 0 || e.rank >= e.world_size) {
     throw std::runtime_error("RANK=" + std::to_string(e.rank) + " is outside WORLD_SIZE=" +
                              std::to_string(e.world_size));
@@ -245,11 +248,16 @@ RunEnd train(const RunConfig& config, const DistEnv& env, StepSink* sink,
                        " device(s); one GPU cannot host two NCCL ranks, use --num-processes <= " +
                        std::to_string(devices));
     }
+    // PyTorch's defaults are kept: cuDNN convolutions may use TF32, matrix products do not.
+    // PARITY_CUDNN_TF32=0 turns TF32 off for convolutions too (CPU-vs-CUDA comparisons).
+    if (const char* tf32 = std::getenv("PARITY_CUDNN_TF32"); tf32 && *tf32) {
+      at::globalContext().setAllowTF32CuDNN(std::string(tf32) != "0");
+    }
   }
 
   c10::intrusive_ptr<c10d::Store> store;
   c10::intrusive_ptr<Collectives> pg;
-  if (env.world_size > 1) {
+  if (env.world_size > 1 || env.force_process_group) {
     store = make_store(env);
     pg = make_process_group(store, env, config.device);
   }

@@ -25,9 +25,13 @@ struct DistEnv {
   std::string store_path;  ///< FileStore file (single node); empty = TCPStore on master_addr:port
   int threads = 0;         ///< intra-op threads; 0 = leave LibTorch's default
   double collective_timeout_s = 300;
+  /// Build the process group (and sync gradients through it) even for one process: a W=1 check of
+  /// the NCCL or Gloo path, since one GPU cannot host two NCCL ranks. PARITY_FORCE_PROCESS_GROUP=1.
+  bool force_process_group = false;
 
   /// Reads RANK, WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE, MASTER_ADDR, MASTER_PORT, PARITY_STORE,
-  /// PARITY_THREADS. Throws std::runtime_error naming a missing or malformed variable.
+  /// PARITY_THREADS, PARITY_FORCE_PROCESS_GROUP. Throws std::runtime_error naming a missing or
+  /// malformed variable.
   static DistEnv from_environment();
 };
 

@@ -5,11 +5,12 @@
 # Ninja (or make) when there, else compiles with the compiler directly.
 #
 # Usage: scripts/device/gpu_build.sh [BUILD_DIR]        (default: build-gpu)
-# Env:   PYTHON (python3), CXX, JOBS (nproc), PARITY_GPU_TESTS=auto|off, PARITY_CXX_STD=17|20,
-#        PARITY_GPU_TORCH_MODE=direct|config (direct: -DPARITY_TORCH_DIR, no CUDA toolkit needed;
-#        config: find_package(Torch) through torch.utils.cmake_prefix_path, needs nvcc),
-#        PARITY_GPU_BUILD_TARGETS (default "parity-cli parity-worker") and PARITY_GPU_NO_CMAKE=1
-#        (take the no-CMake path) are for trying the script out
+# Env:   PYTHON (python3), CXX, JOBS (nproc), PARITY_CXX_STD=17|20 (default: from torch's version),
+#        PARITY_GPU_TESTS=auto|off|build (build: GoogleTest from .gpu-deps even when the system has
+#        one), PARITY_GPU_TORCH_MODE=direct|config (direct: -DPARITY_TORCH_DIR, no CUDA toolkit
+#        needed; config: find_package(Torch) through torch.utils.cmake_prefix_path, needs nvcc).
+#        For trying the script out: PARITY_GPU_BUILD_TARGETS (default "parity-cli parity-worker"),
+#        PARITY_GPU_NO_CMAKE=1 (take the no-CMake path).
 # Writes BUILD_DIR/gpu-build.env (what was detected and chosen; gpu_checks.sh reads it).
 # Exit 0 when BUILD_DIR/bin/parity-cli and parity-worker exist.
 # torch_* and nvidia_* come from the eval of the Python block; -Wl,a,b arguments hold commas.
@@ -88,6 +89,33 @@ for d in "${toolkits[@]}"; do
   [[ -d $d/include ]] && cuda_inc+=("$d/include")
   [[ -d $d/lib64 && -z $nvidia_lib ]] && cuda_lib+=("$d/lib64")
 done
+
+# --- GoogleTest: the system's when its ABI matches, else built from the carried sources (in the
+# background, while the preflights run) -----------------------------------------------------------
+tests=OFF
+prefix_path="$deps"
+gtest_pid=
+if [[ ${PARITY_GPU_TESTS:-auto} != off ]]; then
+  sys_gtest=
+  for d in /usr/lib/x86_64-linux-gnu/cmake/GTest /usr/lib/cmake/GTest /usr/lib64/cmake/GTest /usr/local/lib/cmake/GTest; do
+    [[ -f $d/GTestConfig.cmake ]] && sys_gtest=$d
+  done
+  if [[ -n $sys_gtest && $torch_abi == 1 && ${PARITY_GPU_TESTS:-auto} != build ]]; then
+    tests=ON
+  elif command -v cmake >/dev/null && [[ -f $deps/googletest/CMakeLists.txt ]]; then
+    say "building GoogleTest from .gpu-deps (ABI $torch_abi) in the background"
+    gen=(); command -v ninja >/dev/null && gen=(-G Ninja)
+    (
+      cmake -S "$deps/googletest" -B "$build/gtest-build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
+        -DCMAKE_CXX_COMPILER="$(command -v "$cxx")" -DCMAKE_INSTALL_PREFIX="$build/gtest-prefix" \
+        -DCMAKE_CXX_FLAGS="-D_GLIBCXX_USE_CXX11_ABI=$torch_abi" \
+        -DBUILD_GMOCK=ON -DINSTALL_GTEST=ON &&
+        cmake --build "$build/gtest-build" -j "$jobs" &&
+        cmake --install "$build/gtest-build"
+    ) > "$build/gtest.log" 2>&1 &
+    gtest_pid=$!
+  fi
+fi
 
 # --- preflight: which c10d headers compile with what this machine has --------------------------
 pre=$build/preflight
@@ -185,30 +213,13 @@ else
   record ZLIB system
 fi
 
-# --- GoogleTest: the system's when its ABI matches, else built from the carried sources ---------
-tests=OFF
-prefix_path="$deps"
-if [[ ${PARITY_GPU_TESTS:-auto} != off ]]; then
-  sys_gtest=
-  for d in /usr/lib/x86_64-linux-gnu/cmake/GTest /usr/lib/cmake/GTest /usr/lib64/cmake/GTest /usr/local/lib/cmake/GTest; do
-    [[ -f $d/GTestConfig.cmake ]] && sys_gtest=$d
-  done
-  if [[ -n $sys_gtest && $torch_abi == 1 ]]; then
+
+if [[ -n $gtest_pid ]]; then
+  if wait "$gtest_pid"; then
     tests=ON
-  elif command -v cmake >/dev/null && [[ -f $deps/googletest/CMakeLists.txt ]]; then
-    say "building GoogleTest from .gpu-deps (ABI $torch_abi)"
-    gen=(); command -v ninja >/dev/null && gen=(-G Ninja)
-    if cmake -S "$deps/googletest" -B "$build/gtest-build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
-         -DCMAKE_CXX_COMPILER="$(command -v "$cxx")" -DCMAKE_INSTALL_PREFIX="$build/gtest-prefix" \
-         -DCMAKE_CXX_FLAGS="-D_GLIBCXX_USE_CXX11_ABI=$torch_abi" \
-         -DBUILD_GMOCK=ON -DINSTALL_GTEST=ON > "$build/gtest.log" 2>&1 &&
-       cmake --build "$build/gtest-build" -j "$jobs" >> "$build/gtest.log" 2>&1 &&
-       cmake --install "$build/gtest-build" >> "$build/gtest.log" 2>&1; then
-      tests=ON
-      prefix_path="$deps;$build/gtest-prefix"
-    else
-      say "GoogleTest did not build (tail of $build/gtest.log):"; tail -5 "$build/gtest.log"
-    fi
+    prefix_path="$deps;$build/gtest-prefix"
+  else
+    say "GoogleTest did not build (tail of $build/gtest.log):"; tail -5 "$build/gtest.log"
   fi
 fi
 record TESTS "$tests"

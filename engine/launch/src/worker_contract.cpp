@@ -34,6 +34,9 @@ DistEnv DistEnv::from_environment() {
   e.master_port = env_int(kEnvMasterPort, kDefaultMasterPort);
   if (const char* s = std::getenv(kEnvStore); s && *s) e.store_path = s;
   e.threads = env_int(kEnvThreads, 0);
+  if (const char* f = std::getenv(kEnvForceProcessGroup); f && *f && std::string(f) != "0") {
+    e.force_process_group = true;
+  }
   if (e.world_size < 1 || e.rank < 0 || e.rank >= e.world_size) {
     throw std::runtime_error(std::string(kEnvRank) + "=" + std::to_string(e.rank) + " is outside " +
                              kEnvWorldSize + "=" + std::to_string(e.world_size));

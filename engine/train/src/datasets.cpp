@@ -235,6 +235,8 @@ std::pair<torch::Tensor, torch::Tensor> gather_batch(const TensorDataset& datase
                                                      const std::vector<int64_t>& indices) {
   auto idx = torch::from_blob(const_cast<int64_t*>(indices.data()),
                               {static_cast<int64_t>(indices.size())}, torch::kInt64);
+  // index_select on CUDA wants its indices on the same device (a no-op copy on the CPU).
+  idx = idx.to(dataset.inputs.device());
   return {dataset.inputs.index_select(0, idx), dataset.targets.index_select(0, idx)};
 }
 

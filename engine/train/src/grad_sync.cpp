@@ -5,7 +5,7 @@
 namespace parity::engine {
 
 GradientSync::GradientSync(std::vector<torch::Tensor> params,
-                           c10::intrusive_ptr<c10d::ProcessGroup> pg, int world_size, int rank,
+                           c10::intrusive_ptr<Collectives> pg, int world_size, int rank,
                            int64_t bucket_bytes)
     : params_(std::move(params)), pg_(std::move(pg)), world_size_(world_size), rank_(rank) {
   if (!pg_) return;  // one process: sync() touches no buffer

@@ -3,9 +3,10 @@
 // step's metrics riding in the last bucket so a sync costs no extra collective.
 
 #include <torch/torch.h>
-#include <torch/csrc/distributed/c10d/ProcessGroup.hpp>
 
 #include <vector>
+
+#include "process_group.h"
 
 namespace parity::engine {
 
@@ -27,7 +28,7 @@ struct GlobalStepMetrics {
 class GradientSync {
  public:
   /// pg may be null for a single process (then only the metrics are filled in).
-  GradientSync(std::vector<torch::Tensor> params, c10::intrusive_ptr<c10d::ProcessGroup> pg,
+  GradientSync(std::vector<torch::Tensor> params, c10::intrusive_ptr<Collectives> pg,
                int world_size, int rank, int64_t bucket_bytes = 25 << 20);
 
   /// All-reduces (sum) gradients and metrics, waits, and divides gradients by the number of
@@ -40,7 +41,7 @@ class GradientSync {
     int64_t numel = 0;
   };
   std::vector<torch::Tensor> params_;
-  c10::intrusive_ptr<c10d::ProcessGroup> pg_;
+  c10::intrusive_ptr<Collectives> pg_;
   int world_size_;
   int rank_;
   std::vector<Bucket> buckets_;

@@ -1,9 +1,11 @@
 #include "process_group.h"
 
 #include <torch/csrc/distributed/c10d/FileStore.hpp>
-#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
-#ifdef PARITY_WITH_CUDA
+#ifndef PARITY_NO_GLOO
+#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
+#endif
+#ifdef PARITY_WITH_NCCL
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
 #endif
 
@@ -28,20 +30,31 @@ c10::intrusive_ptr<c10d::Store> make_store(const DistEnv& env) {
   return c10::make_intrusive<c10d::TCPStore>(env.master_addr, opts);
 }
 
-c10::intrusive_ptr<c10d::ProcessGroup> make_process_group(
-    const c10::intrusive_ptr<c10d::Store>& store, const DistEnv& env, Device device) {
+c10::intrusive_ptr<Collectives> make_process_group(const c10::intrusive_ptr<c10d::Store>& store,
+                                                   const DistEnv& env, Device device) {
   const auto timeout =
       std::chrono::milliseconds(static_cast<int64_t>(env.collective_timeout_s * 1000));
+  (void)timeout;  // unused when neither backend is compiled in
   if (device == Device::kCuda) {
-#ifdef PARITY_WITH_CUDA
+#if defined(PARITY_WITH_NCCL)
     auto opts = c10d::ProcessGroupNCCL::Options::create();
     opts->timeout = timeout;
     return c10::make_intrusive<c10d::ProcessGroupNCCL>(store, env.rank, env.world_size, opts);
+#elif defined(PARITY_WITH_CUDA)
+    throw TrainError(
+        "device cuda with several processes: this build of Parity has CUDA but no NCCL (built "
+        "with PARITY_NCCL=OFF); use --num-processes 1");
 #else
     throw TrainError(
         "device cuda: this build of Parity has no CUDA (LibTorch CPU); use --device cpu");
 #endif
   }
+#ifdef PARITY_NO_GLOO
+  (void)store;
+  throw TrainError(
+      "device cpu with several processes: this build of Parity has no c10d Gloo (built with "
+      "PARITY_GLOO=OFF); use --num-processes 1");
+#else
   auto opts = c10d::ProcessGroupGloo::Options::create();
   opts->timeout = timeout;
   // On one node the Gloo device binds to loopback so nothing is reachable from the network; a
@@ -52,6 +65,7 @@ c10::intrusive_ptr<c10d::ProcessGroup> make_process_group(
                               ? c10d::ProcessGroupGloo::createDefaultDevice()
                               : c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1"));
   return c10::make_intrusive<c10d::ProcessGroupGloo>(store, env.rank, env.world_size, opts);
+#endif
 }
 
 }  // namespace parity::engine

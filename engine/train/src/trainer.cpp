@@ -2,6 +2,7 @@
 
 #include <ATen/autocast_mode.h>
 #include <torch/torch.h>
+#include <torch/version.h>
 
 #include <chrono>
 #include <cmath>
@@ -17,6 +18,10 @@
 #include "grad_sync.h"
 #include "models.h"
 #include "process_group.h"
+
+#define PARITY_TORCH_AT_LEAST(major, minor) \
+  (TORCH_VERSION_MAJOR > (major) ||               \
+   (TORCH_VERSION_MAJOR == (major) && TORCH_VERSION_MINOR >= (minor)))
 
 namespace parity::engine {
 namespace {
@@ -34,26 +39,39 @@ class AutocastScope {
     if (!active_) return;
     const auto dtype = mp == MixedPrecision::kBf16 ? at::kBFloat16 : at::kHalf;
     cuda_ = device == Device::kCuda;
+    set_enabled(true);
+#if PARITY_TORCH_AT_LEAST(2, 4)
+    at::autocast::set_autocast_dtype(cuda_ ? at::kCUDA : at::kCPU, dtype);
+#else
     if (cuda_) {
-      at::autocast::set_enabled(true);
       at::autocast::set_autocast_gpu_dtype(dtype);
     } else {
-      at::autocast::set_cpu_enabled(true);
       at::autocast::set_autocast_cpu_dtype(dtype);
     }
+#endif
     at::autocast::increment_nesting();
   }
   ~AutocastScope() {
     if (!active_) return;
     if (at::autocast::decrement_nesting() == 0) at::autocast::clear_cache();
-    if (cuda_) {
-      at::autocast::set_enabled(false);
-    } else {
-      at::autocast::set_cpu_enabled(false);
-    }
+    set_enabled(false);
   }
 
  private:
+  // LibTorch 2.4 replaced the per-device functions (set_enabled for CUDA, set_cpu_enabled, ...)
+  // by ones taking the device type, and 2.x warns on the old ones.
+  void set_enabled(bool on) const {
+#if PARITY_TORCH_AT_LEAST(2, 4)
+    at::autocast::set_autocast_enabled(cuda_ ? at::kCUDA : at::kCPU, on);
+#else
+    if (cuda_) {
+      at::autocast::set_enabled(on);
+    } else {
+      at::autocast::set_cpu_enabled(on);
+    }
+#endif
+  }
+
   bool active_;
   bool cuda_ = false;
 };
@@ -92,7 +110,7 @@ void set_lr(torch::optim::Optimizer& opt, double lr) {
 
 // DDP broadcasts rank 0's parameters at construction, so a device-specific seed cannot leave the
 // replicas different.
-void broadcast_parameters(const std::vector<torch::Tensor>& params, c10d::ProcessGroup& pg) {
+void broadcast_parameters(const std::vector<torch::Tensor>& params, Collectives& pg) {
   torch::NoGradGuard no_grad;
   std::vector<torch::Tensor> flat{torch::cat(
       [&] {
@@ -118,7 +136,7 @@ struct EvalResult {
 // sums are all-reduced: the same numbers as gathering every prediction on one rank.
 EvalResult evaluate(torch::nn::Sequential& model, const TensorDataset& test, const RunConfig& c,
                     LossKind loss, int64_t num_outputs, const DistEnv& env,
-                    c10d::ProcessGroup* pg, const torch::Device& device) {
+                    Collectives* pg, const torch::Device& device) {
   torch::NoGradGuard no_grad;
   model->eval();
   ShardOptions opts;
@@ -145,8 +163,10 @@ EvalResult evaluate(torch::nn::Sequential& model, const TensorDataset& test, con
   }
   auto sums = torch::tensor({loss_sum, correct, count}, torch::kFloat64);
   if (pg) {
-    std::vector<torch::Tensor> t{sums};
+    // NCCL reduces device tensors only.
+    std::vector<torch::Tensor> t{sums.to(device)};
     pg->allreduce(t)->wait();
+    sums = t[0].to(torch::kCPU);
   }
   model->train();
   EvalResult r;
@@ -178,9 +198,30 @@ RunEnd train(const RunConfig& config, const DistEnv& env, StepSink* sink,
   const torch::Device device =
       config.device == Device::kCuda ? torch::Device(torch::kCUDA, env.local_rank) : torch::kCPU;
 
+  if (device.is_cuda()) {
+    const auto devices = static_cast<int64_t>(torch::cuda::device_count());
+    if (devices == 0) {
+      throw TrainError(
+          "device cuda: no CUDA device is visible to this process (torch::cuda::device_count() "
+          "is 0: no GPU, CUDA_VISIBLE_DEVICES, or a LibTorch whose CUDA library was not loaded)");
+    }
+    if (env.local_rank >= devices) {
+      throw TrainError("device cuda: local rank " + std::to_string(env.local_rank) + " needs cuda:" +
+                       std::to_string(env.local_rank) + " but this machine shows " +
+                       std::to_string(devices) +
+                       " device(s); one GPU cannot host two NCCL ranks, use --num-processes <= " +
+                       std::to_string(devices));
+    }
+    // PyTorch's defaults are kept: cuDNN convolutions may use TF32, matrix products do not.
+    // PARITY_CUDNN_TF32=0 turns TF32 off for convolutions too (CPU-vs-CUDA comparisons).
+    if (const char* tf32 = std::getenv(kEnvCudnnTf32); tf32 && *tf32) {
+      at::globalContext().setAllowTF32CuDNN(std::string(tf32) != "0");
+    }
+  }
+
   c10::intrusive_ptr<c10d::Store> store;
-  c10::intrusive_ptr<c10d::ProcessGroup> pg;
-  if (env.world_size > 1) {
+  c10::intrusive_ptr<Collectives> pg;
+  if (env.world_size > 1 || env.force_process_group) {
     store = make_store(env);
     pg = make_process_group(store, env, config.device);
   }

@@ -12,6 +12,10 @@
 ///   PARITY_STATUS_FD   file descriptor to write progress_protocol lines to (every rank)
 ///   PARITY_THREADS     intra-op threads for this rank (OMP_NUM_THREADS, OPENBLAS_NUM_THREADS and
 ///                      MKL_NUM_THREADS are set to the same; OMP_WAIT_POLICY=PASSIVE unless set)
+/// A rank also reads, when the user sets them (device checks):
+///   PARITY_FORCE_PROCESS_GROUP=1  build the process group even for one process (a W=1 check of
+///                                 the NCCL path: one GPU cannot host two NCCL ranks)
+///   PARITY_CUDNN_TF32=0           no TF32 in cuDNN convolutions (CPU-vs-CUDA comparisons)
 /// What else a rank can rely on (its process group, its log, its exit status) is stated with the
 /// supervisor, <parity/launch/rank_supervisor.h>.
 
@@ -33,6 +37,8 @@ inline constexpr char kEnvConfig[] = "PARITY_CONFIG";
 inline constexpr char kEnvStore[] = "PARITY_STORE";
 inline constexpr char kEnvStatusFd[] = "PARITY_STATUS_FD";
 inline constexpr char kEnvThreads[] = "PARITY_THREADS";
+inline constexpr char kEnvForceProcessGroup[] = "PARITY_FORCE_PROCESS_GROUP";
+inline constexpr char kEnvCudnnTf32[] = "PARITY_CUDNN_TF32";
 /// Thread counts of the libraries under LibTorch, each set to PARITY_THREADS.
 inline constexpr const char* kEnvLibraryThreads[] = {"OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
                                                      "MKL_NUM_THREADS"};
@@ -56,9 +62,11 @@ struct DistEnv {
   std::string store_path;  ///< FileStore file (single node); empty = TCPStore on master_addr:port
   int threads = 0;         ///< intra-op threads; 0 = leave LibTorch's default
   double collective_timeout_s = 300;  ///< not in the environment: the worker's default
+  /// A process group (and gradient sync through it) even for one process.
+  bool force_process_group = false;
 
   /// Worker side. Reads RANK, WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE, MASTER_ADDR, MASTER_PORT,
-  /// PARITY_STORE, PARITY_THREADS. Throws std::runtime_error naming a missing or malformed
+  /// PARITY_STORE, PARITY_THREADS, PARITY_FORCE_PROCESS_GROUP. Throws std::runtime_error naming a missing or malformed
   /// variable.
   static DistEnv from_environment();
 };

@@ -8,18 +8,21 @@
 #include <parity/ui/main_window.h>
 #include <parity/ui/runs_model.h>
 #include <parity/ui/runs_panel.h>
+#include <parity/ui/setups_panel.h>
 
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QFile>
 #include <QLabel>
 #include <QMessageBox>
-#include <QTest>
-#include <QTimer>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QTableView>
 #include <QTableWidget>
+#include <QTest>
+#include <QTimer>
 #include <QtCharts/QAreaSeries>
 #include <QtCharts/QChart>
 #include <QtCharts/QLineSeries>
@@ -155,6 +158,33 @@ TEST_F(MainWindowTest, DeleteAsksByNameAndDefaultsToNo) {
   EXPECT_TRUE(defaultIsNo);
   ASSERT_TRUE(test::waitFor([&] { return window.isSettled(false); }));
   EXPECT_EQ(window.runsModel()->rowCount(), 2) << "Return deleted the run";
+}
+
+// Shrunk to 900x600 the window stays usable: the docks give way (at most 40 % each) and the
+// setup form shows several fields, not two.
+TEST_F(MainWindowTest, At900x600TheDocksGiveWayAndTheSetupFormShowsSeveralFields) {
+  MainWindow window({false, true});
+  window.resize(1500, 950);
+  window.show();
+  window.openDatabase(path);
+  ASSERT_TRUE(test::waitFor([&] { return window.isSettled(false); }));
+  window.resize(900, 600);
+  QCoreApplication::processEvents();
+  ASSERT_TRUE(test::waitFor([&] { return window.height() == 600; }));
+  auto* runsDock = window.findChild<QDockWidget*>("runsDock");
+  auto* setupsDock = window.findChild<QDockWidget*>("setupsDock");
+  ASSERT_NE(runsDock, nullptr);
+  ASSERT_NE(setupsDock, nullptr);
+  EXPECT_TRUE(test::waitFor([&] { return runsDock->height() <= 600 * 2 / 5 + 4; }))
+      << runsDock->height();
+  EXPECT_LE(setupsDock->width(), 900 * 2 / 5 + 4);
+  QScrollArea* form = nullptr;
+  for (auto* area : window.setupsPanel()->findChildren<QScrollArea*>()) {
+    if (area->isVisible()) form = area;
+  }
+  ASSERT_NE(form, nullptr);
+  EXPECT_GE(form->viewport()->height(), 4 * form->fontMetrics().height() * 3 / 2)
+      << "the setup form shows fewer than four fields";
 }
 
 TEST_F(MainWindowTest, PerRankCurvesAreLoadedWhenAskedFor) {

@@ -65,6 +65,9 @@ void ChartPanel::setUpControls() {
   export_->setText(tr("Export"));
   export_->setPopupMode(QToolButton::InstantPopup);
   status_->setObjectName("chartStatus");
+  // The first thing to give way when the window is narrow (the controls keep their text).
+  status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  status_->setMinimumWidth(0);
   status_->setForegroundRole(QPalette::PlaceholderText);
 }
 

@@ -18,6 +18,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -317,6 +318,24 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   launcher_->stopAll();
   if (options_.useSettings) saveSettings();
   event->accept();
+}
+
+// Docks keep their pixel size when the window shrinks, so at 900x600 the runs table took half
+// the height and the setup form showed two rows. Each dock is held to at most 40 % of the window;
+// within that a size the user chose stays (and is saved with the window's state).
+void MainWindow::resizeEvent(QResizeEvent* event) {
+  QMainWindow::resizeEvent(event);
+  const int maxHeight = height() * 2 / 5, maxWidth = width() * 2 / 5;
+  for (QDockWidget* dock : {runsDock_, equivalentDock_, compareDock_}) {
+    if (dock && dock->isVisible() && !dock->isFloating() && dock->height() > maxHeight) {
+      resizeDocks({dock}, {maxHeight}, Qt::Vertical);
+      break;  // tabified: one resize moves the whole group
+    }
+  }
+  if (setupsDock_ && setupsDock_->isVisible() && !setupsDock_->isFloating() &&
+      setupsDock_->width() > maxWidth) {
+    resizeDocks({setupsDock_}, {maxWidth}, Qt::Horizontal);
+  }
 }
 
 void MainWindow::restoreSettings() {

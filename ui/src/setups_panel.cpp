@@ -50,7 +50,8 @@ SetupsPanel::SetupsPanel(SetupsModel* model, QWidget* parent)
   list_->setModel(model_);
   list_->setObjectName("setupsList");
   list_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
-  list_->setMaximumHeight(130);
+  // Five rows (more scroll): the form below gets the rest of the dock, also in a small window.
+  list_->setFixedHeight(list_->fontMetrics().height() * 5 + 10);
   list_->setSelectionMode(QAbstractItemView::ExtendedSelection);
 
   add_->setText(tr("Add"));

@@ -132,6 +132,28 @@ TEST(RunsModelFormat, Durations) {
   EXPECT_EQ(RunsModel::formatDuration(-1), "");
 }
 
+// Runs that ran at the same time shared the cores: their samples/s says so.
+TEST_F(RunsModelTest, SamplesPerSecondOfRunsThatSharedTheCoresIsMarked) {
+  auto timed = [](int64_t id, double start, double end) {
+    storage::RunRow r = row(id, "r", "finished", 100, 100);
+    r.started_at = start;
+    r.finished_at = end;
+    r.samples_per_s = 16000;
+    return r;
+  };
+  model.setRuns({timed(1, 1000, 1100), timed(2, 1050, 1200), timed(3, 1300, 1400)});
+  auto speed = [&](int row) { return model.index(row, RunsModel::kSpeed).data().toString(); };
+  auto tip = [&](int row) {
+    return model.index(row, RunsModel::kSpeed).data(Qt::ToolTipRole).toString();
+  };
+  EXPECT_EQ(speed(0), "16000 *");
+  EXPECT_EQ(speed(1), "16000 *");
+  EXPECT_EQ(speed(2), "16000");
+  EXPECT_TRUE(tip(0).contains("as 1 other run:")) << tip(0).toStdString();
+  EXPECT_TRUE(tip(0).contains("shared the cores"));
+  EXPECT_FALSE(tip(2).contains("shared"));
+}
+
 // A run that appears is scrolled into view, wherever the table's sort puts it.
 TEST(RunsPanel, ANewRunIsScrolledIntoView) {
   RunsModel model;

@@ -224,7 +224,9 @@ QVariant RunsModel::display(const storage::RunRow& r, int column) const {
       return setupSummary(r);
     case kSpeed: {
       const double speed = samplesPerSecond(r);
-      return speed > 0 ? QString::number(speed, 'f', 0) : QString();
+      if (speed <= 0) return QString();
+      // A run that shared the cores with others measured less than it would alone.
+      return QString::number(speed, 'f', 0) + (sharedCoresWith(r) > 0 ? " *" : "");
     }
     case kFinalLoss:
       return r.final_loss ? QString::number(*r.final_loss, 'g', 5) : QString();
@@ -236,6 +238,19 @@ QVariant RunsModel::display(const storage::RunRow& r, int column) const {
     default:
       return {};
   }
+}
+
+int RunsModel::sharedCoresWith(const storage::RunRow& r) const {
+  if (r.started_at <= 0) return 0;
+  const double now = now_();
+  auto end = [now](const storage::RunRow& x) { return x.finished_at > 0 ? x.finished_at : now; };
+  int others = 0;
+  for (const auto& o : runs_) {
+    if (o.id == r.id || o.started_at <= 0) continue;
+    if (o.finished_at <= 0 && !storage::is_active(o.status)) continue;  // never really ran
+    if (o.started_at < end(r) && r.started_at < end(o)) ++others;
+  }
+  return others;
 }
 
 QVariant RunsModel::sortValue(const storage::RunRow& r, int column) const {
@@ -273,7 +288,16 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
       if (column == kFinalLoss && r->final_eval_loss) {
         return tr("Final evaluation loss: %1").arg(*r->final_eval_loss, 0, 'g', 5);
       }
-      if (column == kSpeed) return tr("Training samples per second, all ranks together");
+      if (column == kSpeed) {
+        const int others = sharedCoresWith(*r);
+        const QString what = tr("Training samples per second, all ranks together");
+        if (others == 0) return what;
+        const QString alongside = others == 1 ? tr("1 other run") : tr("%1 other runs").arg(others);
+        return what + "\n" +
+               tr("* ran at the same time as %1: they shared the cores, so this is lower than "
+                  "the run alone would measure")
+                   .arg(alongside);
+      }
       if (column == kNotes && !r->notes.empty()) return QString::fromStdString(r->notes);
       return {};
     case Qt::ForegroundRole:

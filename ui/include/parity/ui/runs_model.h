@@ -67,6 +67,8 @@ class RunsModel : public QAbstractTableModel {
   /// For ETA and the live samples/s; tests inject a fixed clock.
   void setClock(std::function<double()> nowSeconds) { now_ = std::move(nowSeconds); }
 
+  /// Other runs whose time running overlapped this one's (they shared the machine's cores).
+  int sharedCoresWith(const storage::RunRow& r) const;
   /// "1:05" style; empty for negative.
   static QString formatDuration(double seconds);
 

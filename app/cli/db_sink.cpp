@@ -8,7 +8,7 @@ DbSink::DbSink(storage::Database& db, int64_t run_id, ProgressLine* progress)
     : db_(db), run_id_(run_id), writer_(db.path()), progress_(progress) {}
 
 void DbSink::on_start(const engine::RunStart& start) {
-  db_.set_started(run_id_, start.total_steps);
+  db_.set_started(run_id_, start.total_steps, start.train_samples);
   if (progress_) progress_->start(start);
 }
 

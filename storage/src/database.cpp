@@ -28,7 +28,8 @@ constexpr int kBusyTimeoutMs = 5000;
 
 constexpr const char* kRunColumns =
     "SELECT id, label, status, config_json, error, notes, created_at, started_at, finished_at, "
-    "total_steps, steps_done, samples_per_s, final_loss, final_eval_loss, final_accuracy FROM runs";
+    "total_steps, steps_done, samples_per_s, final_loss, final_eval_loss, final_accuracy, "
+    "train_size FROM runs";
 
 bool is_special_path(const std::string& path) {
   return path == ":memory:" || path.rfind("file:", 0) == 0;
@@ -72,6 +73,7 @@ RunRow read_run(const Statement& st) {
   r.final_loss = st.column_optional(12);
   r.final_eval_loss = st.column_optional(13);
   r.final_accuracy = st.column_optional(14);
+  r.train_size = st.column_int64(15);
   return r;
 }
 
@@ -217,10 +219,12 @@ void Database::set_status(int64_t run_id, RunStatus status, const std::string& e
   require_run_changed(db_, "set_status", run_id);
 }
 
-void Database::set_started(int64_t run_id, int64_t total_steps) {
-  Statement st(db_, "UPDATE runs SET status = ?4, started_at = ?2, total_steps = ?3 WHERE id = ?1");
+void Database::set_started(int64_t run_id, int64_t total_steps, int64_t train_size) {
+  Statement st(db_,
+               "UPDATE runs SET status = ?4, started_at = ?2, total_steps = ?3, train_size = ?5 "
+               "WHERE id = ?1");
   st.bind(1, run_id).bind(2, now_unix_seconds()).bind(3, total_steps);
-  st.bind(4, status_text(RunStatus::kRunning)).run();
+  st.bind(4, status_text(RunStatus::kRunning)).bind(5, train_size).run();
   require_run_changed(db_, "set_started", run_id);
 }
 

@@ -60,8 +60,15 @@ CREATE TABLE evals (
 ) WITHOUT ROWID;
 )sql";
 
+// Version 2: the training set's size as the run saw it (after train_samples), so the verdict can
+// tell padding and drops for every dataset, a CSV's included. 0 = not known (runs of version 1).
+inline constexpr const char* kSchemaV2 = R"sql(
+ALTER TABLE runs ADD COLUMN train_size INTEGER NOT NULL DEFAULT 0;
+)sql";
+
 inline constexpr Migration kMigrations[] = {
     {1, kSchemaV1},
+    {2, kSchemaV2},
 };
 
 }  // namespace parity::storage::detail

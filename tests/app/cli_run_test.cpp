@@ -48,6 +48,7 @@ TEST(CliRun, RecordsStepsPerRankEvalsAndFinals) {
   EXPECT_EQ(run.status, storage::RunStatus::kFinished);
   EXPECT_EQ(run.label, "ok");
   EXPECT_EQ(run.total_steps, 6);
+  EXPECT_EQ(run.train_size, 1000);  // as the (fake) rank 0 reported it
   EXPECT_EQ(run.steps_done, 6);
   EXPECT_DOUBLE_EQ(run.samples_per_s, 1234.5);
   ASSERT_TRUE(run.final_loss.has_value());

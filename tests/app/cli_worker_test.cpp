@@ -46,6 +46,7 @@ TEST(CliWorker, TwoProcessSyntheticRegressionIsRecorded) {
   auto run = db.list_runs().at(0);
   EXPECT_EQ(run.status, storage::RunStatus::kFinished) << run.error;
   EXPECT_EQ(run.steps_done, 6);
+  EXPECT_EQ(run.train_size, 128);  // stored with the run, for the verdict's padding and drops
   const auto global = db.steps(run.id, -1);
   ASSERT_EQ(global.size(), 6u);
   EXPECT_EQ(db.ranks(run.id), (std::vector<int>{-1, 0, 1}));

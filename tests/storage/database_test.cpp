@@ -46,16 +46,16 @@ int user_version_of(const std::string& path) {
   return version;
 }
 
-TEST(Database, MigratesAnEmptyFileToVersion1) {
+TEST(Database, MigratesAnEmptyFileToTheCurrentVersion) {
   TempDir dir;
   const std::string path = dir.file("empty.db");
   std::ofstream(path).close();  // a zero-length file is a valid, empty SQLite database
   EXPECT_EQ(user_version_of(path), 0);
 
   Database db(path);
-  EXPECT_EQ(Database::kSchemaVersion, 1);
-  EXPECT_EQ(db.schema_version(), 1);
-  EXPECT_EQ(user_version_of(path), 1);
+  EXPECT_EQ(Database::kSchemaVersion, 2);
+  EXPECT_EQ(db.schema_version(), 2);
+  EXPECT_EQ(user_version_of(path), 2);
   for (const char* table : {"runs", "steps", "evals"}) {
     EXPECT_EQ(query_int(db.handle(), std::string("SELECT count(*) FROM sqlite_master WHERE "
                                                  "type = 'table' AND name = '") +
@@ -86,12 +86,39 @@ TEST(Database, CreatesMissingFoldersAndReopensExistingData) {
     id = db.create_run("first", R"({"seed":1})");
     db.append_steps({step_row(id, 1, -1, 0.5)});
   }
-  // Reopening must not run migration 1 again (CREATE TABLE would fail) and must keep the data.
+  // Reopening must not run a migration again (CREATE TABLE would fail) and must keep the data.
   Database db(path);
-  EXPECT_EQ(db.schema_version(), 1);
+  EXPECT_EQ(db.schema_version(), Database::kSchemaVersion);
   ASSERT_EQ(db.list_runs().size(), 1u);
   EXPECT_EQ(db.list_runs()[0].label, "first");
   EXPECT_EQ(db.steps(id).size(), 1u);
+}
+
+// A database written by Parity 0.1 (schema 1, no train_size) opens, keeps its runs and steps, and
+// reads their training-set size as 0 (unknown); new runs store theirs.
+TEST(Database, MigratesAVersion1DatabaseAndKeepsItsRuns) {
+  TempDir dir;
+  const std::string path = dir.file("v1.db");
+  int64_t old = 0;
+  {
+    Database db(path);
+    old = db.create_run("from 0.1", "{}");
+    db.set_started(old, 10, 512);
+    db.append_steps({step_row(old, 1, -1, 0.5)});
+    // What schema 1 looked like: no train_size column.
+    exec_sql(db.handle(), "ALTER TABLE runs DROP COLUMN train_size; PRAGMA user_version = 1");
+  }
+  EXPECT_EQ(user_version_of(path), 1);
+  Database db(path);
+  EXPECT_EQ(db.schema_version(), 2);
+  const RunRow run = *db.get_run(old);
+  EXPECT_EQ(run.label, "from 0.1");
+  EXPECT_EQ(run.total_steps, 10);
+  EXPECT_EQ(run.train_size, 0);
+  EXPECT_EQ(db.steps(old).size(), 1u);
+  const int64_t fresh = db.create_run("new", "{}");
+  db.set_started(fresh, 3, 77);
+  EXPECT_EQ(db.get_run(fresh)->train_size, 77);
 }
 
 TEST(Database, RefusesASchemaNewerThanThisBuild) {

@@ -35,6 +35,7 @@ struct RunRow {
   double finished_at = 0;   ///< 0 = not yet
   int64_t total_steps = 0;  ///< optimizer steps planned
   int64_t steps_done = 0;   ///< last global step recorded
+  int64_t train_size = 0;   ///< training samples the run had (after train_samples); 0 = unknown
   double samples_per_s = 0;
   std::optional<double> final_loss;       ///< last global step loss (NaN if it was NaN)
   std::optional<double> final_eval_loss;  ///< last evaluation (NaN if it was NaN)
@@ -71,7 +72,7 @@ std::string default_database_path();
 
 class Database {
  public:
-  static constexpr int kSchemaVersion = 1;
+  static constexpr int kSchemaVersion = 2;
 
   /// Opens (creating folders and file as needed) and migrates. Throws StorageError naming the path
   /// when the folder cannot be created, the file is not a database, or its schema is newer than
@@ -93,7 +94,8 @@ class Database {
   int64_t create_run(const std::string& label, const std::string& config_json,
                      RunStatus status = RunStatus::kQueued);
   void set_status(int64_t run_id, RunStatus status, const std::string& error = "");
-  void set_started(int64_t run_id, int64_t total_steps);  ///< status running, started_at now
+  /// Status running, started_at now, the plan's total steps and the training set's size.
+  void set_started(int64_t run_id, int64_t total_steps, int64_t train_size = 0);
   /// Marks the end: status, error, finished_at now, samples/s, and the finals from stored rows.
   void finish_run(int64_t run_id, RunStatus status, const std::string& error, double samples_per_s);
   void rename_run(int64_t run_id, const std::string& label);

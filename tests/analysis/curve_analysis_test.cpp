@@ -39,9 +39,24 @@ TEST(Interpolate, UnsortedQueriesAndRepeatedX) {
   EXPECT_FALSE(interpolate_at(Series{}, 0).has_value());
 }
 
+TEST(Interpolate, NanStaysInItsNeighbourhood) {
+  const Series s{{0, 1, 2, 3}, {0, kNaN, 2, 3}};
+  const Resampled r = interpolate(s, {0, 0.5, 1, 1.5, 2, 2.5});
+  EXPECT_EQ(r.covered, std::vector<bool>(6, true));
+  EXPECT_DOUBLE_EQ(r.y[0], 0);
+  EXPECT_TRUE(std::isnan(r.y[1]));
+  EXPECT_TRUE(std::isnan(r.y[2]));
+  EXPECT_TRUE(std::isnan(r.y[3]));
+  EXPECT_DOUBLE_EQ(r.y[4], 2);
+  EXPECT_DOUBLE_EQ(r.y[5], 2.5);
+}
+
 TEST(Interpolate, MismatchedLengthsThrow) {
   const Series bad{{0, 1}, {0}};
   EXPECT_THROW(interpolate(bad, {0.5}), AnalysisError);
+  EXPECT_THROW(ema(bad), AnalysisError);
+  EXPECT_THROW(band({bad}), AnalysisError);
+  EXPECT_THROW(value_at_position({}, 0), AnalysisError);
 }
 
 TEST(Overlap, IntersectsRanges) {
@@ -101,6 +116,15 @@ TEST(Band, MeanMinMaxOnFirstMembersPoints) {
   EXPECT_DOUBLE_EQ(out.mean[2], 14.0 / 3);
   EXPECT_DOUBLE_EQ(out.hi[2], 6);
   EXPECT_EQ(out.count, (std::vector<int>{3, 3, 3}));
+}
+
+TEST(Band, NonFiniteMemberPointsAreLeftOut) {
+  const Series a{{0, 1, 2}, {1, kNaN, 3}};
+  const Series b{{0, 1, 2}, {3, 4, 5}};
+  const Band out = band({a, b});
+  EXPECT_EQ(out.x, (std::vector<double>{0, 2}));  // at 1 only b is finite: not common
+  EXPECT_DOUBLE_EQ(out.mean[1], 4);
+  EXPECT_EQ(out.count, (std::vector<int>{2, 2}));
 }
 
 TEST(Band, CommonRangeOrUnion) {

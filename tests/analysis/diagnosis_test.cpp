@@ -37,16 +37,6 @@ TEST(ConfigDiff, ListsOnlyDifferingKeysWithoutLabel) {
   EXPECT_EQ(config_diff(a, b).back().value, "bf16");  // enum spellings, unquoted
 }
 
-TEST(ConfigDiff, SameSetupExceptSeed) {
-  RunConfig a = regression(1, 16), b = a;
-  b.seed = 7;
-  b.data_seed = 8;
-  b.label = "other";
-  EXPECT_TRUE(same_setup_except_seed(a, b));
-  b.num_processes = 2;
-  EXPECT_FALSE(same_setup_except_seed(a, b));
-}
-
 TEST(Diagnose, IdenticalConfigsHaveNothingToSay) {
   const Diagnosis d = diagnose(regression(2, 8), regression(2, 8));
   EXPECT_TRUE(d.causes.empty());

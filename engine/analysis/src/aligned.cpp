@@ -7,9 +7,7 @@
 
 #include "verdict_util.h"
 
-namespace parity::engine {
-
-namespace verdict_detail {
+namespace parity::engine::verdict_detail {
 namespace {
 
 std::string span(const Range& r) { return num(r.lo) + "–" + num(r.hi); }
@@ -90,15 +88,4 @@ double max_abs_delta(const Aligned& a) {
   return max_abs;
 }
 
-}  // namespace verdict_detail
-
-DeltaStats delta_stats(const Series& run, const Series& reference, Axis axis,
-                       double range_note_fraction) {
-  return verdict_detail::stats_of(verdict_detail::align(run, reference), axis, range_note_fraction);
-}
-
-Series delta_curve(const Series& run, const Series& reference) {
-  return verdict_detail::delta_of(verdict_detail::align(run, reference));
-}
-
-}  // namespace parity::engine
+}  // namespace parity::engine::verdict_detail

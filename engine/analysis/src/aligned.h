@@ -28,9 +28,9 @@ void for_each_finite(const Aligned& a, F f) {
   }
 }
 
-/// delta_stats() of an alignment.
+/// The gap statistics of an alignment, with the range note (see CompareOptions).
 DeltaStats stats_of(const Aligned& a, Axis axis, double range_note_fraction);
-/// delta_curve() of an alignment: run - ref at every aligned point.
+/// run - ref at every aligned point (RunComparison::delta_curve).
 Series delta_of(const Aligned& a);
 /// max |delta| over the finite points (0 when none), as stats_of() reads it.
 double max_abs_delta(const Aligned& a);

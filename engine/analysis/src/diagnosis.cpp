@@ -31,10 +31,6 @@ std::vector<ConfigDiff> config_diff(const RunConfig& a, const RunConfig& referen
   return out;
 }
 
-bool same_setup_except_seed(const RunConfig& a, const RunConfig& b) {
-  return setup_key(a) == setup_key(b);
-}
-
 namespace {
 
 // What the diagnosis knows about the two setups, worked out once and read by every rule.

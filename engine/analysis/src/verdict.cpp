@@ -25,6 +25,14 @@ std::string keys_of(const std::vector<ConfigDiff>& diffs) {
   return out;
 }
 
+// The config without label and seeds: equal keys <=> runs of one setup (a SeedGroup).
+std::string setup_key(const RunConfig& c) {
+  ordered_json j = flat_json(c);
+  j.erase("seed");
+  j.erase("data_seed");
+  return j.dump();
+}
+
 double symmetric_max_delta(const Series& a, const Series& b) {
   return std::max(max_abs_delta(align(a, b)), max_abs_delta(align(b, a)));
 }
@@ -387,17 +395,6 @@ Series curve(const CompareRun& run, Axis axis) {
     s.y.push_back(p.loss);
   }
   return s;
-}
-
-std::vector<SeedGroup> seed_groups(const std::vector<CompareRun>& runs,
-                                   const SeedGroupOptions& options) {
-  std::vector<const CompareRun*> pointers;
-  std::vector<Series> curves;
-  for (const CompareRun& r : runs) {
-    pointers.push_back(&r);
-    curves.push_back(smoothed_curve(r, options.axis, options.ema_weight));
-  }
-  return groups_of(pointers, curves);
 }
 
 Comparison compare(const CompareRun& reference, const std::vector<CompareRun>& others,

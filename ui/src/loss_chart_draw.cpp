@@ -4,6 +4,7 @@
 #include <parity/ui/loss_chart.h>
 #include <parity/ui/plot_points.h>
 
+#include <QCoreApplication>
 #include <QtCharts/QChart>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QLogValueAxis>
@@ -39,11 +40,11 @@ void setTicks(QValueAxis* axis, double lo, double hi) {
 
 }  // namespace
 
-void LossChart::setXAxis(XAxisKind kind) {
+void LossChart::setXAxis(engine::Axis kind) {
   const bool changed = xKind_ != kind;
   xKind_ = kind;
-  static const char* kTitles[] = {"optimizer step", "samples seen", "epoch", "wall time (s)"};
-  axisX_->setTitleText(tr(kTitles[static_cast<int>(kind)]));
+  axisX_->setTitleText(
+      QCoreApplication::translate(engine::kAxisTrContext, engine::names(kind).title));
   if (changed) {
     zoomX_.reset();  // a range in steps means nothing in samples
     scheduleRedraw();

@@ -345,20 +345,6 @@ class Comparer {
 
 }  // namespace
 
-std::string to_string(Axis axis) {
-  switch (axis) {
-    case Axis::kStep:
-      return "step";
-    case Axis::kSamples:
-      return "samples";
-    case Axis::kEpoch:
-      return "epoch";
-    case Axis::kTime:
-      return "time";
-  }
-  return "samples";
-}
-
 std::string to_string(Verdict verdict) {
   switch (verdict) {
     case Verdict::kReference:
@@ -388,7 +374,7 @@ Series curve(const CompareRun& run, Axis axis) {
       case Axis::kEpoch:
         s.x.push_back(p.epoch);
         break;
-      case Axis::kTime:
+      case Axis::kWallTime:
         s.x.push_back(p.time_s);
         break;
     }

@@ -6,6 +6,7 @@
 ///
 /// Wording convention: "A vs B" in every text is "this run vs the reference".
 
+#include <parity/analysis/axis.h>
 #include <parity/analysis/curve_analysis.h>
 #include <parity/config/run_config.h>
 
@@ -37,11 +38,6 @@ struct CompareRun {
   double samples_per_s = 0;              ///< 0 = derive from the last point (samples / time_s)
   double wall_time_s = 0;                ///< 0 = the last point's time_s
 };
-
-/// The x axis curves are aligned on.
-enum class Axis { kStep, kSamples, kEpoch, kTime };
-/// "step", "samples", "epoch", "time".
-std::string to_string(Axis axis);
 
 /// The run's loss against one axis.
 Series curve(const CompareRun& run, Axis axis);

@@ -56,7 +56,9 @@ std::vector<ConfigDiff> config_diff(const RunConfig& a, const RunConfig& referen
 
 /// One explanation. key: a config key ("seed", "mixed_precision", ...) or a derived one:
 /// "global_batch", "effective_lr", "scheduler_pace", "padding", "dropped", "loss" (non-finite),
-/// "unexplained" (different curves, no config key that changes the arithmetic).
+/// "rounding" (different curves, same arithmetic in another summation order), "unexplained"
+/// (different curves, no config key that changes the arithmetic), "range" (information: the
+/// runs cover different x ranges).
 struct Reason {
   std::string key;
   std::string text;

@@ -11,17 +11,26 @@ namespace parity::cli {
 namespace {
 
 struct CompareArgs {
-  std::string db, reference, axis = "samples";
+  std::string db, reference, axis = engine::to_string(engine::Axis::kSamples);
   std::vector<std::string> runs;
   double abs_tolerance = 1e-4, rel_tolerance = 1e-3, ema = 0;
   bool no_seed_groups = false;
 };
 
+// --axis choices as the help lists them: the default (samples) first.
+constexpr engine::Axis kAxisChoices[] = {engine::Axis::kSamples, engine::Axis::kStep,
+                                         engine::Axis::kEpoch, engine::Axis::kWallTime};
+
+std::string axis_choices(const std::string& separator) {
+  std::string out;
+  for (engine::Axis axis : kAxisChoices)
+    out += (out.empty() ? "" : separator) + engine::to_string(axis);
+  return out;
+}
+
 engine::Axis parse_axis(const std::string& s) {
-  for (auto axis :
-       {engine::Axis::kSamples, engine::Axis::kStep, engine::Axis::kEpoch, engine::Axis::kTime})
-    if (engine::to_string(axis) == s) return axis;
-  throw UsageError("--axis: '" + s + "' is not allowed; must be one of samples, step, epoch, time");
+  if (const auto axis = engine::parse_axis(s)) return *axis;
+  throw UsageError("--axis: '" + s + "' is not allowed; must be one of " + axis_choices(", "));
 }
 
 std::string signed_fmt(const std::optional<double>& v, double scale = 1, const char* unit = "") {
@@ -94,7 +103,7 @@ void add_compare_command(CLI::App& app, int* exit_code) {
   add_db_option(*sub, &a->db);
   sub->add_option("--reference,-r", a->reference, "the reference run id")->required();
   sub->add_option("RUN", a->runs, "runs to compare (ids; 1,2 or 1 2)");
-  sub->add_option("--axis", a->axis, "samples|step|epoch|time")->capture_default_str();
+  sub->add_option("--axis", a->axis, axis_choices("|"))->capture_default_str();
   sub->add_option("--abs-tolerance,--abs_tolerance", a->abs_tolerance,
                   "allowed |Δloss| where no seed group gives a noise floor")
       ->capture_default_str();

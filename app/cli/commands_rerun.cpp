@@ -2,6 +2,7 @@
 // reports "bitwise identical" or the first step where the loss differs, and by how much.
 #include <parity/analysis/verdict.h>
 #include <parity/config/run_config.h>
+#include <parity/stored_runs/compare_runs.h>
 
 #include <iostream>
 #include <memory>
@@ -45,8 +46,8 @@ int rerun_command(const RerunArgs& a) {
     std::cout << "rerun " << again << " did not end normally: " << report.message << "\n";
     return 1;
   }
-  const auto a_run = load_compare_run(db, original);
-  const auto b_run = load_compare_run(db, again);
+  const auto a_run = stored_runs::load_compare_run(db, original);
+  const auto b_run = stored_runs::load_compare_run(db, again);
   const engine::DeterminismResult result = engine::first_difference(a_run.points, b_run.points);
   std::cout << "run " << original << " vs its rerun " << again << ": " << result.summary << "\n";
   return result.identical ? 0 : 1;

@@ -1,53 +1,21 @@
 #include "compare_loader.h"
 
 #include <parity/storage/csv.h>
+#include <parity/stored_runs/compare_runs.h>
 
 #include <algorithm>
 
-#include "cli_common.h"
-
 namespace parity::cli {
-
-engine::CompareRun load_compare_run(const storage::Database& db, int64_t run_id) {
-  auto row = db.get_run(run_id);
-  if (!row) throw UsageError("no run " + std::to_string(run_id) + " in " + db.path());
-  engine::CompareRun run;
-  run.id = row->id;
-  run.label = row->label;
-  try {
-    run.config = engine::from_json(row->config_json);
-  } catch (const std::exception& e) {
-    throw UsageError("run " + std::to_string(run_id) +
-                     " has a config that does not load: " + e.what());
-  }
-  for (const auto& s : db.steps(run_id, -1)) {
-    engine::CurvePoint p;
-    p.step = s.step;
-    p.samples = static_cast<double>(s.samples);
-    p.epoch = s.epoch;
-    p.time_s = s.time_s;
-    p.loss = s.loss;
-    run.points.push_back(p);
-  }
-  run.final_eval_loss = row->final_eval_loss;
-  run.final_accuracy = row->final_accuracy;
-  run.samples_per_s = row->samples_per_s;
-  return run;
-}
 
 engine::Comparison compare_in_db(const storage::Database& db, int64_t reference,
                                  const std::vector<int64_t>& others,
                                  const engine::CompareOptions& options) {
-  engine::CompareRun ref = load_compare_run(db, reference);
-  std::vector<engine::CompareRun> runs;
-  if (others.empty()) {
-    for (const auto& row : db.list_runs())
-      if (row.id != reference && row.steps_done > 0) runs.push_back(load_compare_run(db, row.id));
-  } else {
-    for (int64_t id : others)
-      if (id != reference) runs.push_back(load_compare_run(db, id));
+  if (!others.empty()) return stored_runs::compare_stored(db, reference, others, options);
+  std::vector<int64_t> with_steps;
+  for (const auto& row : db.list_runs()) {
+    if (row.id != reference && row.steps_done > 0) with_steps.push_back(row.id);
   }
-  return engine::compare(ref, runs, options);
+  return stored_runs::compare_stored(db, reference, with_steps, options);
 }
 
 std::string join_diff(const std::vector<engine::ConfigDiff>& diff) {

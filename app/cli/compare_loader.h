@@ -1,6 +1,7 @@
 #pragma once
-/// From the store to the verdict: loads runs as engine::CompareRun, runs engine::compare, and
-/// writes the verdict report CSV (the runs table plus one column group per verdict metric).
+/// The CLI's side of the verdict: which stored runs `compare` and `export --report` judge, and
+/// the report CSV (the runs table plus one column group per verdict metric). Reading a stored run
+/// as the verdict's input is parity::stored_runs, shared with the window.
 
 #include <parity/analysis/verdict.h>
 #include <parity/storage/database.h>
@@ -11,11 +12,8 @@
 
 namespace parity::cli {
 
-/// The run's config, global curve (rank -1 rows), finals and throughput. Throws UsageError when
-/// the run does not exist or its stored config does not parse.
-engine::CompareRun load_compare_run(const storage::Database& db, int64_t run_id);
-
-/// Compares `others` (empty = every other run that has steps) to `reference`.
+/// Compares `others` (empty = every other run that has steps) to `reference`. Throws
+/// stored_runs::StoredRunError for a run that is missing or whose config does not load.
 engine::Comparison compare_in_db(const storage::Database& db, int64_t reference,
                                  const std::vector<int64_t>& others,
                                  const engine::CompareOptions& options = {});

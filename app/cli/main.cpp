@@ -4,6 +4,7 @@
 #include <parity/config/run_config.h>
 #include <parity/launch/rank_supervisor.h>
 #include <parity/storage/database.h>
+#include <parity/stored_runs/compare_runs.h>
 
 #include <iostream>
 
@@ -45,6 +46,10 @@ int main(int argc, char** argv) {
     std::cerr << "parity-cli: " << e.what() << "\n";
     return cli::kExitUsage;
   } catch (const engine::AnalysisError& e) {
+    std::cerr << "parity-cli: " << e.what() << "\n";
+    return cli::kExitUsage;
+  } catch (const stored_runs::StoredRunError& e) {
+    // A run id the user named is not there (or its config does not load): a usage error.
     std::cerr << "parity-cli: " << e.what() << "\n";
     return cli::kExitUsage;
   } catch (const storage::StorageError& e) {

@@ -71,7 +71,7 @@ int main(int argc, char** argv) {
     runs.push_back({id, QString("run %1").arg(id), parity::storage::RunStatus::kFinished, kSteps});
   }
   chart->setRuns(runs);
-  chart->setXAxis(parity::ui::XAxisKind::kStep);
+  chart->setXAxis(parity::engine::Axis::kStep);
   chart->redrawNow();
   QApplication::processEvents();
   const QRectF plot = chart->chart()->plotArea();
@@ -120,7 +120,7 @@ int main(int argc, char** argv) {
   measure("panning a 1/4 zoom", [&](int f) { chart->panPixels(QPointF(f % 2 ? 40 : -40, 0)); });
   chart->resetZoom();
   measure("full re-decimation (axis toggles step/samples)", [&](int f) {
-    chart->setXAxis(f % 2 ? parity::ui::XAxisKind::kStep : parity::ui::XAxisKind::kSamples);
+    chart->setXAxis(f % 2 ? parity::engine::Axis::kStep : parity::engine::Axis::kSamples);
     chart->redrawNow();
   });
   chart->setSmoothing(0);

@@ -37,16 +37,6 @@ TEST(ConfigDiff, ListsOnlyDifferingKeysWithoutLabel) {
   EXPECT_EQ(config_diff(a, b).back().value, "bf16");  // enum spellings, unquoted
 }
 
-TEST(ConfigDiff, SameSetupExceptSeed) {
-  RunConfig a = regression(1, 16), b = a;
-  b.seed = 7;
-  b.data_seed = 8;
-  b.label = "other";
-  EXPECT_TRUE(same_setup_except_seed(a, b));
-  b.num_processes = 2;
-  EXPECT_FALSE(same_setup_except_seed(a, b));
-}
-
 TEST(Diagnose, IdenticalConfigsHaveNothingToSay) {
   const Diagnosis d = diagnose(regression(2, 8), regression(2, 8));
   EXPECT_TRUE(d.causes.empty());
@@ -118,6 +108,7 @@ TEST(Diagnose, SeedsDiffer) {
   EXPECT_TRUE(d.info.empty());
   a.data_seed = 7;
   b.data_seed = 7;
+  ASSERT_EQ(keys(diagnose(a, b).causes), std::vector<std::string>{"seed"});
   EXPECT_EQ(diagnose(a, b).causes[0].text,
             "seeds differ (1 vs 2); same shuffle order (data_seed 7)");
   a.seed = 2;
@@ -209,6 +200,137 @@ TEST(Diagnose, ExperimentKeysAreCauses) {
   const Diagnosis l = diagnose(longer, regression(1, 16));
   EXPECT_TRUE(l.causes.empty());
   EXPECT_EQ(text_of(l.info, "epochs"), "epochs 3 vs 1");
+}
+
+// Every wording the diagnosis has, exactly: one expectation per rule of the key table and per
+// derived check, so a rule cannot change its text or move between causes and info unnoticed.
+TEST(Diagnose, SeedKeysWording) {
+  RunConfig a = regression(1, 16), b = a;
+  a.device_specific_seed = true;
+  Diagnosis d = diagnose(a, b);
+  EXPECT_EQ(keys(d.causes), std::vector<std::string>{"device_specific_seed"});
+  EXPECT_EQ(d.causes[0].text,
+            "device_specific_seed true vs false: per-rank model and dropout seeds differ");
+  // data_seed spelled out but equal to the seed it defaults to: information only.
+  a = b;
+  a.data_seed = a.seed;
+  d = diagnose(a, b);
+  EXPECT_TRUE(d.causes.empty());
+  EXPECT_EQ(text_of(d.info, "data_seed"), "data_seed 42 vs (unset): same effective shuffle seed");
+}
+
+TEST(Diagnose, DeviceWording) {
+  RunConfig a = regression(1, 16);
+  a.device = Device::kCuda;
+  const Diagnosis d = diagnose(a, regression(1, 16));
+  EXPECT_EQ(keys(d.causes), std::vector<std::string>{"device"});
+  EXPECT_EQ(d.causes[0].text,
+            "device cuda vs cpu — small differences expected (different kernels)");
+}
+
+TEST(Diagnose, LearningRateWordingExactly) {
+  RunConfig linear = regression(2, 64);
+  linear.lr_scaling = LrScaling::kLinear;
+  const Diagnosis ok = diagnose(linear, regression(1, 64));
+  EXPECT_EQ(text_of(ok.info, "effective_lr"),
+            "learning rate scaled linearly with the global batch (lr 0.1 on 2 processes vs 0.05 on "
+            "1)");
+  EXPECT_EQ(text_of(ok.info, "lr_scaling"), "lr_scaling linear vs none");
+  RunConfig same_batch = regression(2, 32);
+  same_batch.lr_scaling = LrScaling::kLinear;
+  EXPECT_EQ(text_of(diagnose(same_batch, regression(1, 64)).causes, "effective_lr"),
+            "learning rate scaled differently at the same global batch (lr 0.1 on 2 processes vs "
+            "0.05 on 1)");
+  // A different base lr is covered by effective_lr; the key itself is information.
+  RunConfig higher = regression(1, 16);
+  higher.lr = 0.1;
+  const Diagnosis h = diagnose(higher, regression(1, 16));
+  EXPECT_EQ(keys(h.causes), std::vector<std::string>{"effective_lr"});
+  EXPECT_EQ(text_of(h.info, "lr"), "lr 0.1 vs 0.05");
+}
+
+TEST(Diagnose, GlobalBatchHintWithSplitBatches) {
+  RunConfig split = regression(2, 16);
+  split.split_batches = true;
+  EXPECT_EQ(text_of(diagnose(split, regression(1, 32)).causes, "global_batch"),
+            "global batch 16 vs 32 (per_device_batch_size 32 with split_batches would match)");
+  RunConfig three = regression(3, 15);
+  three.split_batches = true;
+  EXPECT_EQ(text_of(diagnose(three, regression(1, 32)).causes, "global_batch"),
+            "global batch 15 vs 32 (no per-device batch on 3 processes gives 32)");
+}
+
+TEST(Diagnose, AccumulationAtTheSameGlobalBatchWording) {
+  const Diagnosis same = diagnose(regression(1, 8, 2), regression(1, 16), 1024, 1024);
+  EXPECT_EQ(text_of(same.info, "gradient_accumulation_steps"),
+            "gradient accumulation 2 vs 1 at the same global batch 16");
+  EXPECT_EQ(text_of(same.info, "per_device_batch_size"), "per_device_batch_size 8 vs 16");
+  const Diagnosis short_group = diagnose(regression(1, 8, 2), regression(1, 16), 1000, 1000);
+  EXPECT_EQ(text_of(short_group.causes, "gradient_accumulation_steps"),
+            "gradient accumulation 2 vs 1: the epoch's last group is shorter and under-weighted");
+  EXPECT_FALSE(has_key(short_group.info, "gradient_accumulation_steps"));
+}
+
+TEST(Diagnose, PaddingOnTheReferenceSideAndWithAccumulation) {
+  RunConfig two = regression(2, 3), one = regression(1, 6);
+  two.synthetic_samples = one.synthetic_samples = 10;
+  one.even_batches = false;
+  // Swapped: the reference pads, this run does not.
+  EXPECT_EQ(text_of(diagnose(one, two).causes, "padding"),
+            "reference: dataset size 10 does not divide by global batch 6: even_batches repeats "
+            "samples (0 vs 2 per epoch)");
+  RunConfig accumulating = regression(2, 3, 2);
+  accumulating.synthetic_samples = 10;
+  RunConfig whole = regression(1, 12);
+  whole.synthetic_samples = 10;
+  whole.even_batches = false;
+  EXPECT_EQ(text_of(diagnose(accumulating, whole).causes, "padding"),
+            "dataset size 10 does not divide by batch x processes 6: even_batches repeats samples "
+            "(2 vs 0 per epoch)");
+}
+
+TEST(Diagnose, DropLastWording) {
+  RunConfig dropping = regression(2, 3), keeping = regression(2, 3);
+  dropping.synthetic_samples = keeping.synthetic_samples = 10;
+  dropping.drop_last = true;
+  const Diagnosis d = diagnose(dropping, keeping);
+  EXPECT_EQ(keys(d.causes), (std::vector<std::string>{"padding", "dropped", "drop_last"}));
+  EXPECT_EQ(text_of(d.causes, "dropped"), "drop_last drops 4 vs 0 samples per epoch");
+  EXPECT_EQ(text_of(d.causes, "drop_last"), "drop_last differs (true vs false)");
+  // At a size that divides, the flag changes nothing.
+  dropping.synthetic_samples = keeping.synthetic_samples = 12;
+  const Diagnosis divides = diagnose(dropping, keeping);
+  EXPECT_TRUE(divides.causes.empty());
+  EXPECT_EQ(text_of(divides.info, "drop_last"),
+            "drop_last true vs false: no effect at this dataset size");
+}
+
+TEST(Diagnose, SplitBatchesMattersWhenScheduled) {
+  // Same global batch and a size that divides, but a schedule: split_batches changes how often
+  // the scheduler steps, so it is a cause (with the pace it changes).
+  RunConfig split = regression(2, 16), plain = regression(2, 8);
+  split.split_batches = true;
+  split.scheduler = plain.scheduler = SchedulerKind::kCosine;
+  const Diagnosis d = diagnose(split, plain);
+  EXPECT_EQ(keys(d.causes), (std::vector<std::string>{"scheduler_pace", "split_batches"}));
+  EXPECT_EQ(text_of(d.causes, "split_batches"), "split_batches differs (true vs false)");
+  EXPECT_EQ(text_of(d.causes, "scheduler_pace"),
+            "scheduler paced differently: one scheduler step per 16 vs 8 samples (schedules are "
+            "written in single-process steps)");
+}
+
+TEST(Diagnose, RunLengthAndEvaluationKeysAreInformation) {
+  RunConfig a = regression(1, 16);
+  a.max_steps = 20;
+  a.eval_every_epoch = false;
+  const Diagnosis d = diagnose(a, regression(1, 16));
+  EXPECT_TRUE(d.causes.empty());
+  EXPECT_EQ(text_of(d.info, "max_steps"), "max_steps 20 vs 0");
+  EXPECT_EQ(text_of(d.info, "eval_every_epoch"), "eval_every_epoch false vs true");
+  RunConfig b = regression(1, 16);
+  b.optimizer = OptimizerKind::kAdamW;
+  EXPECT_EQ(text_of(diagnose(b, regression(1, 16)).causes, "optimizer"),
+            "optimizer adamw vs sgd (the experiment differs)");
 }
 
 }  // namespace

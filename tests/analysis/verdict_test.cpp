@@ -2,6 +2,8 @@
 #include <parity/analysis/verdict.h>
 
 #include <cmath>
+#include <cstdio>
+#include <functional>
 #include <limits>
 
 #include "verdict_test_util.h"
@@ -13,6 +15,23 @@ using test::has_key;
 using test::make_run;
 using test::regression;
 using test::text_of;
+
+// The verdict's own number format ("%.*g").
+std::string fmt(double v, int digits = 6) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+  return buf;
+}
+std::string fmt4(double v) { return fmt(v, 4); }
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const AnalysisError& e) {
+    return e.what();
+  }
+  return "(no AnalysisError)";
+}
 
 TEST(Compare, EquivalentSetupsOnTheRegression) {
   // 1x16, 2x8 and 1x8 with accumulation 2: same losses at the same samples seen.
@@ -40,6 +59,10 @@ TEST(Compare, EquivalentSetupsOnTheRegression) {
   EXPECT_TRUE(has_key(c.rows[1].info, "per_device_batch_size"));
   EXPECT_TRUE(has_key(c.rows[2].info, "gradient_accumulation_steps"));
   EXPECT_FALSE(has_key(c.rows[2].info, "global_batch"));
+  EXPECT_EQ(c.rows[1].summary,
+            "equivalent within tolerance: max |Δloss| 0, within tolerance 0.0001 + 0.001×|loss|; "
+            "configs differ in: num_processes, per_device_batch_size");
+  EXPECT_EQ(c.rows[0].summary, "reference: final loss " + fmt4(test::default_loss(1024)));
   // Throughput: 2x8 at 1800 samples/s against the 1-process run of the same per-device batch.
   ASSERT_TRUE(c.baseline_id.has_value());
   EXPECT_EQ(*c.baseline_id, 3);
@@ -69,8 +92,18 @@ TEST(Compare, UnscaledLrIsDifferentAndExplained) {
   EXPECT_EQ(text_of(row.reasons, "global_batch"),
             "global batch 128 vs 64 (per-device batch 32 on 2 processes would match)");
   EXPECT_TRUE(has_key(row.info, "num_processes"));
-  EXPECT_EQ(row.summary.rfind("different: ", 0), 0u) << row.summary;
-  EXPECT_NE(row.summary.find("not scaled"), std::string::npos);
+  EXPECT_EQ(row.summary, "different: max |Δloss| 0.05 at samples " + fmt(row.delta.x_at_max) +
+                             " (" + fmt(row.worst_ratio, 3) +
+                             "× the allowed gap: tolerance 0.0001 + 0.001×|loss|); " +
+                             text_of(row.reasons, "global_batch") + "; " +
+                             text_of(row.reasons, "effective_lr") + "; " + row.delta.range_note);
+  EXPECT_EQ(row.delta.range_note,
+            "runs cover different samples ranges: this run 128–1024, reference 64–1024; compared "
+            "on 128–1024 only (93.3% of the reference)");
+  EXPECT_EQ(text_of(row.info, "range"), row.delta.range_note);
+  EXPECT_EQ(row.info.front().key, "range");  // the range note comes first
+  // The worst point is where the reference loss is least: 0.05 / (1e-4 + 1e-3 * 0.488).
+  EXPECT_NEAR(row.worst_ratio, 0.05 / (1e-4 + 1e-3 * (1 - 1024.0 / 2000)), 1e-6);
   EXPECT_EQ(row.delta.points, 15u);  // the reference's first point (64) is before the other's
   EXPECT_EQ(row.delta_curve.size(), 15u);
   EXPECT_NEAR(row.delta_curve.y[0], 0.05, 1e-12);
@@ -78,9 +111,8 @@ TEST(Compare, UnscaledLrIsDifferentAndExplained) {
 
 TEST(Compare, ReorderedSameArithmeticPointsAtRoundingNotABug) {
   const CompareRun ref = make_run(1, regression(1, 16));
-  const CompareRun two = make_run(2, regression(2, 8), [](double s) {
-    return test::default_loss(s) * (s > 512 ? 1.01 : 1.0);
-  });
+  const CompareRun two = make_run(
+      2, regression(2, 8), [](double s) { return test::default_loss(s) * (s > 512 ? 1.01 : 1.0); });
   const Comparison c = compare(ref, {two});
   ASSERT_EQ(c.rows[1].verdict, Verdict::kDifferent);
   ASSERT_EQ(c.rows[1].reasons.size(), 1u);
@@ -135,6 +167,53 @@ TEST(Compare, SeedGroupGivesTheNoiseFloor) {
   // A looser tolerance makes the same gap acceptable.
   no_groups.abs_tolerance = 0.05;
   EXPECT_EQ(compare(ref, {close_run}, no_groups).rows[1].verdict, Verdict::kEquivalent);
+  // The allowed gap is noise_factor x the floor: 0.03 against 0.04 is 0.75 of it, against half
+  // the floor 1.5.
+  EXPECT_NEAR(c.rows[3].worst_ratio, 0.75, 1e-9);
+  CompareOptions strict;
+  strict.noise_factor = 0.5;
+  const RunComparison halved = compare(ref, {seed2, seed3, close_run}, strict).rows[3];
+  EXPECT_EQ(halved.verdict, Verdict::kDifferent);
+  EXPECT_NEAR(halved.worst_ratio, 1.5, 1e-9);
+}
+
+TEST(Compare, SeedGroupOfTheComparedSetupGivesItsOwnFloor) {
+  // The reference has no seeds beside it; the compared setup has two, 0.06 apart.
+  const auto shifted = [](double d) { return [d](double s) { return test::default_loss(s) + d; }; };
+  const CompareRun ref = make_run(1, regression(1, 64));
+  RunConfig a = regression(2, 32), b = a;
+  b.seed = 2;
+  const CompareRun near = make_run(2, a, shifted(0.03));
+  const CompareRun far = make_run(3, b, shifted(0.09));
+  const Comparison c = compare(ref, {near, far});
+  ASSERT_EQ(c.groups.size(), 1u);
+  EXPECT_EQ(c.groups[0].indices, (std::vector<size_t>{1, 2}));
+  EXPECT_EQ(c.rows[0].noise_floor, 0);
+  for (size_t i : {1, 2}) {
+    EXPECT_NEAR(c.rows[i].noise_floor, 0.06, 1e-12);
+    EXPECT_EQ(c.rows[i].noise_source, "spread of 2 seeds of this setup");
+  }
+  EXPECT_EQ(c.rows[1].verdict, Verdict::kEquivalent) << c.rows[1].summary;
+  EXPECT_EQ(c.rows[1].summary.rfind("equivalent within seed noise: max |Δloss| 0.03", 0), 0u)
+      << c.rows[1].summary;
+  EXPECT_NE(c.rows[1].summary.find(", within spread of 2 seeds of this setup (0.06)"),
+            std::string::npos)
+      << c.rows[1].summary;
+  EXPECT_EQ(c.rows[2].verdict, Verdict::kDifferent);
+}
+
+TEST(Compare, SameSetupDifferentSeedsOnlyFormAGroup) {
+  // A label and both seeds may differ within a group; any setup key splits it.
+  RunConfig a = regression(1, 16), b = a, other = a;
+  b.seed = 7;
+  b.data_seed = 8;
+  b.label = "other";
+  other.seed = 9;
+  other.num_processes = 2;
+  other.per_device_batch_size = 8;
+  const Comparison c = compare(make_run(1, a), {make_run(2, b), make_run(3, other)});
+  ASSERT_EQ(c.groups.size(), 1u);
+  EXPECT_EQ(c.groups[0].run_ids, (std::vector<int64_t>{1, 2}));
 }
 
 TEST(Compare, DifferentRangesAreNotedAndOverlapCompared) {
@@ -150,6 +229,14 @@ TEST(Compare, DifferentRangesAreNotedAndOverlapCompared) {
       << row.delta.range_note;
   EXPECT_TRUE(has_key(row.info, "range"));
   EXPECT_NE(row.summary.find("different samples ranges"), std::string::npos);
+
+  // A share of the range the ends may differ by before it is noted.
+  CompareOptions loose;
+  loose.range_note_fraction = 0.6;
+  const RunComparison tolerated = compare(ref, {half}, loose).rows[1];
+  EXPECT_FALSE(tolerated.delta.different_ranges);
+  EXPECT_TRUE(tolerated.delta.range_note.empty());
+  EXPECT_FALSE(has_key(tolerated.info, "range"));
 
   CompareRun late = make_run(3, regression(1, 16));
   for (CurvePoint& p : late.points) p.samples += 5000;
@@ -189,6 +276,9 @@ TEST(Compare, TargetLossThroughputAndEvalDeltas) {
   CompareOptions options;
   options.target_loss = 0.75;
   const Comparison c = compare(ref, {slow}, options);
+  ASSERT_TRUE(c.target_loss && c.rows[0].samples_to_target && c.rows[1].samples_to_target &&
+              c.rows[1].final_eval_loss_delta && c.rows[1].final_accuracy_delta &&
+              c.rows[1].scaling_efficiency);
   EXPECT_DOUBLE_EQ(*c.target_loss, 0.75);
   EXPECT_NEAR(*c.rows[0].samples_to_target, 500, 1e-9);
   EXPECT_NEAR(*c.rows[0].time_to_target_s, 0.5, 1e-9);
@@ -204,8 +294,12 @@ TEST(Compare, TargetLossThroughputAndEvalDeltas) {
   const Comparison d = compare(ref, {slow});
   const double tail =
       (linear_loss(2000)(1024) + linear_loss(2000)(1008) + linear_loss(2000)(992)) / 3;
+  ASSERT_TRUE(d.target_loss.has_value());
   EXPECT_NEAR(*d.target_loss, 1.1 * tail, 1e-12);
   EXPECT_FALSE(d.rows[1].samples_to_target.has_value());  // slow never gets there
+  CompareOptions doubled;
+  doubled.target_factor = 2;
+  EXPECT_NEAR(*compare(ref, {slow}, doubled).target_loss, 2 * tail, 1e-12);
 }
 
 TEST(Compare, NonFiniteLossIsDifferent) {
@@ -217,6 +311,48 @@ TEST(Compare, NonFiniteLossIsDifferent) {
   EXPECT_EQ(row.delta.nonfinite_points, 1u);
   ASSERT_FALSE(row.reasons.empty());
   EXPECT_EQ(row.reasons[0].key, "loss");
+  EXPECT_EQ(row.reasons[0].text, "loss is NaN or infinite at 1 compared points (diverged)");
+  EXPECT_EQ(row.delta.points, 63u);  // the NaN point is not compared
+  EXPECT_EQ(row.delta_curve.size(), 64u);
+  EXPECT_TRUE(std::isnan(row.delta_curve.y[40]));
+}
+
+TEST(Compare, EmptyCurveIsNotComparable) {
+  const CompareRun ref = make_run(1, regression(1, 16));
+  CompareRun empty = make_run(2, regression(1, 16));
+  empty.points.clear();
+  const RunComparison row = compare(ref, {empty}).rows[1];
+  EXPECT_EQ(row.verdict, Verdict::kNotComparable);
+  EXPECT_EQ(row.summary, "not comparable: an empty curve");
+  EXPECT_EQ(row.delta.points, 0u);
+  EXPECT_FALSE(row.final_loss.has_value());
+  EXPECT_FALSE(row.samples_to_target.has_value());
+}
+
+TEST(Compare, EmaIsAppliedToEveryCurveBeforeComparing) {
+  // Comparing with ema_weight must give what comparing the pre-smoothed curves gives.
+  const auto wiggle = [](double phase) {
+    return [phase](double s) { return test::default_loss(s) + 0.02 * std::sin(s / 16 + phase); };
+  };
+  const CompareRun ref = make_run(1, regression(1, 16), wiggle(0));
+  const CompareRun other = make_run(2, regression(2, 8), wiggle(1));
+  const auto smoothed = [](CompareRun run) {
+    std::vector<double> loss;
+    for (const CurvePoint& p : run.points) loss.push_back(p.loss);
+    loss = ema(loss, EmaOptions{0.8, true});
+    for (size_t i = 0; i < loss.size(); ++i) run.points[i].loss = loss[i];
+    return run;
+  };
+  CompareOptions with_ema;
+  with_ema.ema_weight = 0.8;
+  const RunComparison row = compare(ref, {other}, with_ema).rows[1];
+  const RunComparison by_hand = compare(smoothed(ref), {smoothed(other)}).rows[1];
+  const RunComparison raw = compare(ref, {other}).rows[1];
+  EXPECT_DOUBLE_EQ(row.delta.max_abs, by_hand.delta.max_abs);
+  EXPECT_DOUBLE_EQ(row.epoch_delta.max_abs, by_hand.epoch_delta.max_abs);
+  EXPECT_DOUBLE_EQ(row.worst_ratio, by_hand.worst_ratio);
+  EXPECT_EQ(row.delta_curve.y, by_hand.delta_curve.y);
+  EXPECT_LT(row.delta.max_abs, raw.delta.max_abs);  // smoothing did something
 }
 
 TEST(Compare, BadOptionsThrow) {
@@ -224,9 +360,25 @@ TEST(Compare, BadOptionsThrow) {
   CompareOptions bad;
   bad.abs_tolerance = -1;
   EXPECT_THROW(compare(ref, {}, bad), AnalysisError);
+  EXPECT_EQ(error_of([&] { compare(ref, {}, bad); }),
+            "compare: tolerances, noise_factor and range_note_fraction must be >= 0 and "
+            "target_factor > 0 (abs_tolerance -1, rel_tolerance 0.001, noise_factor 1, "
+            "target_factor 1.1)");
   CompareOptions bad_ema;
   bad_ema.ema_weight = 1.5;
   EXPECT_THROW(compare(ref, {}, bad_ema), AnalysisError);
+  const auto throws_with = [&](const std::function<void(CompareOptions&)>& set) {
+    CompareOptions o;
+    set(o);
+    return error_of([&] { compare(ref, {}, o); }).rfind("compare: ", 0) == 0;
+  };
+  EXPECT_TRUE(throws_with([](CompareOptions& o) { o.rel_tolerance = -1e-3; }));
+  EXPECT_TRUE(throws_with([](CompareOptions& o) { o.noise_factor = -1; }));
+  EXPECT_TRUE(throws_with([](CompareOptions& o) { o.target_factor = 0; }));
+  EXPECT_TRUE(throws_with([](CompareOptions& o) { o.range_note_fraction = -0.1; }));
+  EXPECT_TRUE(throws_with(
+      [](CompareOptions& o) { o.abs_tolerance = std::numeric_limits<double>::quiet_NaN(); }));
+  EXPECT_FALSE(throws_with([](CompareOptions& o) { o.abs_tolerance = 0; }));
 }
 
 std::vector<CurvePoint> points(const std::vector<double>& losses) {
@@ -262,9 +414,34 @@ TEST(Determinism, BitwiseIdenticalOrFirstDifference) {
   std::vector<double> shorter(losses.begin(), losses.begin() + 40);
   const DeterminismResult cut = first_difference(points(losses), points(shorter));
   EXPECT_FALSE(cut.identical);
+  ASSERT_TRUE(cut.first_step.has_value());
   EXPECT_EQ(*cut.first_step, 41);
+  EXPECT_DOUBLE_EQ(cut.loss, losses[40]);
   EXPECT_TRUE(std::isnan(cut.other_loss));
-  EXPECT_NE(cut.summary.find("50 vs 40 steps"), std::string::npos) << cut.summary;
+  EXPECT_TRUE(std::isnan(cut.abs_diff));
+  EXPECT_EQ(cut.summary,
+            "identical for the first 40 steps, then only the first run has step 41 (50 vs 40 "
+            "steps)");
+  // The other way round: the second run is the longer one.
+  const DeterminismResult longer = first_difference(points(shorter), points(losses));
+  EXPECT_TRUE(std::isnan(longer.loss));
+  EXPECT_DOUBLE_EQ(longer.other_loss, losses[40]);
+  EXPECT_NE(longer.summary.find("only the second run has step 41"), std::string::npos)
+      << longer.summary;
+}
+
+TEST(Determinism, StepNumbersThatDiverge) {
+  std::vector<CurvePoint> a = points({1, 2, 3}), b = points({1, 2, 3});
+  b[2].step = 4;
+  const DeterminismResult r = first_difference(a, b);
+  EXPECT_FALSE(r.identical);
+  ASSERT_TRUE(r.first_step.has_value());
+  EXPECT_EQ(*r.first_step, 3);
+  EXPECT_EQ(r.summary, "step numbers diverge after 2 points: step 3 vs 4");
+  // Losses compare by their bits: the same NaN on both sides is identical (NaN != NaN in
+  // floating point).
+  const std::vector<CurvePoint> nan = points({1, std::numeric_limits<double>::quiet_NaN()});
+  EXPECT_TRUE(first_difference(nan, nan).identical);
 }
 
 }  // namespace

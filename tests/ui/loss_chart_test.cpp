@@ -4,6 +4,7 @@
 #include <parity/ui/chart_view.h>
 #include <parity/ui/loss_chart.h>
 
+#include <QComboBox>
 #include <QtCharts/QChart>
 #include <QtCharts/QLegend>
 #include <QtCharts/QLegendMarker>
@@ -103,7 +104,7 @@ TEST_F(LossChartTest, EveryXAxisChangeInEveryOrderKeepsAFewTicks) {
 TEST_F(LossChartTest, MarksNonFiniteLosses) { EXPECT_EQ(chart->badMarkerCount(), 1); }
 
 TEST_F(LossChartTest, ZoomRedecimatesTheVisibleRange) {
-  chart->setXAxis(XAxisKind::kStep);
+  chart->setXAxis(engine::Axis::kStep);
   chart->redrawNow();
   const QRectF plot = chart->chart()->plotArea();
   // A box over the first tenth of the x range.
@@ -122,12 +123,29 @@ TEST_F(LossChartTest, ZoomRedecimatesTheVisibleRange) {
 }
 
 TEST_F(LossChartTest, AxisChoiceChangesTheRange) {
-  chart->setXAxis(XAxisKind::kSamples);
+  chart->setXAxis(engine::Axis::kSamples);
   chart->redrawNow();
   EXPECT_NEAR(chart->xRange().second, 50000.0 * 128, 1);
-  chart->setXAxis(XAxisKind::kEpoch);
+  chart->setXAxis(engine::Axis::kEpoch);
   chart->redrawNow();
   EXPECT_NEAR(chart->xRange().second, 1.0, 1e-9);
+}
+
+TEST_F(LossChartTest, AxisMenuAndTitleComeFromTheAxisTable) {
+  auto* menu = panel.findChild<QComboBox*>();
+  ASSERT_NE(menu, nullptr);
+  const QStringList labels{"Optimizer step", "Samples seen", "Epoch", "Wall time"};
+  const QStringList titles{"optimizer step", "samples seen", "epoch", "wall time (s)"};
+  ASSERT_EQ(menu->count(), 4);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(menu->itemText(i), labels[i]);
+    EXPECT_EQ(menu->itemData(i).toInt(), i);  // the int QSettings keeps
+    menu->setCurrentIndex(i);
+    EXPECT_EQ(static_cast<int>(chart->xAxis()), i);
+    QStringList shown;
+    for (QAbstractAxis* a : chart->chart()->axes(Qt::Horizontal)) shown << a->titleText();
+    EXPECT_EQ(shown, QStringList{titles[i]});
+  }
 }
 
 TEST_F(LossChartTest, LogAxisAndSmoothingOff) {

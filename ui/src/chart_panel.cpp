@@ -4,6 +4,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -41,10 +42,11 @@ void ChartPanel::setUpControls() {
   if (qEnvironmentVariableIntValue("PARITY_OPENGL") > 0 && LossChart::openGlAvailable()) {
     chart_->setAccelerated(true);
   }
-  xAxis_->addItem(tr("Optimizer step"), static_cast<int>(XAxisKind::kStep));
-  xAxis_->addItem(tr("Samples seen"), static_cast<int>(XAxisKind::kSamples));
-  xAxis_->addItem(tr("Epoch"), static_cast<int>(XAxisKind::kEpoch));
-  xAxis_->addItem(tr("Wall time"), static_cast<int>(XAxisKind::kWallTime));
+  // In enum order, so an item's index is also its axis (see setCurrentIndex below).
+  for (engine::Axis axis : engine::kAxes) {
+    xAxis_->addItem(QCoreApplication::translate(engine::kAxisTrContext, engine::names(axis).menu),
+                    static_cast<int>(axis));
+  }
   xAxis_->setToolTip(
       tr("Samples seen is the axis on which setups with different global "
          "batches compare"));
@@ -73,7 +75,7 @@ void ChartPanel::setUpControls() {
 
 void ChartPanel::connectControls() {
   connect(xAxis_, &QComboBox::currentIndexChanged, this, [this] {
-    chart_->setXAxis(static_cast<XAxisKind>(xAxis_->currentData().toInt()));
+    chart_->setXAxis(static_cast<engine::Axis>(xAxis_->currentData().toInt()));
     emit optionsChanged();
   });
   connect(smoothing_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
@@ -140,7 +142,7 @@ void ChartPanel::layOut() {
   layout->addWidget(view_, 1);
 }
 
-void ChartPanel::setXAxis(XAxisKind kind) {
+void ChartPanel::setXAxis(engine::Axis kind) {
   xAxis_->setCurrentIndex(xAxis_->findData(static_cast<int>(kind)));
 }
 void ChartPanel::setSmoothing(double beta) { smoothing_->setValue(beta); }

@@ -4,15 +4,15 @@
 
 namespace parity::ui {
 
-const std::vector<double>& CurveSeries::column(XAxisKind kind) const {
+const std::vector<double>& CurveSeries::column(engine::Axis kind) const {
   switch (kind) {
-    case XAxisKind::kSamples:
+    case engine::Axis::kSamples:
       return samples;
-    case XAxisKind::kEpoch:
+    case engine::Axis::kEpoch:
       return epoch;
-    case XAxisKind::kWallTime:
+    case engine::Axis::kWallTime:
       return time;
-    case XAxisKind::kStep:
+    case engine::Axis::kStep:
       break;
   }
   return step;
@@ -51,7 +51,7 @@ int64_t CurveStore::lastStep(int64_t runId, int rank) const {
   return s ? s->lastStep : 0;
 }
 
-const engine::Series* CurveStore::raw(int64_t runId, int rank, XAxisKind kind) {
+const engine::Series* CurveStore::raw(int64_t runId, int rank, engine::Axis kind) {
   CurveSeries* s = findMutable(runId, rank);
   if (!s) return nullptr;
   if (s->rawKind != kind) {
@@ -62,7 +62,8 @@ const engine::Series* CurveStore::raw(int64_t runId, int rank, XAxisKind kind) {
   return &s->raw;
 }
 
-const engine::Series* CurveStore::smoothed(int64_t runId, int rank, XAxisKind kind, double weight) {
+const engine::Series* CurveStore::smoothed(int64_t runId, int rank, engine::Axis kind,
+                                           double weight) {
   const engine::Series* r = raw(runId, rank, kind);
   if (!r) return nullptr;
   CurveSeries& s = *findMutable(runId, rank);

@@ -1,4 +1,5 @@
 #include <parity/storage/csv.h>
+#include <parity/stored_runs/compare_runs.h>
 #include <parity/ui/database_worker.h>
 
 #include <QTimer>
@@ -145,27 +146,7 @@ void DatabaseWorker::exportRuns(const QString& path, const QList<qint64>& runIds
 void DatabaseWorker::compareRuns(int requestId, qint64 referenceId, const QList<qint64>& others) {
   if (!ready(tr("Comparing runs"))) return;
   try {
-    auto load = [this](qint64 id) {
-      const auto row = db_->get_run(id);
-      if (!row) throw std::runtime_error("run " + std::to_string(id) + " is not in the database");
-      engine::CompareRun run;
-      run.id = row->id;
-      run.label = row->label;
-      run.config = engine::from_json(row->config_json);
-      for (const storage::StepRow& s : db_->steps(id, -1)) {
-        run.points.push_back({s.step, static_cast<double>(s.samples), s.epoch, s.time_s, s.loss});
-      }
-      run.final_eval_loss = row->final_eval_loss;
-      run.final_accuracy = row->final_accuracy;
-      run.samples_per_s = row->samples_per_s;
-      return run;
-    };
-    const engine::CompareRun reference = load(referenceId);
-    std::vector<engine::CompareRun> rest;
-    for (qint64 id : others) {
-      if (id != referenceId) rest.push_back(load(id));
-    }
-    emit compared(requestId, engine::compare(reference, rest));
+    emit compared(requestId, stored_runs::compare_stored(*db_, referenceId, toIds(others)));
   } catch (const std::exception& e) {
     emit operationFailed(tr("Comparing runs"), QString::fromStdString(e.what()));
   }

@@ -4,6 +4,7 @@
 #include <parity/ui/loss_chart.h>
 #include <parity/ui/plot_points.h>
 
+#include <QCoreApplication>
 #include <QtCharts/QChart>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QLogValueAxis>
@@ -44,12 +45,11 @@ void setRangeAndTicks(QValueAxis* axis, double lo, double hi) {
 
 }  // namespace
 
-void LossChart::setXAxis(XAxisKind kind) {
+void LossChart::setXAxis(engine::Axis kind) {
   const bool changed = xKind_ != kind;
   xKind_ = kind;
-  static const char* kTitles[] = {QT_TR_NOOP("optimizer step"), QT_TR_NOOP("samples seen"),
-                                  QT_TR_NOOP("epoch"), QT_TR_NOOP("wall time (s)")};
-  axisX_->setTitleText(tr(kTitles[static_cast<int>(kind)]));
+  axisX_->setTitleText(
+      QCoreApplication::translate(engine::kAxisTrContext, engine::names(kind).title));
   if (changed) {
     zoomX_.reset();  // a range in steps means nothing in samples
     scheduleRedraw();

@@ -342,8 +342,8 @@ void MainWindow::restoreSettings() {
   QSettings s = settings();
   restoreGeometry(s.value("window/geometry").toByteArray());
   restoreState(s.value("window/state").toByteArray());
-  chartPanel_->setXAxis(static_cast<XAxisKind>(
-      s.value("chart/xAxis", static_cast<int>(XAxisKind::kSamples)).toInt()));
+  chartPanel_->setXAxis(static_cast<engine::Axis>(
+      s.value("chart/xAxis", static_cast<int>(engine::Axis::kSamples)).toInt()));
   chartPanel_->setSmoothing(s.value("chart/smoothing", 0.6).toDouble());
   chartPanel_->setLogY(s.value("chart/logY", false).toBool());
   chartPanel_->setShowRanks(s.value("chart/ranks", false).toBool());

@@ -39,8 +39,6 @@ Range overlap(const Range& a, const Range& b) {
   return {std::max(a.lo, b.lo), std::min(a.hi, b.hi)};
 }
 
-Range overlap(const Series& a, const Series& b) { return overlap(x_range(a), x_range(b)); }
-
 Resampled interpolate(const Series& s, const std::vector<double>& at) {
   check_lengths(s, "interpolate");
   Resampled out;
@@ -63,16 +61,8 @@ Resampled interpolate(const Series& s, const std::vector<double>& at) {
     previous = x;
     out.y[i] = interpolate_between(s, hi, x);
     out.covered[i] = true;
-    ++out.covered_count;
   }
   return out;
-}
-
-std::optional<double> interpolate_at(const Series& s, double x) {
-  check_lengths(s, "interpolate_at");
-  if (!x_range(s).contains(x)) return std::nullopt;
-  const auto hi = static_cast<size_t>(std::upper_bound(s.x.begin(), s.x.end(), x) - s.x.begin());
-  return interpolate_between(s, hi, x);
 }
 
 std::vector<double> ema(const std::vector<double>& y, const EmaOptions& options) {
@@ -101,22 +91,15 @@ Series ema(const Series& s, const EmaOptions& options) {
   return {s.x, ema(s.y, options)};
 }
 
-Band band(const std::vector<Series>& members, const BandOptions& options) {
+Band band(const std::vector<Series>& members) {
   Band out;
   if (members.empty()) return out;
   for (const Series& m : members) check_lengths(m, "band");
-  std::vector<double> grid;
-  if (options.grid == BandGrid::kFirst) {
-    grid = members.front().x;
-  } else {
-    for (const Series& m : members) grid.insert(grid.end(), m.x.begin(), m.x.end());
-    std::sort(grid.begin(), grid.end());
-    grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
-  }
+  const std::vector<double>& grid = members.front().x;
   std::vector<Resampled> values;
   values.reserve(members.size());
   for (const Series& m : members) values.push_back(interpolate(m, grid));
-  const int needed = options.common_range_only ? static_cast<int>(members.size()) : 1;
+  const int needed = static_cast<int>(members.size());
   for (size_t i = 0; i < grid.size(); ++i) {
     if (i > 0 && grid[i] == grid[i - 1]) continue;  // a repeated x of the first member
     double sum = 0, lo = std::numeric_limits<double>::infinity(), hi = -lo;
@@ -134,7 +117,6 @@ Band band(const std::vector<Series>& members, const BandOptions& options) {
     out.mean.push_back(sum / count);
     out.lo.push_back(lo);
     out.hi.push_back(hi);
-    out.count.push_back(count);
   }
   return out;
 }
@@ -158,13 +140,6 @@ double value_at_position(const std::vector<double>& v, double position) {
   if (i + 1 >= v.size()) return v.back();
   const double t = p - static_cast<double>(i);
   return t == 0 ? v[i] : v[i] + t * (v[i + 1] - v[i]);
-}
-
-std::optional<double> first_crossing(const Series& s, double target) {
-  check_lengths(s, "first_crossing");
-  const auto position = first_crossing_position(s.y, target);
-  if (!position) return std::nullopt;
-  return value_at_position(s.x, *position);
 }
 
 }  // namespace parity::engine

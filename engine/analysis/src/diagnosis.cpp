@@ -3,7 +3,10 @@
 
 #include <parity/analysis/verdict.h>
 
-#include <set>
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <utility>
 
 #include "verdict_util.h"
 
@@ -28,153 +31,231 @@ std::vector<ConfigDiff> config_diff(const RunConfig& a, const RunConfig& referen
   return out;
 }
 
-bool same_setup_except_seed(const RunConfig& a, const RunConfig& b) {
-  return setup_key(a) == setup_key(b);
+namespace {
+
+// What the diagnosis knows about the two setups, worked out once and read by every rule.
+struct Setups {
+  Setups(const RunConfig& config, const RunConfig& reference, std::optional<int64_t> train_size,
+         std::optional<int64_t> reference_train_size)
+      : config(config),
+        reference(reference),
+        n(train_size ? train_size : known_train_size(config)),
+        n_ref(reference_train_size ? reference_train_size : known_train_size(reference)),
+        g(global_batch_size(config)),
+        g_ref(global_batch_size(reference)),
+        lr(effective_lr(config)),
+        lr_ref(effective_lr(reference)),
+        same_batch(g == g_ref),
+        same_lr(close(lr, lr_ref)),
+        plan(plan_or_none(config, n)),
+        plan_ref(plan_or_none(reference, n_ref)),
+        plans(plan && plan_ref),
+        scheduled(config.scheduler != SchedulerKind::kConstant || config.warmup_steps > 0 ||
+                  reference.scheduler != SchedulerKind::kConstant || reference.warmup_steps > 0),
+        tails_differ(plans && (plan->padded_samples != plan_ref->padded_samples ||
+                               plan->dropped_samples != plan_ref->dropped_samples)) {}
+
+  const RunConfig& config;
+  const RunConfig& reference;
+  std::optional<int64_t> n, n_ref;  ///< train sizes (passed, else known_train_size())
+  int64_t g, g_ref;                 ///< global batches
+  double lr, lr_ref;                ///< effective learning rates
+  bool same_batch, same_lr;
+  std::optional<SetupPlan> plan, plan_ref;  ///< nullopt when the size is unknown or refused
+  bool plans;                               ///< both plans known
+  bool scheduled;                           ///< either side has a schedule or warmup
+  bool tails_differ;  ///< the epochs' tails differ (padding or dropped samples)
+};
+
+void global_batch_reason(const Setups& s, Diagnosis& d) {
+  if (s.same_batch) return;
+  const int w = s.config.num_processes, k = s.config.gradient_accumulation_steps;
+  std::string hint;
+  if (s.config.split_batches) {
+    // With split_batches the per-device batch is global and must divide by the processes.
+    if (s.g_ref % k == 0 && (s.g_ref / k) % w == 0) {
+      hint = "per_device_batch_size " + num(s.g_ref / k) + " with split_batches";
+    }
+  } else if (const auto b = equivalent_per_device_batch(s.g_ref, w, k)) {
+    hint = "per-device batch " + num(*b) + " on " + processes(w) +
+           (k > 1 ? " with accumulation " + num(int64_t{k}) : "");
+  }
+  d.causes.push_back({"global_batch", "global batch " + num(s.g) + " vs " + num(s.g_ref) + " (" +
+                                          (hint.empty() ? "no per-device batch on " + processes(w) +
+                                                              " gives " + num(s.g_ref)
+                                                        : hint + " would match") +
+                                          ")"});
 }
+
+void lr_reason(const Setups& s, Diagnosis& d) {
+  const int w = s.config.num_processes;
+  const std::string lrs = "lr " + num(s.lr) + " on " + processes(w) + " vs " + num(s.lr_ref) +
+                          " on " + num(int64_t{s.reference.num_processes});
+  const double linear =
+      s.lr_ref * static_cast<double>(s.g) / static_cast<double>(std::max<int64_t>(1, s.g_ref));
+  const std::string key = "effective_lr";
+  if (s.same_batch && !s.same_lr) {
+    d.causes.push_back(
+        {key, "learning rate scaled differently at the same global batch (" + lrs + ")"});
+  } else if (!s.same_batch && s.same_lr && w != s.reference.num_processes) {
+    d.causes.push_back({key, "learning rate not scaled with the number of processes (" + lrs +
+                                 "; linear scaling would give " + num(linear) + ")"});
+  } else if (!s.same_batch && !s.same_lr) {
+    if (close(s.lr, linear)) {
+      d.info.push_back({key, "learning rate scaled linearly with the global batch (" + lrs + ")"});
+    } else {
+      d.causes.push_back({key, "learning rate scaled differently (" + lrs +
+                                   "; linear scaling would give " + num(linear) + ")"});
+    }
+  }
+}
+
+void pace_reason(const Setups& s, Diagnosis& d) {
+  const double pace = static_cast<double>(s.g) / scheduler_steps_per_optimizer_step(s.config);
+  const double pace_ref =
+      static_cast<double>(s.g_ref) / scheduler_steps_per_optimizer_step(s.reference);
+  if (!s.scheduled || close(pace, pace_ref)) return;
+  d.causes.push_back({"scheduler_pace", "scheduler paced differently: one scheduler step per " +
+                                            num(pace) + " vs " + num(pace_ref) +
+                                            " samples (schedules are written in single-process "
+                                            "steps)"});
+}
+
+// The epoch's tail: samples repeated by even_batches, samples dropped by drop_last.
+void tail_reasons(const Setups& s, Diagnosis& d) {
+  if (!s.plans) return;
+  const SetupPlan& plan = *s.plan;
+  const SetupPlan& plan_ref = *s.plan_ref;
+  if (plan.padded_samples != plan_ref.padded_samples) {
+    const bool mine = plan.padded_samples > 0;
+    const RunConfig& c = mine ? s.config : s.reference;
+    const int64_t n = mine ? *s.n : *s.n_ref;
+    const int64_t per_step =
+        c.split_batches ? c.per_device_batch_size : c.per_device_batch_size * c.num_processes;
+    d.causes.push_back(
+        {"padding",
+         std::string(mine ? "" : "reference: ") + "dataset size " + num(n) +
+             " does not divide by " +
+             (c.gradient_accumulation_steps == 1 ? "global batch " : "batch x processes ") +
+             num(per_step) + ": even_batches repeats samples (" + num(plan.padded_samples) +
+             " vs " + num(plan_ref.padded_samples) + " per epoch)"});
+  }
+  if (plan.dropped_samples != plan_ref.dropped_samples) {
+    d.causes.push_back({"dropped", "drop_last drops " + num(plan.dropped_samples) + " vs " +
+                                       num(plan_ref.dropped_samples) + " samples per epoch"});
+  }
+}
+
+// How one differing config key reads: a cause (it can explain a gap) or information.
+struct Reading {
+  bool cause;
+  std::string text;
+};
+Reading cause(std::string text) { return {true, std::move(text)}; }
+Reading info(std::string text) { return {false, std::move(text)}; }
+std::string vs(const ConfigDiff& d) { return d.value + " vs " + d.reference; }
+
+// The flags that only touch the epoch's tail: no effect when every step is a full batch on both
+// sides and `also` holds (split_batches also changes the global batch and the scheduler's pace).
+Reading tail_flag(const ConfigDiff& d, const Setups& s, bool also = true) {
+  const bool no_effect =
+      s.n && s.n_ref && whole_steps(s.config, *s.n) && whole_steps(s.reference, *s.n_ref) && also;
+  return no_effect ? info(d.key + " " + vs(d) + ": no effect at this dataset size")
+                   : cause(d.key + " differs (" + vs(d) + ")");
+}
+
+// Covered by global_batch / effective_lr, or does not change the per-step arithmetic (run
+// length, evaluation).
+Reading plain_info(const ConfigDiff& d, const Setups&) { return info(d.key + " " + vs(d)); }
+
+using ReadKey = Reading (*)(const ConfigDiff&, const Setups&);
+struct KeyRule {
+  const char* key;
+  ReadKey read;
+};
+
+// One row per config key with its own reading; any other key is "the experiment differs".
+const KeyRule kKeyRules[] = {
+    {"seed",
+     [](const ConfigDiff& d, const Setups& s) {
+       const int64_t data_seed = s.config.effective_data_seed();
+       return cause("seeds differ (" + vs(d) + ")" +
+                    (data_seed == s.reference.effective_data_seed()
+                         ? "; same shuffle order (data_seed " + num(data_seed) + ")"
+                         : ""));
+     }},
+    {"data_seed",
+     [](const ConfigDiff& d, const Setups& s) {
+       const int64_t mine = s.config.effective_data_seed();
+       const int64_t theirs = s.reference.effective_data_seed();
+       return mine != theirs ? cause("shuffle order differs (data_seed " + num(mine) + " vs " +
+                                     num(theirs) + ")")
+                             : info("data_seed " + vs(d) + ": same effective shuffle seed");
+     }},
+    {"device_specific_seed",
+     [](const ConfigDiff& d, const Setups&) {
+       return cause("device_specific_seed " + vs(d) + ": per-rank model and dropout seeds differ");
+     }},
+    {"mixed_precision",
+     [](const ConfigDiff&, const Setups& s) {
+       return cause("precision differs: " + precision_name(s.config.mixed_precision) + " vs " +
+                    precision_name(s.reference.mixed_precision) + " — small differences expected");
+     }},
+    {"device",
+     [](const ConfigDiff& d, const Setups&) {
+       return cause("device " + vs(d) + " — small differences expected (different kernels)");
+     }},
+    {"gradient_accumulation_steps",
+     [](const ConfigDiff& d, const Setups& s) {
+       const std::string text = "gradient accumulation " + vs(d);
+       if (!s.same_batch) return cause(text);
+       if (s.plans && (s.plan->short_last_accumulation || s.plan_ref->short_last_accumulation)) {
+         return cause(text + ": the epoch's last group is shorter and under-weighted");
+       }
+       return info(text + " at the same global batch " + num(s.g));
+     }},
+    {"num_processes",
+     [](const ConfigDiff& d, const Setups& s) {
+       return info("num_processes " + vs(d) +
+                   (s.same_batch && s.same_lr && !s.tails_differ
+                        ? " with the same global batch " + num(s.g) + " and effective lr " +
+                              num(s.lr) + ": same arithmetic"
+                        : ""));
+     }},
+    {"split_batches",
+     [](const ConfigDiff& d, const Setups& s) {
+       return tail_flag(d, s, s.same_batch && !s.scheduled);
+     }},
+    {"even_batches", [](const ConfigDiff& d, const Setups& s) { return tail_flag(d, s); }},
+    {"drop_last", [](const ConfigDiff& d, const Setups& s) { return tail_flag(d, s); }},
+    {"per_device_batch_size", plain_info},
+    {"lr", plain_info},
+    {"lr_scaling", plain_info},
+    {"epochs", plain_info},
+    {"max_steps", plain_info},
+    {"eval_every_epoch", plain_info},
+};
+
+Reading read_key(const ConfigDiff& d, const Setups& s) {
+  for (const KeyRule& rule : kKeyRules) {
+    if (d.key == rule.key) return rule.read(d, s);
+  }
+  return cause(d.key + " " + vs(d) + " (the experiment differs)");
+}
+
+}  // namespace
 
 Diagnosis diagnose(const RunConfig& config, const RunConfig& reference,
                    std::optional<int64_t> train_size, std::optional<int64_t> reference_train_size) {
+  const Setups s(config, reference, train_size, reference_train_size);
   Diagnosis d;
-  const auto cause = [&](std::string key, std::string text) {
-    d.causes.push_back({std::move(key), std::move(text)});
-  };
-  const auto info = [&](std::string key, std::string text) {
-    d.info.push_back({std::move(key), std::move(text)});
-  };
-  const int64_t g = global_batch_size(config), g_ref = global_batch_size(reference);
-  const double lr = effective_lr(config), lr_ref = effective_lr(reference);
-  const int w = config.num_processes, w_ref = reference.num_processes;
-  const int k = config.gradient_accumulation_steps;
-  const bool same_batch = g == g_ref, same_lr = close(lr, lr_ref);
-  if (!train_size) train_size = known_train_size(config);
-  if (!reference_train_size) reference_train_size = known_train_size(reference);
-  std::optional<SetupPlan> plan = plan_or_none(config, train_size);
-  std::optional<SetupPlan> plan_ref = plan_or_none(reference, reference_train_size);
-  const bool plans = plan && plan_ref;
-
-  if (!same_batch) {
-    std::string hint;
-    if (config.split_batches) {
-      // With split_batches the per-device batch is global and must divide by the processes.
-      if (g_ref % k == 0 && (g_ref / k) % w == 0) {
-        hint = "per_device_batch_size " + num(g_ref / k) + " with split_batches";
-      }
-    } else if (const auto b = equivalent_per_device_batch(g_ref, w, k)) {
-      hint = "per-device batch " + num(*b) + " on " + processes(w) +
-             (k > 1 ? " with accumulation " + num(int64_t{k}) : "");
-    }
-    cause("global_batch",
-          "global batch " + num(g) + " vs " + num(g_ref) + " (" +
-              (hint.empty() ? "no per-device batch on " + processes(w) + " gives " + num(g_ref)
-                            : hint + " would match") +
-              ")");
-  }
-  const std::string lrs =
-      "lr " + num(lr) + " on " + processes(w) + " vs " + num(lr_ref) + " on " + num(int64_t{w_ref});
-  const double linear =
-      lr_ref * static_cast<double>(g) / static_cast<double>(std::max<int64_t>(1, g_ref));
-  if (same_batch && !same_lr) {
-    cause("effective_lr",
-          "learning rate scaled differently at the same global batch (" + lrs + ")");
-  } else if (!same_batch && same_lr && w != w_ref) {
-    cause("effective_lr", "learning rate not scaled with the number of processes (" + lrs +
-                              "; linear scaling would give " + num(linear) + ")");
-  } else if (!same_batch && !same_lr) {
-    if (close(lr, linear)) {
-      info("effective_lr", "learning rate scaled linearly with the global batch (" + lrs + ")");
-    } else {
-      cause("effective_lr", "learning rate scaled differently (" + lrs +
-                                "; linear scaling would give " + num(linear) + ")");
-    }
-  }
-  const bool scheduled = config.scheduler != SchedulerKind::kConstant || config.warmup_steps > 0 ||
-                         reference.scheduler != SchedulerKind::kConstant ||
-                         reference.warmup_steps > 0;
-  const double pace = static_cast<double>(g) / scheduler_steps_per_optimizer_step(config);
-  const double pace_ref =
-      static_cast<double>(g_ref) / scheduler_steps_per_optimizer_step(reference);
-  if (scheduled && !close(pace, pace_ref)) {
-    cause("scheduler_pace", "scheduler paced differently: one scheduler step per " + num(pace) +
-                                " vs " + num(pace_ref) +
-                                " samples (schedules are written in single-process steps)");
-  }
-  const bool tails_differ = plans && (plan->padded_samples != plan_ref->padded_samples ||
-                                      plan->dropped_samples != plan_ref->dropped_samples);
-  if (plans && plan->padded_samples != plan_ref->padded_samples) {
-    const bool mine = plan->padded_samples > 0;
-    const RunConfig& c = mine ? config : reference;
-    const int64_t n = mine ? *train_size : *reference_train_size;
-    const int64_t per_step =
-        c.split_batches ? c.per_device_batch_size : c.per_device_batch_size * c.num_processes;
-    cause("padding",
-          std::string(mine ? "" : "reference: ") + "dataset size " + num(n) +
-              " does not divide by " +
-              (c.gradient_accumulation_steps == 1 ? "global batch " : "batch x processes ") +
-              num(per_step) + ": even_batches repeats samples (" + num(plan->padded_samples) +
-              " vs " + num(plan_ref->padded_samples) + " per epoch)");
-  }
-  if (plans && plan->dropped_samples != plan_ref->dropped_samples) {
-    cause("dropped", "drop_last drops " + num(plan->dropped_samples) + " vs " +
-                         num(plan_ref->dropped_samples) + " samples per epoch");
-  }
-
+  global_batch_reason(s, d);
+  lr_reason(s, d);
+  pace_reason(s, d);
+  tail_reasons(s, d);
   for (const ConfigDiff& diff : config_diff(config, reference)) {
-    const std::string& key = diff.key;
-    const std::string vs = diff.value + " vs " + diff.reference;
-    if (key == "seed") {
-      cause(key,
-            "seeds differ (" + vs + ")" +
-                (config.effective_data_seed() == reference.effective_data_seed()
-                     ? "; same shuffle order (data_seed " + num(config.effective_data_seed()) + ")"
-                     : ""));
-    } else if (key == "data_seed") {
-      if (config.effective_data_seed() != reference.effective_data_seed()) {
-        cause(key, "shuffle order differs (data_seed " + num(config.effective_data_seed()) +
-                       " vs " + num(reference.effective_data_seed()) + ")");
-      } else {
-        info(key, "data_seed " + vs + ": same effective shuffle seed");
-      }
-    } else if (key == "device_specific_seed") {
-      cause(key, "device_specific_seed " + vs + ": per-rank model and dropout seeds differ");
-    } else if (key == "mixed_precision") {
-      cause(key, "precision differs: " + precision_name(config.mixed_precision) + " vs " +
-                     precision_name(reference.mixed_precision) + " — small differences expected");
-    } else if (key == "device") {
-      cause(key, "device " + vs + " — small differences expected (different kernels)");
-    } else if (key == "gradient_accumulation_steps") {
-      if (!same_batch) {
-        cause(key, "gradient accumulation " + vs);
-      } else if (plans && (plan->short_last_accumulation || plan_ref->short_last_accumulation)) {
-        cause(key, "gradient accumulation " + vs +
-                       ": the epoch's last group is shorter and under-weighted");
-      } else {
-        info(key, "gradient accumulation " + vs + " at the same global batch " + num(g));
-      }
-    } else if (key == "num_processes") {
-      info(key, "num_processes " + vs +
-                    (same_batch && same_lr && !tails_differ
-                         ? " with the same global batch " + num(g) + " and effective lr " +
-                               num(lr) + ": same arithmetic"
-                         : ""));
-    } else if (key == "split_batches" || key == "even_batches" || key == "drop_last") {
-      // The flags only touch the epoch's tail: no effect when every step is a full batch.
-      const bool no_effect = train_size && reference_train_size &&
-                             whole_steps(config, *train_size) &&
-                             whole_steps(reference, *reference_train_size) &&
-                             (key != "split_batches" || (same_batch && !scheduled));
-      if (no_effect) {
-        info(key, key + " " + vs + ": no effect at this dataset size");
-      } else {
-        cause(key, key + " differs (" + vs + ")");
-      }
-    } else if (key == "per_device_batch_size" || key == "lr" || key == "lr_scaling" ||
-               key == "epochs" || key == "max_steps" || key == "eval_every_epoch") {
-      // Covered by global_batch / effective_lr, or does not change the per-step arithmetic
-      // (run length, evaluation).
-      info(key, key + " " + vs);
-    } else {
-      cause(key, key + " " + vs + " (the experiment differs)");
-    }
+    Reading r = read_key(diff, s);
+    (r.cause ? d.causes : d.info).push_back({diff.key, std::move(r.text)});
   }
   return d;
 }

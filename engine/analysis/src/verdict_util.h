@@ -58,14 +58,6 @@ inline ordered_json flat_json(const RunConfig& c) {
   return out;
 }
 
-// Setup key without the seeds: equal keys <=> same_setup_except_seed().
-inline std::string setup_key(const RunConfig& c) {
-  ordered_json j = flat_json(c);
-  j.erase("seed");
-  j.erase("data_seed");
-  return j.dump();
-}
-
 // The plan of a stored run, or nullopt when the size is unknown or the config is refused (the
 // verdict then skips the checks that need it rather than failing).
 inline std::optional<SetupPlan> plan_or_none(const RunConfig& c, std::optional<int64_t> n) {

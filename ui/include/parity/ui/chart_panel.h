@@ -26,7 +26,7 @@ class ChartPanel : public QWidget {
   LossChart* lossChart() const { return chart_; }
   ChartView* view() const { return view_; }
 
-  void setXAxis(XAxisKind kind);
+  void setXAxis(engine::Axis kind);
   void setSmoothing(double beta);
   void setLogY(bool on);
   void setShowRanks(bool on);

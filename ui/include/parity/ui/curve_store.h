@@ -3,6 +3,7 @@
 /// curve analysis (engine::Series for the chosen x-axis, and its debiased EMA).
 /// Thread affinity: UI thread only (the CurveLoader hands it rows through queued signals).
 
+#include <parity/analysis/axis.h>
 #include <parity/analysis/curve_analysis.h>
 #include <parity/storage/database.h>
 #include <parity/ui/decimation.h>
@@ -14,16 +15,13 @@
 
 namespace parity::ui {
 
-/// What the chart's x-axis shows. Samples seen is the axis on which setups compare.
-enum class XAxisKind { kStep = 0, kSamples = 1, kEpoch = 2, kWallTime = 3 };
-
 /// One stored series. The four x columns are kept; `raw` pairs the loss with one of them.
 struct CurveSeries {
   std::vector<double> step, samples, epoch, time;
   engine::Series raw;                  ///< x = column(rawKind), y = loss
   engine::Series smooth;               ///< x = raw.x, y = EMA of raw.y (when smoothSize == size())
   std::vector<std::size_t> nonFinite;  ///< indices of NaN/inf losses, ascending
-  XAxisKind rawKind = XAxisKind::kStep;
+  engine::Axis rawKind = engine::Axis::kStep;
   double smoothBeta = -1;
   std::size_t smoothSize = 0;
   MinMaxIndex rawIndex;     ///< over raw.y, for decimation at any zoom
@@ -32,7 +30,7 @@ struct CurveSeries {
   int64_t lastStep = 0;
 
   std::size_t size() const { return raw.y.size(); }
-  const std::vector<double>& column(XAxisKind kind) const;
+  const std::vector<double>& column(engine::Axis kind) const;
 };
 
 class CurveStore {
@@ -43,9 +41,9 @@ class CurveStore {
   const CurveSeries* find(int64_t runId, int rank) const;
   int64_t lastStep(int64_t runId, int rank) const;
   /// The loss against `kind` (switching the stored x column if needed); null when not loaded.
-  const engine::Series* raw(int64_t runId, int rank, XAxisKind kind);
+  const engine::Series* raw(int64_t runId, int rank, engine::Axis kind);
   /// engine::ema() of it (debiased) for `weight`, recomputed only when rows or weight changed.
-  const engine::Series* smoothed(int64_t runId, int rank, XAxisKind kind, double weight);
+  const engine::Series* smoothed(int64_t runId, int rank, engine::Axis kind, double weight);
 
   /// A MinMaxIndex over the series raw() (smooth = false) or smoothed() (true) last returned for
   /// (run, rank), rebuilt only when its values changed; null when not loaded.

@@ -64,8 +64,8 @@ class LossChart : public QObject {
   /// Forgets a run's loaded rows (it was deleted).
   void forgetRun(qint64 runId);
 
-  void setXAxis(XAxisKind kind);
-  XAxisKind xAxis() const { return xKind_; }
+  void setXAxis(engine::Axis kind);
+  engine::Axis xAxis() const { return xKind_; }
   /// EMA weight in [0, 1): 0 draws the raw curve only; otherwise EMA over a faint raw curve.
   void setSmoothing(double beta);
   double smoothing() const { return beta_; }
@@ -128,7 +128,7 @@ class LossChart : public QObject {
     std::size_t size = 0;
     double x0 = 0, x1 = 0, beta = -1;
     int columns = 0;
-    XAxisKind kind = XAxisKind::kStep;
+    engine::Axis kind = engine::Axis::kStep;
     bool logY = false;
     QList<QPointF> points;  ///< decimated (and, for a faint line, collapsed), not yet simplified
     double ylo = 0, yhi = 0;
@@ -199,7 +199,7 @@ class LossChart : public QObject {
   double columnPixels_ = 1.0;
   int pointBudget_ = 40000;
   bool accelerated_ = false;
-  XAxisKind xKind_ = XAxisKind::kSamples;
+  engine::Axis xKind_ = engine::Axis::kSamples;
   double beta_ = 0.6;
   bool logY_ = false;
   bool showRanks_ = false;

@@ -43,14 +43,11 @@ struct Range {
 Range x_range(const Series& s);
 /// Intersection of two ranges (empty when they do not meet).
 Range overlap(const Range& a, const Range& b);
-/// Intersection of the x ranges of both series.
-Range overlap(const Series& a, const Series& b);
 
 /// Values of a series at given x points.
 struct Resampled {
   std::vector<double> y;      ///< NaN where not covered
   std::vector<bool> covered;  ///< at[i] lies inside the series' x range
-  size_t covered_count = 0;
 };
 
 /// Linear interpolation of `s` at each of `at` (any order; fastest when non-decreasing). No
@@ -58,8 +55,6 @@ struct Resampled {
 /// series repeats, the last point with that x wins. A NaN y stays NaN in its neighbourhood only.
 /// Throws AnalysisError when s.x and s.y differ in length.
 Resampled interpolate(const Series& s, const std::vector<double>& at);
-/// One point of interpolate(); nullopt when x is outside the series' range or s is empty.
-std::optional<double> interpolate_at(const Series& s, double x);
 
 struct EmaOptions {
   double weight = 0.6;  ///< smoothing weight a in [0, 1); 0 = no smoothing
@@ -74,27 +69,14 @@ std::vector<double> ema(const std::vector<double>& y, const EmaOptions& options 
 /// ema() of s.y, x unchanged.
 Series ema(const Series& s, const EmaOptions& options = {});
 
-/// How a band chooses the x points it is computed at.
-enum class BandGrid {
-  kFirst,  ///< the first member's x points
-  kUnion,  ///< the sorted union of every member's x points
-};
-
-struct BandOptions {
-  BandGrid grid = BandGrid::kFirst;
-  /// true: only x points every member covers (mean of all members); false: any point at least
-  /// one member covers, over the members that cover it.
-  bool common_range_only = true;
-};
-
 /// Mean curve with a min-max band over several series (e.g. one setup run with several seeds).
 struct Band {
   std::vector<double> x, mean, lo, hi;
-  std::vector<int> count;  ///< members that cover each point (and are finite there)
 };
 
-/// Members are interpolated onto the grid (no extrapolation). Empty input gives an empty band.
-Band band(const std::vector<Series>& members, const BandOptions& options = {});
+/// The band at the first member's x points where every member is defined and finite (members
+/// are interpolated there, no extrapolation). Empty input gives an empty band.
+Band band(const std::vector<Series>& members);
 
 /// Where a curve first reaches a target: a fractional index t (point floor(t), a share t-floor(t)
 /// of the way to the next), so the same crossing can be read on any parallel column (samples,
@@ -104,7 +86,5 @@ Band band(const std::vector<Series>& members, const BandOptions& options = {});
 std::optional<double> first_crossing_position(const std::vector<double>& y, double target);
 /// Linear interpolation of v at a fractional index (clamped to v's range). v must be non-empty.
 double value_at_position(const std::vector<double>& v, double position);
-/// x at which s first reaches y <= target (interpolated), or nullopt.
-std::optional<double> first_crossing(const Series& s, double target);
 
 }  // namespace parity::engine

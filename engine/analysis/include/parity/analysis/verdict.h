@@ -6,6 +6,7 @@
 ///
 /// Wording convention: "A vs B" in every text is "this run vs the reference".
 
+#include <parity/analysis/axis.h>
 #include <parity/analysis/curve_analysis.h>
 #include <parity/config/run_config.h>
 
@@ -38,11 +39,6 @@ struct CompareRun {
   double wall_time_s = 0;                ///< 0 = the last point's time_s
 };
 
-/// The x axis curves are aligned on.
-enum class Axis { kStep, kSamples, kEpoch, kTime };
-/// "step", "samples", "epoch", "time".
-std::string to_string(Axis axis);
-
 /// The run's loss against one axis.
 Series curve(const CompareRun& run, Axis axis);
 
@@ -58,13 +54,11 @@ struct ConfigDiff {
 /// "label" is excluded. Nested objects are compared key by key as "outer.inner".
 std::vector<ConfigDiff> config_diff(const RunConfig& a, const RunConfig& reference);
 
-/// True when the configs are equal in every key except label, seed and data_seed: runs of one
-/// setup with different seeds (or reruns).
-bool same_setup_except_seed(const RunConfig& a, const RunConfig& b);
-
 /// One explanation. key: a config key ("seed", "mixed_precision", ...) or a derived one:
 /// "global_batch", "effective_lr", "scheduler_pace", "padding", "dropped", "loss" (non-finite),
-/// "unexplained" (different curves, no config key that changes the arithmetic).
+/// "rounding" (different curves, same arithmetic in another summation order), "unexplained"
+/// (different curves, no config key that changes the arithmetic), "range" (information: the
+/// runs cover different x ranges).
 struct Reason {
   std::string key;
   std::string text;
@@ -83,7 +77,8 @@ Diagnosis diagnose(const RunConfig& config, const RunConfig& reference,
                    std::optional<int64_t> train_size = std::nullopt,
                    std::optional<int64_t> reference_train_size = std::nullopt);
 
-/// How two curves differ on one axis, at the reference's points inside the overlap.
+/// How a run's curve differs from the reference's on one axis: the run is interpolated at the
+/// reference's points inside the overlap (linearly, no extrapolation) and the gap measured there.
 struct DeltaStats {
   Axis axis = Axis::kSamples;
   Range reference_range, run_range, overlap;
@@ -99,32 +94,15 @@ struct DeltaStats {
   std::string range_note;         ///< plain language, empty when the ranges match
 };
 
-/// Aligns `run` on the reference's x points (linear interpolation, no extrapolation) and measures
-/// the gap. range_note_fraction: ranges "differ" when an end differs by more than this share of
-/// the reference's range.
-DeltaStats delta_stats(const Series& run, const Series& reference, Axis axis,
-                       double range_note_fraction = 0.01);
-/// run - reference at the reference's points inside the overlap (for the delta-loss plot).
-Series delta_curve(const Series& run, const Series& reference);
-
-struct SeedGroupOptions {
-  Axis axis = Axis::kSamples;
-  double ema_weight = 0;  ///< smoothing applied before measuring the spread (0 = raw)
-};
-
-/// Runs of one setup with different seeds.
+/// Runs of one setup with different seeds: two or more runs whose configs are equal in every key
+/// except label, seed and data_seed. A rerun with the same seed and data_seed as a member joins
+/// no group: its gap is not seed noise (the determinism check is the tool for it).
 struct SeedGroup {
-  std::vector<size_t> indices;  ///< into the runs passed
+  std::vector<size_t> indices;  ///< into the runs compared (0 = the reference)
   std::vector<int64_t> run_ids;
-  double spread = 0;  ///< max |delta loss| between any two members, aligned on options.axis
+  double spread = 0;  ///< max |delta loss| between any two members, on the verdict's axis
   Band band;          ///< mean with min-max band on the first member's points (common range)
 };
-
-/// Groups of two or more runs with same_setup_except_seed() and different seeds, in order of
-/// first member. A rerun with the same seed and data_seed as a member joins no group: its gap is
-/// not seed noise (the determinism check is the tool for it).
-std::vector<SeedGroup> seed_groups(const std::vector<CompareRun>& runs,
-                                   const SeedGroupOptions& options = {});
 
 enum class Verdict {
   kReference,   ///< the row of the reference run itself
@@ -148,7 +126,9 @@ struct CompareOptions {
   /// taken as the mean of its last max(1, 5%) points (less noisy than one step).
   std::optional<double> target_loss;
   double target_factor = 1.1;
-  double range_note_fraction = 0.01;  ///< see delta_stats()
+  /// Ranges "differ" (DeltaStats::range_note) when an end differs by more than this share of the
+  /// reference's range.
+  double range_note_fraction = 0.01;
 };
 
 /// One row of the verdict table.
@@ -193,7 +173,7 @@ struct Comparison {
   /// The single-process run scaling efficiency is measured against: one with the same per-device
   /// batch, device and precision if present, else the reference if single-process, else the first.
   std::optional<int64_t> baseline_id;
-  std::vector<SeedGroup> groups;    ///< over reference + others (indices: 0 = reference)
+  std::vector<SeedGroup> groups;    ///< over reference + others, in order of first member
   std::vector<RunComparison> rows;  ///< rows[0] = the reference, then `others` in order
 };
 

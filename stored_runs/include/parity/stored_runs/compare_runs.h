@@ -1,0 +1,41 @@
+#pragma once
+/// From the store to the verdict: a stored run (its row and its global steps) as the
+/// engine::CompareRun that engine::compare() reads. The one place where storage's columns meet
+/// the verdict's fields, shared by parity-cli (compare, export --report, rerun) and the window's
+/// Compare panel, so both judge the same runs the same way.
+/// Thread contract: that of storage::Database (one thread at a time per Database).
+
+#include <parity/analysis/verdict.h>
+#include <parity/storage/database.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+namespace parity::stored_runs {
+
+/// A stored run that cannot be read as a verdict input: it is not in the database, or its
+/// config does not load. what() names the run (and the database or the config's problem).
+class StoredRunError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// The row's id, label, config (parsed from config_json), final evaluation loss and accuracy
+/// and samples/s, with `global_steps` (the rank -1 rows, in step order) as the curve. The train
+/// size and wall time are left to the verdict's defaults. Throws StoredRunError ("run N has a
+/// config that does not load: ...") when config_json is not a RunConfig.
+engine::CompareRun compare_run(const storage::RunRow& row,
+                               const std::vector<storage::StepRow>& global_steps);
+
+/// compare_run() of run `run_id` in `db`. Throws StoredRunError ("no run N in PATH") when there
+/// is no such run; StorageError passes through.
+engine::CompareRun load_compare_run(const storage::Database& db, int64_t run_id);
+
+/// engine::compare() of stored runs: each of `others` (in order; an id equal to the reference is
+/// skipped) against `reference`. Throws as load_compare_run() and engine::compare().
+engine::Comparison compare_stored(const storage::Database& db, int64_t reference,
+                                  const std::vector<int64_t>& others,
+                                  const engine::CompareOptions& options = {});
+
+}  // namespace parity::stored_runs

@@ -1,0 +1,131 @@
+// From stored rows to the verdict's runs: what each column becomes, and what is refused.
+#include <gtest/gtest.h>
+#include <parity/stored_runs/compare_runs.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace parity::stored_runs {
+namespace {
+
+namespace fs = std::filesystem;
+
+engine::RunConfig tiny(int processes, int64_t per_device) {
+  engine::RunConfig c;
+  c.dataset = engine::DatasetKind::kSyntheticRegression;
+  c.task = engine::Task::kRegression;
+  c.model = engine::ModelKind::kLinear;
+  c.synthetic_samples = 64;
+  c.num_processes = processes;
+  c.per_device_batch_size = per_device;
+  return c;
+}
+
+class StoredRuns : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = (fs::temp_directory_path() / "parity-stored-runs-XXXXXX").string();
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+    db_.emplace((fs::path(dir_) / "runs.db").string());
+  }
+  void TearDown() override {
+    db_.reset();
+    fs::remove_all(dir_);
+  }
+
+  // A finished run of `steps` global steps (loss 1/step) plus rank 0's rows and one evaluation.
+  int64_t add_run(const std::string& label, const engine::RunConfig& c, int steps) {
+    const int64_t id = db_->create_run(label, engine::to_json(c), "running");
+    std::vector<storage::StepRow> rows;
+    for (int s = 1; s <= steps; ++s) {
+      rows.push_back({id, s, -1, s / 4.0, s * 16, 1.0 / s, 0.05, s * 0.5});
+      rows.push_back({id, s, 0, s / 4.0, s * 16, 2.0, 0.05, s * 0.5});
+    }
+    db_->append_steps(rows);
+    db_->append_evals({{id, 1, steps, steps * 16, 0.25, 0.75}});
+    db_->finish_run(id, "finished", "", 320.0);
+    return id;
+  }
+
+  std::string dir_;
+  std::optional<storage::Database> db_;
+};
+
+TEST_F(StoredRuns, TheRowAndTheGlobalCurveBecomeACompareRun) {
+  const engine::RunConfig config = tiny(2, 8);
+  const int64_t id = add_run("2x8", config, 4);
+  db_->append_steps({{id, 5, -1, 1.25, 80, std::numeric_limits<double>::quiet_NaN(), 0.05, 2.5}});
+  const engine::CompareRun run = load_compare_run(*db_, id);
+  EXPECT_EQ(run.id, id);
+  EXPECT_EQ(run.label, "2x8");
+  EXPECT_EQ(engine::to_json(run.config), engine::to_json(config));
+  ASSERT_EQ(run.points.size(), 5u);  // rank 0's rows are not the curve
+  for (int i = 0; i < 4; ++i) {
+    const engine::CurvePoint& p = run.points[i];
+    EXPECT_EQ(p.step, i + 1);
+    EXPECT_DOUBLE_EQ(p.samples, 16.0 * (i + 1));
+    EXPECT_DOUBLE_EQ(p.epoch, (i + 1) / 4.0);
+    EXPECT_DOUBLE_EQ(p.time_s, (i + 1) * 0.5);
+    EXPECT_DOUBLE_EQ(p.loss, 1.0 / (i + 1));
+  }
+  EXPECT_TRUE(std::isnan(run.points[4].loss));  // NaN stays NaN
+  ASSERT_TRUE(run.final_eval_loss && run.final_accuracy);
+  EXPECT_DOUBLE_EQ(*run.final_eval_loss, 0.25);
+  EXPECT_DOUBLE_EQ(*run.final_accuracy, 0.75);
+  EXPECT_DOUBLE_EQ(run.samples_per_s, 320.0);
+  // Left to the verdict's defaults.
+  EXPECT_FALSE(run.train_size.has_value());
+  EXPECT_EQ(run.wall_time_s, 0);
+}
+
+TEST_F(StoredRuns, AMissingRunOrABadConfigIsRefusedByName) {
+  try {
+    load_compare_run(*db_, 99);
+    FAIL() << "no StoredRunError";
+  } catch (const StoredRunError& e) {
+    EXPECT_EQ(std::string(e.what()), "no run 99 in " + db_->path());
+  }
+  const int64_t bad = db_->create_run("bad", R"({"num_processes": "two"})");
+  try {
+    load_compare_run(*db_, bad);
+    FAIL() << "no StoredRunError";
+  } catch (const StoredRunError& e) {
+    const std::string prefix = "run " + std::to_string(bad) + " has a config that does not load: ";
+    EXPECT_EQ(std::string(e.what()).rfind(prefix, 0), 0u) << e.what();
+    EXPECT_GT(std::string(e.what()).size(), prefix.size());  // with the config's own reason
+  }
+}
+
+TEST_F(StoredRuns, CompareStoredKeepsTheOrderAndSkipsTheReference) {
+  const int64_t a = add_run("1x16", tiny(1, 16), 4);
+  const int64_t b = add_run("2x8", tiny(2, 8), 4);
+  const int64_t c = add_run("2x16", tiny(2, 16), 2);
+  const engine::Comparison cmp = compare_stored(*db_, a, {c, a, b});
+  EXPECT_EQ(cmp.reference_id, a);
+  ASSERT_EQ(cmp.rows.size(), 3u);
+  EXPECT_EQ(cmp.rows[0].id, a);
+  EXPECT_EQ(cmp.rows[1].id, c);
+  EXPECT_EQ(cmp.rows[2].id, b);
+  // Same curve on samples seen: 2x8 is the reference's equal.
+  EXPECT_EQ(cmp.rows[2].verdict, engine::Verdict::kEquivalent) << cmp.rows[2].summary;
+  // What compare_stored() hands engine::compare() is load_compare_run()'s.
+  engine::CompareOptions options;
+  options.axis = engine::Axis::kStep;
+  const engine::Comparison direct = engine::compare(
+      load_compare_run(*db_, a), {load_compare_run(*db_, c), load_compare_run(*db_, b)}, options);
+  const engine::Comparison stored = compare_stored(*db_, a, {c, b}, options);
+  ASSERT_EQ(stored.rows.size(), direct.rows.size());
+  for (size_t i = 0; i < stored.rows.size(); ++i) {
+    EXPECT_EQ(stored.rows[i].summary, direct.rows[i].summary);
+  }
+  EXPECT_THROW(compare_stored(*db_, a, {b, 42}), StoredRunError);
+}
+
+}  // namespace
+}  // namespace parity::stored_runs

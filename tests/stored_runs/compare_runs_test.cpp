@@ -41,7 +41,7 @@ class StoredRuns : public ::testing::Test {
 
   // A finished run of `steps` global steps (loss 1/step) plus rank 0's rows and one evaluation.
   int64_t add_run(const std::string& label, const engine::RunConfig& c, int steps) {
-    const int64_t id = db_->create_run(label, engine::to_json(c), "running");
+    const int64_t id = db_->create_run(label, engine::to_json(c), storage::RunStatus::kRunning);
     std::vector<storage::StepRow> rows;
     for (int s = 1; s <= steps; ++s) {
       rows.push_back({id, s, -1, s / 4.0, s * 16, 1.0 / s, 0.05, s * 0.5});
@@ -49,7 +49,7 @@ class StoredRuns : public ::testing::Test {
     }
     db_->append_steps(rows);
     db_->append_evals({{id, 1, steps, steps * 16, 0.25, 0.75}});
-    db_->finish_run(id, "finished", "", 320.0);
+    db_->finish_run(id, storage::RunStatus::kFinished, "", 320.0);
     return id;
   }
 

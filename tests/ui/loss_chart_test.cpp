@@ -11,6 +11,7 @@
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QLogValueAxis>
 #include <QtCharts/QValueAxis>
+#include <cmath>
 #include <map>
 
 #include "test_util.h"
@@ -75,15 +76,15 @@ AxisState xAxisState(LossChart* chart) {
 // (an epoch interval of 0.2 over 0-6.4 million samples once froze the window for minutes; a
 // regression hangs this test until ctest's timeout).
 TEST_F(LossChartTest, EveryXAxisChangeInEveryOrderKeepsAFewTicks) {
-  const std::vector<XAxisKind> kinds = {XAxisKind::kStep, XAxisKind::kSamples, XAxisKind::kEpoch,
-                                        XAxisKind::kWallTime};
+  const std::vector<engine::Axis> kinds = {engine::Axis::kStep, engine::Axis::kSamples,
+                                           engine::Axis::kEpoch, engine::Axis::kWallTime};
   // The data's extent on each axis: run 1 has 100,000 steps of 64, run 2 50,000 of 128.
-  const std::map<XAxisKind, double> extent = {{XAxisKind::kStep, 100000},
-                                              {XAxisKind::kSamples, 6.4e6},
-                                              {XAxisKind::kEpoch, 1.0},
-                                              {XAxisKind::kWallTime, 1000.0}};
-  for (XAxisKind from : kinds) {
-    for (XAxisKind to : kinds) {
+  const std::map<engine::Axis, double> extent = {{engine::Axis::kStep, 100000},
+                                                 {engine::Axis::kSamples, 6.4e6},
+                                                 {engine::Axis::kEpoch, 1.0},
+                                                 {engine::Axis::kWallTime, 1000.0}};
+  for (engine::Axis from : kinds) {
+    for (engine::Axis to : kinds) {
       if (from == to) continue;
       chart->setXAxis(from);
       chart->redrawNow();
@@ -99,6 +100,83 @@ TEST_F(LossChartTest, EveryXAxisChangeInEveryOrderKeepsAFewTicks) {
       EXPECT_LE(a.max, 1.2 * extent.at(to)) << change;
     }
   }
+}
+
+// Smoothing off and on again used to add a "(raw)" legend entry per run each time.
+TEST_F(LossChartTest, SmoothingOffAndOnKeepsOneLegendEntryPerRun) {
+  auto visibleNames = [&] {
+    QStringList names;
+    for (QLegendMarker* m : chart->chart()->legend()->markers()) {
+      if (m->isVisible()) names << m->label();
+    }
+    return names;
+  };
+  for (int i = 0; i < 2; ++i) {
+    chart->setSmoothing(0);
+    chart->redrawNow();
+    chart->setSmoothing(0.6);
+    chart->redrawNow();
+  }
+  EXPECT_EQ(visibleNames(), QStringList({"1x64", "2x64"}));
+}
+
+// A click on a legend entry hides the run's lines (the entry stays, greyed); another shows them.
+TEST_F(LossChartTest, ClickingALegendEntryHidesAndShowsItsRun) {
+  QLegendMarker* first = nullptr;
+  for (QLegendMarker* m : chart->chart()->legend()->markers()) {
+    if (m->isVisible() && m->label() == "1x64") first = m;
+  }
+  ASSERT_NE(first, nullptr);
+  emit first->clicked();
+  chart->redrawNow();
+  EXPECT_TRUE(chart->isRunHidden(1));
+  EXPECT_FALSE(chart->isRunHidden(2));
+  const auto counts = chart->drawnPointCounts();
+  ASSERT_EQ(counts.size(), 2u);
+  EXPECT_EQ(counts[0], 0) << "the hidden run is still drawn";
+  EXPECT_GT(counts[1], 100);
+  EXPECT_TRUE(first->isVisible()) << "its legend entry went away, so it cannot be clicked back";
+  EXPECT_TRUE(chart->describeAt(chart->chart()->plotArea().center()).contains("2x64"));
+  EXPECT_FALSE(chart->describeAt(chart->chart()->plotArea().center()).contains("1x64:"));
+  emit first->clicked();
+  chart->redrawNow();
+  EXPECT_FALSE(chart->isRunHidden(1));
+  EXPECT_GT(chart->drawnPointCounts()[0], 100);
+}
+
+// Hovering the plot names every run's step, samples, loss and lr at that x.
+TEST_F(LossChartTest, HoverShowsEachRunsValuesAtTheCursor) {
+  chart->setXAxis(engine::Axis::kStep);
+  chart->redrawNow();
+  const QRectF plot = chart->chart()->plotArea();
+  const QString text = chart->describeAt(plot.center());
+  EXPECT_TRUE(text.startsWith("optimizer step")) << text.toStdString();
+  EXPECT_TRUE(text.contains("1x64: step ")) << text.toStdString();
+  EXPECT_TRUE(text.contains("2x64: step ")) << text.toStdString();
+  EXPECT_TRUE(text.contains("loss ")) << text.toStdString();
+  EXPECT_TRUE(text.contains("lr 0.05")) << text.toStdString();
+  // At the middle of 0..100,000 steps: run 1 is near step 50,000, with 64 samples a step.
+  const QString line = text.split('\n').filter("1x64:").value(0);
+  const qint64 step = line.section("step ", 1).section(' ', 0, 0).toLongLong();
+  EXPECT_NEAR(step, 50000, 5000) << line.toStdString();
+  EXPECT_TRUE(line.contains(QString("%1 samples").arg(step * 64))) << line.toStdString();
+  EXPECT_TRUE(chart->describeAt(plot.topLeft() - QPointF(5, 5)).isEmpty());
+}
+
+TEST(LossChartPalette, TwentyRunsGetTwentyColoursThatStayApart) {
+  // "redmean" colour distance: Tableau 10's own closest pair is about 100 apart.
+  auto distance = [](const QColor& a, const QColor& b) {
+    const double rm = (a.red() + b.red()) / 2.0;
+    const double dr = a.red() - b.red(), dg = a.green() - b.green(), db = a.blue() - b.blue();
+    return std::sqrt((2 + rm / 256) * dr * dr + 4 * dg * dg + (2 + (255 - rm) / 256) * db * db);
+  };
+  for (int a = 1; a <= LossChart::kPaletteSize; ++a) {
+    for (int b = a + 1; b <= LossChart::kPaletteSize; ++b) {
+      EXPECT_GT(distance(LossChart::colorFor(a), LossChart::colorFor(b)), 100)
+          << "runs " << a << " and " << b;
+    }
+  }
+  EXPECT_EQ(LossChart::colorFor(1), LossChart::colorFor(1 + LossChart::kPaletteSize));
 }
 
 TEST_F(LossChartTest, MarksNonFiniteLosses) { EXPECT_EQ(chart->badMarkerCount(), 1); }

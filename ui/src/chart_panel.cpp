@@ -9,6 +9,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QToolButton>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 namespace parity::ui {
@@ -109,6 +110,15 @@ void ChartPanel::connectView() {
             chart_->zoomAt(fx, fy, toChart(p));
           });
   connect(view_, &ChartView::resized, chart_, &LossChart::scheduleRedraw);
+  // Every run's step, samples, loss and lr under the cursor.
+  connect(view_, &ChartView::hovered, this, [this, toChart](const QPointF& p) {
+    const QString text = chart_->describeAt(toChart(p));
+    if (text.isEmpty()) {
+      QToolTip::hideText();
+    } else {
+      QToolTip::showText(view_->mapToGlobal(p.toPoint()), text, view_);
+    }
+  });
   // Antialiased strokes cost about twice as much; past ~12k points (many long runs) the chart
   // stays fluid without them.
   connect(chart_, &LossChart::redrawn, this, [this] {

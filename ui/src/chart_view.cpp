@@ -1,9 +1,11 @@
 #include <parity/ui/chart_view.h>
 
+#include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QRubberBand>
 #include <QWheelEvent>
+#include <QtCharts/QLegend>
 #include <cmath>
 
 namespace parity::ui {
@@ -14,12 +16,22 @@ ChartView::ChartView(QChart* chart, QWidget* parent)
   setRenderHint(QPainter::Antialiasing, true);
   setFocusPolicy(Qt::StrongFocus);
   setDragMode(QGraphicsView::NoDrag);
+  setMouseTracking(true);
   setToolTip(
       tr("Drag: zoom to a box · right-drag: pan · wheel: zoom x (Shift: y) · "
          "double-click: reset"));
 }
 
+bool ChartView::onLegend(const QPointF& pixel) const {
+  const QLegend* legend = chart()->legend();
+  return legend->isVisible() && legend->sceneBoundingRect().contains(mapToScene(pixel.toPoint()));
+}
+
 void ChartView::mousePressEvent(QMouseEvent* event) {
+  if (onLegend(event->position())) {  // a legend entry's click: the chart's own handling
+    QChartView::mousePressEvent(event);
+    return;
+  }
   origin_ = last_ = event->position().toPoint();
   if (event->button() == Qt::LeftButton) {
     drag_ = Drag::kZoom;
@@ -38,12 +50,18 @@ void ChartView::mouseMoveEvent(QMouseEvent* event) {
     band_->setGeometry(QRect(origin_, pos).normalized());
   } else if (drag_ == Drag::kPan) {
     emit panRequested(QPointF(pos - last_));
+  } else {
+    emit hovered(event->position());
   }
   last_ = pos;
   event->accept();
 }
 
 void ChartView::mouseReleaseEvent(QMouseEvent* event) {
+  if (drag_ == Drag::kNone && onLegend(event->position())) {
+    QChartView::mouseReleaseEvent(event);
+    return;
+  }
   if (drag_ == Drag::kZoom) {
     band_->hide();
     const QRect rect = QRect(origin_, event->position().toPoint()).normalized();
@@ -56,6 +74,10 @@ void ChartView::mouseReleaseEvent(QMouseEvent* event) {
 }
 
 void ChartView::mouseDoubleClickEvent(QMouseEvent* event) {
+  if (onLegend(event->position())) {
+    QChartView::mouseDoubleClickEvent(event);
+    return;
+  }
   if (event->button() == Qt::LeftButton) emit resetRequested();
   event->accept();
 }
@@ -100,6 +122,15 @@ void ChartView::keyPressEvent(QKeyEvent* event) {
       return;
   }
   event->accept();
+}
+
+bool ChartView::event(QEvent* event) {
+  // Over the plot the hover values are the tooltip; the help text is for the rest of the view.
+  if (event->type() == QEvent::ToolTip) {
+    const QPoint pos = static_cast<QHelpEvent*>(event)->pos();
+    if (chart()->plotArea().contains(chart()->mapFromScene(mapToScene(pos)))) return true;
+  }
+  return QChartView::event(event);
 }
 
 void ChartView::resizeEvent(QResizeEvent* event) {

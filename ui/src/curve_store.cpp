@@ -30,6 +30,7 @@ void CurveStore::append(int64_t runId, int rank, const std::vector<storage::Step
     s.samples.push_back(static_cast<double>(r.samples));
     s.epoch.push_back(r.epoch);
     s.time.push_back(r.time_s);
+    s.lr.push_back(r.lr);
     s.raw.x.push_back(s.column(s.rawKind).back());
     s.raw.y.push_back(r.loss);
     s.lastStep = r.step;

@@ -56,12 +56,17 @@ LossChart::~LossChart() {
 }
 
 QColor LossChart::colorFor(qint64 runId) {
-  static const QColor kPalette[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e),
-                                    QColor(0x2c, 0xa0, 0x2c), QColor(0xd6, 0x27, 0x28),
-                                    QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
-                                    QColor(0xe3, 0x77, 0xc2), QColor(0x7f, 0x7f, 0x7f),
-                                    QColor(0xbc, 0xbd, 0x22), QColor(0x17, 0xbe, 0xcf)};
-  const auto n = static_cast<qint64>(std::size(kPalette));
+  // Tableau 10, then ten darker or more saturated hues that stay apart from them and from each
+  // other (tests check every pair), so 20 runs never share a colour.
+  static const QColor kPalette[kPaletteSize] = {
+      QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c),
+      QColor(0xd6, 0x27, 0x28), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
+      QColor(0xe3, 0x77, 0xc2), QColor(0x7f, 0x7f, 0x7f), QColor(0xbc, 0xbd, 0x22),
+      QColor(0x17, 0xbe, 0xcf), QColor(0x39, 0x3b, 0x79), QColor(0x00, 0x5f, 0x3a),
+      QColor(0x8c, 0x6d, 0x00), QColor(0x7b, 0x00, 0x2c), QColor(0xff, 0xc0, 0x00),
+      QColor(0x00, 0x00, 0xd0), QColor(0x66, 0x00, 0x99), QColor(0x5a, 0xd0, 0x7a),
+      QColor(0x30, 0x30, 0x30), QColor(0xff, 0x40, 0xa0)};
+  const auto n = static_cast<qint64>(kPaletteSize);
   return kPalette[((runId - 1) % n + n) % n];
 }
 
@@ -142,6 +147,10 @@ LossChart::RunSeries& LossChart::addRun(const ChartRun& run) {
   addSeries(rs.raw, false);
   addSeries(rs.main, true);
   addSeries(rs.bad, false);
+  const qint64 id = run.id;
+  for (QLegendMarker* m : chart_->legend()->markers(rs.main)) {
+    connect(m, &QLegendMarker::clicked, this, [this, id] { setRunHidden(id, !isRunHidden(id)); });
+  }
   runs_.push_back(rs);
   styleSeries(runs_.back());
   syncRankSeries(runs_.back());
@@ -191,8 +200,35 @@ void LossChart::addSeries(QAbstractSeries* series, bool inLegend) {
   chart_->addSeries(series);
   series->attachAxis(axisX_);
   series->attachAxis(axisY_);
-  if (!inLegend) {
-    for (QLegendMarker* m : chart_->legend()->markers(series)) m->setVisible(false);
+  if (!inLegend) hideFromLegend(series);
+}
+
+void LossChart::hideFromLegend(QAbstractSeries* series) {
+  for (QLegendMarker* m : chart_->legend()->markers(series)) m->setVisible(false);
+}
+
+void LossChart::setRunHidden(qint64 runId, bool hidden) {
+  for (RunSeries& rs : runs_) {
+    if (rs.info.id != runId || rs.hidden == hidden) continue;
+    rs.hidden = hidden;
+    styleLegendEntry(rs);
+    scheduleRedraw();
+  }
+}
+
+bool LossChart::isRunHidden(qint64 runId) const {
+  for (const RunSeries& rs : runs_) {
+    if (rs.info.id == runId) return rs.hidden;
+  }
+  return false;
+}
+
+void LossChart::styleLegendEntry(RunSeries& rs) {
+  const QColor grey(0x9e, 0x9e, 0x9e);
+  for (QLegendMarker* m : chart_->legend()->markers(rs.main)) {
+    m->setLabelBrush(rs.hidden ? QBrush(grey) : chart_->legend()->labelBrush());
+    m->setBrush(rs.hidden ? QBrush(grey.lighter(130)) : QBrush(rs.color));
+    m->setPen(rs.hidden ? QPen(grey) : QPen(rs.color));
   }
 }
 
@@ -206,6 +242,7 @@ void LossChart::styleSeries(RunSeries& rs) {
   mainPen.setWidthF(beta_ > 0 ? 2.0 : 1.5);
   rs.main->setPen(mainPen);
   rs.raw->setVisible(beta_ > 0);
+  hideFromLegend(rs.raw);  // showing a series shows its legend entry again
   rs.bad->setColor(rs.color);
   rs.bad->setBorderColor(QColor(0x9b, 0x00, 0x00));
   for (auto& [rank, s] : rs.ranks) {

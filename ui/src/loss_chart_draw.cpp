@@ -201,6 +201,12 @@ void LossChart::redrawNow() {
   for (std::size_t i = 0; i < runs_.size(); ++i) {
     RunSeries& rs = runs_[i];
     const qint64 id = rs.info.id;
+    if (rs.hidden) {  // clicked off in the legend: no lines, no say in the y range
+      empty.push_back(rs.raw);
+      empty.push_back(rs.main);
+      for (auto& [rank, series] : rs.ranks) empty.push_back(series);
+      continue;
+    }
     const engine::Series* raw = store_.raw(id, -1, xKind_);
     if (beta_ > 0) {
       add(rs.raw, rs.rawCache, raw, store_.index(id, -1, false), LineKind::kFaint);
@@ -311,6 +317,32 @@ void LossChart::resetZoom() {
   zoomX_.reset();
   zoomY_.reset();
   redrawNow();
+}
+
+QString LossChart::describeAt(const QPointF& chartPixel) const {
+  const QRectF plot = chart_->plotArea();
+  if (!plot.contains(chartPixel)) return {};
+  const double x = toValueX(chartPixel.x());
+  const engine::AxisNames& axis = engine::names(xKind_);
+  QStringList lines;
+  for (const RunSeries& rs : runs_) {
+    const CurveSeries* s = rs.hidden ? nullptr : store_.find(rs.info.id, -1);
+    if (!s || s->size() == 0) continue;
+    // The step nearest x on the chart's axis (the x columns grow with the step).
+    const std::vector<double>& xs = s->column(xKind_);
+    auto it = std::lower_bound(xs.begin(), xs.end(), x);
+    std::size_t i = static_cast<std::size_t>(it - xs.begin());
+    if (i == xs.size() || (i > 0 && x - xs[i - 1] < xs[i] - x)) --i;
+    lines << tr("%1: step %2 · %3 samples · loss %4 · lr %5")
+                 .arg(rs.main->name())
+                 .arg(static_cast<qint64>(s->step[i]))
+                 .arg(static_cast<qint64>(s->samples[i]))
+                 .arg(s->raw.y[i], 0, 'g', 5)
+                 .arg(s->lr[i], 0, 'g', 4);
+  }
+  if (lines.isEmpty()) return {};
+  const QString where = QCoreApplication::translate(engine::kAxisTrContext, axis.title);
+  return tr("%1 %2").arg(where).arg(x, 0, 'g', 6) + "\n" + lines.join("\n");
 }
 
 double LossChart::toValueX(double px) const {

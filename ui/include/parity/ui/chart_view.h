@@ -2,7 +2,8 @@
 /// A QChartView that turns mouse and keys into requests in plot coordinates, so the LossChart
 /// can re-decimate for the new range instead of letting Qt Charts scale stale points:
 /// left-drag = zoom to a rectangle, right- or middle-drag = pan, wheel = zoom around the cursor
-/// (x only; with Shift, y only), double-click or Home = reset, arrow keys = pan.
+/// (x only; with Shift, y only), double-click or Home = reset, arrow keys = pan. The mouse over the
+/// plot is reported (hover values); clicks on the legend go to the chart (show/hide a run).
 /// Thread affinity: UI thread.
 
 #include <QtCharts/QChartView>
@@ -25,6 +26,8 @@ class ChartView : public QChartView {
   void zoomRequested(double factorX, double factorY, const QPointF& pixel);
   void resetRequested();
   void resized();
+  /// The mouse moved over the view without a button, at this widget pixel.
+  void hovered(const QPointF& pixel);
 
  protected:
   void mousePressEvent(QMouseEvent* event) override;
@@ -34,8 +37,10 @@ class ChartView : public QChartView {
   void wheelEvent(QWheelEvent* event) override;
   void keyPressEvent(QKeyEvent* event) override;
   void resizeEvent(QResizeEvent* event) override;
+  bool event(QEvent* event) override;
 
  private:
+  bool onLegend(const QPointF& pixel) const;
   enum class Drag { kNone, kZoom, kPan };
   Drag drag_ = Drag::kNone;
   QPoint origin_;

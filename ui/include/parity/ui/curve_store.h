@@ -18,6 +18,7 @@ namespace parity::ui {
 /// One stored series. The four x columns are kept; `raw` pairs the loss with one of them.
 struct CurveSeries {
   std::vector<double> step, samples, epoch, time;
+  std::vector<double> lr;              ///< the lr each step used (shown on hover)
   engine::Series raw;                  ///< x = column(rawKind), y = loss
   engine::Series smooth;               ///< x = raw.x, y = EMA of raw.y (when smoothSize == size())
   std::vector<std::size_t> nonFinite;  ///< indices of NaN/inf losses, ascending

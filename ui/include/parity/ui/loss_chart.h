@@ -116,7 +116,17 @@ class LossChart : public QObject {
   int redrawCount() const { return redraws_; }
   /// Points pushed to all lines by the last redraw.
   int drawnPoints() const { return drawnPoints_; }
+  /// One of 20 colours that stay apart from each other, by run id.
   static QColor colorFor(qint64 runId);
+  static constexpr int kPaletteSize = 20;
+
+  /// Hides (or shows again) a run's lines while keeping its legend entry, greyed; a click on the
+  /// entry toggles it.
+  void setRunHidden(qint64 runId, bool hidden);
+  bool isRunHidden(qint64 runId) const;
+  /// What the runs shown are at the x under a chart pixel: for each, the nearest step with its
+  /// samples, loss and lr. Empty outside the plot area or with nothing drawn.
+  QString describeAt(const QPointF& chartPixel) const;
 
  signals:
   void redrawn();
@@ -147,6 +157,7 @@ class LossChart : public QObject {
     std::map<int, QLineSeries*> ranks;
     LineCache rawCache, mainCache;
     std::map<int, LineCache> rankCache;
+    bool hidden = false;  ///< lines off, legend entry greyed (clicked in the legend)
   };
 
   /// Marks a zoom or pan in progress: a coarser redraw now, a full one once the user pauses.
@@ -163,6 +174,8 @@ class LossChart : public QObject {
   RunSeries& addRun(const ChartRun& run);
   void removeRun(qint64 runId);
   void addSeries(QAbstractSeries* series, bool inLegend);
+  void hideFromLegend(QAbstractSeries* series);
+  void styleLegendEntry(RunSeries& rs);
   void syncRankSeries(RunSeries& rs);
   void rebuildYAxis();
   void styleSeries(RunSeries& rs);

@@ -6,6 +6,9 @@
 //   exit1     rank 1 exits 1 with a message at step 2; the others keep going until stopped
 //   sigkill   rank 1 kills itself with SIGKILL at step 2
 //   hang      rank 1 goes silent at step 2 (and stays alive)
+//   hang0     rank 0 goes silent at step 2 (and stays alive)
+//   chatty    rank 1 stops making progress at step 2 but keeps writing lines: junk, and
+//             heartbeats that repeat step 2
 //   stubborn  like exit1, but every rank ignores SIGTERM (the launcher must escalate to SIGKILL)
 //   forever   every rank keeps going until stopped
 //   diverge   rank 0 reports a diverged end at step 3; every rank exits 0
@@ -104,8 +107,8 @@ int main() {
 
   const std::string mode = config.label;
   if (mode == "stubborn") ::signal(SIGTERM, SIG_IGN);
-  const bool endless = mode == "exit1" || mode == "sigkill" || mode == "hang" ||
-                       mode == "stubborn" || mode == "forever";
+  const bool endless = mode == "exit1" || mode == "sigkill" || mode == "hang" || mode == "hang0" ||
+                       mode == "chatty" || mode == "stubborn" || mode == "forever";
   const int64_t steps = config.max_steps > 0 ? config.max_steps : 5;
 
   if (rank == 0) {
@@ -128,7 +131,17 @@ int main() {
       if (mode == "sigkill") ::raise(SIGKILL);
       if (mode == "hang")
         for (;;) ::pause();
+      if (mode == "chatty") {
+        for (;;) {
+          const char junk[] = "still here\n";
+          if (::write(status_fd, junk, sizeof junk - 1) < 0) fail("cannot write");
+          send(Heartbeat{rank, step});
+          pause_ms(20);
+        }
+      }
     }
+    if (step == 2 && rank == 0 && mode == "hang0")
+      for (;;) ::pause();
     if (rank == 0 && step <= steps) {
       StepRecord r;
       r.step = step;

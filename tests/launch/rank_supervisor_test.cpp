@@ -1,6 +1,9 @@
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <parity/launch/rank_supervisor.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -8,6 +11,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -215,6 +219,29 @@ TEST(Launcher, SilentRankIsDeclaredHung) {
   expect_all_gone(r, 2);
 }
 
+TEST(Launcher, SilentRankZeroIsDeclaredHung) {
+  RecordingSink sink;
+  LaunchOptions o = fake_options();
+  o.hang_timeout_s = 1.5;
+  LaunchResult r = RankSupervisor(fake_config("hang0"), o).run(sink);
+  EXPECT_EQ(r.outcome, RunOutcome::kFailed);
+  EXPECT_EQ(r.failed_rank, 0);
+  EXPECT_EQ(r.message, "rank 0 made no progress for 1.5 s");
+  EXPECT_EQ(sink.steps.size(), 1u) << "rank 0's step before it hung is kept";
+  expect_all_gone(r, 2);
+}
+
+TEST(Launcher, RankWritingLinesWithoutProgressIsDeclaredHung) {
+  RecordingSink sink;
+  LaunchOptions o = fake_options();
+  o.hang_timeout_s = 1.5;
+  LaunchResult r = RankSupervisor(fake_config("chatty"), o).run(sink);
+  EXPECT_EQ(r.outcome, RunOutcome::kFailed);
+  EXPECT_EQ(r.failed_rank, 1);
+  EXPECT_EQ(r.message, "rank 1 made no progress for 1.5 s");
+  expect_all_gone(r, 2);
+}
+
 TEST(Launcher, RanksIgnoringSigtermAreKilled) {
   RecordingSink sink;
   LaunchOptions o = fake_options();
@@ -358,10 +385,35 @@ TEST(Launcher, RanksDieWithTheLauncher) {
 }
 
 TEST(Launcher, FreePortIsUsable) {
-  int p = free_port();
-  EXPECT_GT(p, 0);
-  EXPECT_LT(p, 65536);
-  EXPECT_FALSE(executable_dir().empty());
+  const int p = free_port();
+  ASSERT_GT(p, 0);
+  ASSERT_LT(p, 65536);
+  // The port can really be bound and listened on, on the loopback interface free_port() names.
+  const int sock = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  ASSERT_GE(sock, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = htons(static_cast<uint16_t>(p));
+  EXPECT_EQ(::bind(sock, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0)
+      << "port " << p << ": " << std::strerror(errno);
+  EXPECT_EQ(::listen(sock, 1), 0) << std::strerror(errno);
+  ::close(sock);
+}
+
+TEST(Launcher, ExecutableDirIsThisTestsFolder) {
+  const std::string dir = executable_dir();
+  EXPECT_TRUE(std::filesystem::is_regular_file(dir + "/launch_tests")) << dir;
+}
+
+TEST(Launcher, ExecutableDirThatCannotBeReadThrowsNamingTheLink) {
+  try {
+    executable_dir("/nonexistent/parity/self");
+    FAIL() << "no LaunchError";
+  } catch (const LaunchError& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/parity/self"), std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

@@ -1,9 +1,10 @@
+#include "datasets.h"
+
 #include <gtest/gtest.h>
 #include <zlib.h>
 
 #include <fstream>
 
-#include "datasets.h"
 #include "dist_test_util.h"
 
 namespace parity::engine {

@@ -1,14 +1,14 @@
 #pragma once
 // Helpers for multi-rank tests: ranks as threads over a FileStore in a fresh temp folder.
 
+#include <parity/config/run_config.h>
+#include <parity/launch/step_record.h>
+#include <parity/train/trainer.h>
+
 #include <functional>
 #include <mutex>
 #include <string>
 #include <vector>
-
-#include <parity/config/run_config.h>
-#include <parity/launch/step_record.h>
-#include <parity/train/trainer.h>
 
 namespace parity::engine::testing {
 
@@ -43,9 +43,25 @@ struct ThreadedRun {
 };
 
 /// Trains config with config.num_processes ranks as threads over a FileStore (Gloo, loopback).
-ThreadedRun train_threaded(const RunConfig& config);
+/// hooks.final_parameters is set by this function (ThreadedRun::parameters); the rest is passed on.
+ThreadedRun train_threaded(const RunConfig& config, const TrainerTestHooks& hooks = {});
 
 /// Small synthetic-regression config: linear model, zero init, SGD, constant lr.
 RunConfig regression_config(int num_processes, int64_t per_device_batch, int accumulation = 1);
+
+/// The linear regression model y = w x + b trained by hand in double: Parity's per-batch MSE, each
+/// micro-batch's loss divided by k (a short last group under-weighted, as Accelerate does),
+/// gradients summed over the ranks that had a micro-batch and divided by their number, plain SGD.
+/// The batches are the sampler's (the shard rules have their own golden tests).
+struct HandRun {
+  std::vector<double> losses;  ///< per optimizer step: mean over participating ranks
+  double w = 0, b = 0;         ///< final parameters (zero init)
+};
+/// under_weight=false divides a short group by its own size instead of k (what Accelerate does
+/// not do), so tests can show they tell the two apart.
+HandRun train_by_hand(const RunConfig& config, bool under_weight = true);
+
+/// Mean of y^2 over the test split of a regression config (the eval loss of a zero model).
+double zero_model_test_loss(const RunConfig& config);
 
 }  // namespace parity::engine::testing

@@ -1,14 +1,13 @@
 // The real thing: parity-worker ranks as OS processes through the launcher, Gloo over a FileStore.
 
 #include <gtest/gtest.h>
+#include <parity/launch/rank_supervisor.h>
 #include <signal.h>
 #include <sys/types.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include <parity/launch/rank_supervisor.h>
 
 #include "dist_test_util.h"
 

@@ -3,12 +3,11 @@
 // sampler's tests is tests/config/sampler_test.cpp.
 
 #include <gtest/gtest.h>
+#include <parity/config/sampler.h>
 #include <torch/torch.h>
 
 #include <algorithm>
 #include <vector>
-
-#include <parity/config/sampler.h>
 
 namespace parity::engine {
 namespace {

@@ -1,9 +1,9 @@
 #include <gtest/gtest.h>
+#include <parity/config/batch_plan.h>
+#include <parity/config/sampler.h>
 
 #include <cmath>
 #include <cstring>
-
-#include <parity/config/batch_plan.h>
 
 #include "dist_test_util.h"
 
@@ -24,8 +24,8 @@ void expect_close(const std::vector<double>& a, const std::vector<double>& b, do
   ASSERT_EQ(a.size(), b.size()) << what;
   for (size_t i = 0; i < a.size(); ++i) {
     const double scale = std::max({std::abs(a[i]), std::abs(b[i]), 1e-12});
-    EXPECT_LE(std::abs(a[i] - b[i]) / scale, rel) << what << " at " << i << ": " << a[i]
-                                                  << " vs " << b[i];
+    EXPECT_LE(std::abs(a[i] - b[i]) / scale, rel)
+        << what << " at " << i << ": " << a[i] << " vs " << b[i];
   }
 }
 
@@ -55,12 +55,13 @@ TEST(Trainer, EquivalentSetupsAgreeOnEveryStepAndTheFinalModel) {
     int k;
   };
   for (Case c : {Case{2, 8, 1}, Case{4, 4, 1}, Case{1, 8, 2}}) {
-    const std::string name = std::to_string(c.w) + "x" + std::to_string(c.b) + " acc" +
-                             std::to_string(c.k);
+    const std::string name =
+        std::to_string(c.w) + "x" + std::to_string(c.b) + " acc" + std::to_string(c.k);
     auto run = train_threaded(regression_config(c.w, c.b, c.k));
     expect_close(losses(run), ref_losses, 1e-6, name + " losses");
     expect_close(run.parameters[0], ref.parameters[0], 1e-6, name + " parameters");
-    for (int r = 1; r < c.w; ++r) EXPECT_EQ(run.parameters[static_cast<size_t>(r)], run.parameters[0]);
+    for (int r = 1; r < c.w; ++r)
+      EXPECT_EQ(run.parameters[static_cast<size_t>(r)], run.parameters[0]);
     for (size_t i = 0; i < run.sink.steps.size(); ++i) {
       EXPECT_EQ(run.sink.steps[i].samples, ref.sink.steps[i].samples) << name;
     }
@@ -113,20 +114,43 @@ TEST(Trainer, UnevenBatchesWithoutEvenBatchesKeepRanksInStep) {
   EXPECT_TRUE(std::isnan(run.sink.steps[1].rank_losses[1]));
   EXPECT_DOUBLE_EQ(run.sink.steps[1].loss, run.sink.steps[1].rank_losses[0]);
   EXPECT_EQ(run.parameters[0], run.parameters[1]);
+  // The values, not only the agreement: step 2's loss is rank 0's one-sample loss after step 1.
+  const auto hand = testing::train_by_hand(c);
+  ASSERT_EQ(hand.losses.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_NEAR(run.sink.steps[i].loss, hand.losses[i], 1e-5 * hand.losses[i]) << "step " << i + 1;
+  }
+  EXPECT_NEAR(run.parameters[0][0], hand.w, 1e-5 * std::abs(hand.w));
+  EXPECT_NEAR(run.parameters[0][1], hand.b, 1e-5 * std::abs(hand.b));
 }
 
 TEST(Trainer, EvaluationCountsEveryTestSampleOnce) {
-  // 64 test samples on 3 ranks: padding would repeat some and change the mean.
+  // 64 test samples on 3 ranks in batches of 8: shares of 24, 24 and 16 samples. Padding would
+  // repeat some and change the mean; a lost share would too.
   RunConfig one = regression_config(1, 8);
   one.lr = 1e-12;  // the model stays at zero: eval loss = mean(y^2) over the test set
   one.epochs = 1;
   RunConfig three = one;
   three.num_processes = 3;
-  auto a = train_threaded(one);
-  auto b = train_threaded(three);
+  TrainerTestHooks hooks;
+  hooks.eval_batch_size = 8;
+  for (int r = 0; r < 3; ++r) {
+    ShardOptions o;
+    o.batch_size = hooks.eval_batch_size;
+    o.num_replicas = 3;
+    o.rank = r;
+    o.even_batches = false;
+    DistributedBatchSampler share(64, 0, o, /*shuffle=*/false);
+    EXPECT_FALSE(share.batches().empty()) << "rank " << r << " has no share of the test split";
+  }
+  // The same evaluation batches on one rank, so the float32 per-batch sums are the same numbers.
+  auto a = train_threaded(one, hooks);
+  auto b = train_threaded(three, hooks);
   ASSERT_EQ(a.sink.evals.size(), 1u);
   ASSERT_EQ(b.sink.evals.size(), 1u);
   EXPECT_NEAR(a.sink.evals[0].loss, b.sink.evals[0].loss, 1e-9 * a.sink.evals[0].loss);
+  const double expected = testing::zero_model_test_loss(one);
+  EXPECT_NEAR(b.sink.evals[0].loss, expected, 1e-6 * expected);
 }
 
 TEST(Trainer, DeviceSpecificSeedDoesNotChangeTheOrderOrTheReplicas) {

@@ -69,7 +69,8 @@ struct Rank {
   Fd status;  // read end of the rank's status pipe; closed at end of file
   std::string buffer;
   std::string log_path;
-  Clock::time_point last_seen;
+  Clock::time_point last_seen;  // last progress (see is_progress), not merely the last byte
+  int64_t last_step = -1;       // highest step this rank has reported
   std::optional<Clock::time_point> eof_at;
   bool reaped = false;
   int wait_status = 0;
@@ -178,7 +179,6 @@ class Monitor {
     while (r.status.get() >= 0) {
       ssize_t n = ::read(r.status.get(), buf, sizeof buf);
       if (n > 0) {
-        r.last_seen = Clock::now();
         r.buffer.append(buf, static_cast<size_t>(n));
         size_t pos;
         while ((pos = r.buffer.find('\n')) != std::string::npos) {
@@ -197,14 +197,28 @@ class Monitor {
     }
   }
 
-  void handle_line(const Rank& r, const std::string& line) {
-    if (r.global != 0) return;  // other ranks only send heartbeats; any line counts as one
+  void handle_line(Rank& r, const std::string& line) {
     auto message = decode_line(line);
     if (!message) return;
+    if (is_progress(r, *message)) r.last_seen = Clock::now();
+    if (r.global != 0) return;  // other ranks only send heartbeats
     if (auto* start = std::get_if<RunStart>(&*message)) sink_.on_start(*start);
     if (auto* step = std::get_if<StepRecord>(&*message)) sink_.on_step(*step);
     if (auto* eval = std::get_if<EvalRecord>(&*message)) sink_.on_eval(*eval);
     if (auto* end = std::get_if<RunEnd>(&*message)) end_ = *end;
+  }
+
+  // Progress, not chatter, keeps a rank from being declared hung: a heartbeat or step record past
+  // the highest step the rank reported (the first heartbeat is step 0), or a start, evaluation or
+  // end. A line that is no message, or a heartbeat repeating a step, is not progress.
+  static bool is_progress(Rank& r, const ProgressMessage& message) {
+    int64_t step = -1;
+    if (const auto* h = std::get_if<Heartbeat>(&message)) step = h->step;
+    if (const auto* s = std::get_if<StepRecord>(&message)) step = s->step;
+    if (step < 0) return true;  // RunStart, EvalRecord, RunEnd
+    if (step <= r.last_step) return false;
+    r.last_step = step;
+    return true;
   }
 
   // Among ranks found dead in the same sweep, the one whose pipe closed first is the cause (the
@@ -248,7 +262,6 @@ class Monitor {
   Clock::time_point kill_at_;
   bool killed_ = false;
 };
-
 
 // The options that must agree with each other; throws LaunchError.
 void check_options(const LaunchOptions& options) {
@@ -306,10 +319,10 @@ LaunchResult result_of(const Monitor& monitor, const std::vector<Rank>& ranks,
 
 }  // namespace
 
-std::string executable_dir() {
+std::string executable_dir(const std::string& self_link) {
   std::error_code ec;
-  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) return ".";
+  fs::path exe = fs::read_symlink(self_link, ec);
+  if (ec) throw LaunchError("executable_dir: cannot read " + self_link + ": " + ec.message());
   return exe.parent_path().string();
 }
 

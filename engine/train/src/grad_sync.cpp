@@ -4,27 +4,55 @@
 
 namespace parity::engine {
 
-GradientSync::GradientSync(std::vector<torch::Tensor> params,
-                           c10::intrusive_ptr<Collectives> pg, int world_size, int rank,
-                           int64_t bucket_bytes)
+GradientSync::GradientSync(std::vector<torch::Tensor> params, c10::intrusive_ptr<Collectives> pg,
+                           int world_size, int rank, int64_t bucket_bytes)
     : params_(std::move(params)), pg_(std::move(pg)), world_size_(world_size), rank_(rank) {
   if (!pg_) return;  // one process: sync() touches no buffer
-  Bucket current;
-  for (size_t i = 0; i < params_.size(); ++i) {
-    const int64_t bytes = params_[i].numel() * static_cast<int64_t>(sizeof(float));
-    if (!current.params.empty() && (current.numel * 4 + bytes) > bucket_bytes) {
-      buckets_.push_back(current);
-      current = Bucket{};
-    }
-    current.params.push_back(i);
-    current.numel += params_[i].numel();
+  for (auto& indices : plan_buckets(params_, bucket_bytes)) {
+    Bucket bucket;
+    for (size_t i : indices) bucket.numel += params_[i].numel();
+    bucket.params = std::move(indices);
+    buckets_.push_back(std::move(bucket));
   }
-  buckets_.push_back(current);  // possibly empty: it still carries the metrics
   for (size_t b = 0; b < buckets_.size(); ++b) {
     int64_t extra = (b + 1 == buckets_.size()) ? 2 * world_size_ + 1 : 0;
     flat_.push_back(torch::zeros(
         {buckets_[b].numel + extra},
         params_.empty() ? torch::TensorOptions(torch::kFloat32) : params_[0].options()));
+  }
+}
+
+std::vector<std::vector<size_t>> GradientSync::plan_buckets(
+    const std::vector<torch::Tensor>& params, int64_t bucket_bytes) {
+  std::vector<std::vector<size_t>> buckets;
+  std::vector<size_t> current;
+  int64_t numel = 0;
+  for (size_t i = 0; i < params.size(); ++i) {
+    const int64_t bytes = params[i].numel() * static_cast<int64_t>(sizeof(float));
+    if (!current.empty() && (numel * 4 + bytes) > bucket_bytes) {
+      buckets.push_back(std::move(current));
+      current = {};
+      numel = 0;
+    }
+    current.push_back(i);
+    numel += params[i].numel();
+  }
+  buckets.push_back(std::move(current));  // possibly empty: it still carries the metrics
+  return buckets;
+}
+
+void broadcast_parameters(const std::vector<torch::Tensor>& params, Collectives& pg) {
+  torch::NoGradGuard no_grad;
+  std::vector<torch::Tensor> flat{torch::cat([&] {
+    std::vector<torch::Tensor> v;
+    for (const auto& p : params) v.push_back(p.reshape({-1}));
+    return v;
+  }())};
+  pg.broadcast(flat)->wait();
+  int64_t offset = 0;
+  for (const auto& p : params) {
+    p.copy_(flat[0].narrow(0, offset, p.numel()).view(p.sizes()));
+    offset += p.numel();
   }
 }
 

@@ -12,9 +12,9 @@ namespace parity::engine {
 
 /// What each rank adds to a sync besides its gradients.
 struct LocalStepMetrics {
-  double loss = 0;          // this rank's mean loss over the step's micro-batches
-  bool participated = true; // false when this rank had no micro-batch in the step
-  int64_t samples = 0;      // samples this rank consumed in the step
+  double loss = 0;           // this rank's mean loss over the step's micro-batches
+  bool participated = true;  // false when this rank had no micro-batch in the step
+  int64_t samples = 0;       // samples this rank consumed in the step
 };
 
 /// The step's metrics, identical on every rank after the sync.
@@ -25,15 +25,28 @@ struct GlobalStepMetrics {
   int64_t samples = 0;
 };
 
+/// DDP's start: rank 0's parameters are broadcast to every rank, so a device-specific seed cannot
+/// leave the replicas different.
+void broadcast_parameters(const std::vector<torch::Tensor>& params, Collectives& pg);
+
+/// The default bucket size: DDP's bucket_cap_mb = 25.
+inline constexpr int64_t kDefaultBucketBytes = int64_t{25} << 20;
+
 class GradientSync {
  public:
   /// pg may be null for a single process (then only the metrics are filled in).
   GradientSync(std::vector<torch::Tensor> params, c10::intrusive_ptr<Collectives> pg,
-               int world_size, int rank, int64_t bucket_bytes = 25 << 20);
+               int world_size, int rank, int64_t bucket_bytes = kDefaultBucketBytes);
 
   /// All-reduces (sum) gradients and metrics, waits, and divides gradients by the number of
   /// participating ranks (W when shards are equal): the gradient of the global-batch mean.
   GlobalStepMetrics sync(const LocalStepMetrics& local);
+
+  /// How params are cut into buckets (indices into params, in order): a bucket is closed when the
+  /// next parameter would take it past bucket_bytes of fp32; a parameter larger than that gets a
+  /// bucket of its own.
+  static std::vector<std::vector<size_t>> plan_buckets(const std::vector<torch::Tensor>& params,
+                                                       int64_t bucket_bytes);
 
  private:
   struct Bucket {

@@ -1,27 +1,26 @@
-#include <parity/train/trainer.h>
-
-#include <ATen/autocast_mode.h>
-#include <torch/torch.h>
-#include <torch/version.h>
-
-#include <chrono>
-#include <cmath>
-#include <mutex>
-
 #include <parity/config/batch_plan.h>
 #include <parity/config/lr_schedule.h>
 #include <parity/config/sampler.h>
 #include <parity/train/blas_check.h>
 #include <parity/train/seed.h>
+#include <parity/train/trainer.h>
+#include <torch/torch.h>
 
+#include <chrono>
+#include <cmath>
+#include <mutex>
+#include <optional>
+
+#include "autocast_scope.h"
 #include "datasets.h"
+#include "evaluator.h"
+#include "grad_scaler.h"
 #include "grad_sync.h"
+#include "gradient_state.h"
+#include "loss.h"
 #include "models.h"
+#include "optimizer_step.h"
 #include "process_group.h"
-
-#define PARITY_TORCH_AT_LEAST(major, minor) \
-  (TORCH_VERSION_MAJOR > (major) ||               \
-   (TORCH_VERSION_MAJOR == (major) && TORCH_VERSION_MINOR >= (minor)))
 
 namespace parity::engine {
 namespace {
@@ -30,394 +29,332 @@ using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
-
-// Autocast for one forward pass (bf16 on CPU or CUDA, fp16 on CUDA); outputs are cast to fp32
-// before the loss.
-class AutocastScope {
- public:
-  AutocastScope(MixedPrecision mp, Device device) : active_(mp != MixedPrecision::kNo) {
-    if (!active_) return;
-    const auto dtype = mp == MixedPrecision::kBf16 ? at::kBFloat16 : at::kHalf;
-    cuda_ = device == Device::kCuda;
-    set_enabled(true);
-#if PARITY_TORCH_AT_LEAST(2, 4)
-    at::autocast::set_autocast_dtype(cuda_ ? at::kCUDA : at::kCPU, dtype);
-#else
-    if (cuda_) {
-      at::autocast::set_autocast_gpu_dtype(dtype);
-    } else {
-      at::autocast::set_autocast_cpu_dtype(dtype);
-    }
-#endif
-    at::autocast::increment_nesting();
-  }
-  ~AutocastScope() {
-    if (!active_) return;
-    if (at::autocast::decrement_nesting() == 0) at::autocast::clear_cache();
-    set_enabled(false);
-  }
-
- private:
-  // LibTorch 2.4 replaced the per-device functions (set_enabled for CUDA, set_cpu_enabled, ...)
-  // by ones taking the device type, and 2.x warns on the old ones.
-  void set_enabled(bool on) const {
-#if PARITY_TORCH_AT_LEAST(2, 4)
-    at::autocast::set_autocast_enabled(cuda_ ? at::kCUDA : at::kCPU, on);
-#else
-    if (cuda_) {
-      at::autocast::set_enabled(on);
-    } else {
-      at::autocast::set_cpu_enabled(on);
-    }
-#endif
-  }
-
-  bool active_;
-  bool cuda_ = false;
-};
-
-// The loss in fp32 whatever the forward ran in: the batch mean, or with `sum` the sum over samples
-// (for evaluation, so ranks' shares add up exactly).
-torch::Tensor compute_loss(LossKind loss, const torch::Tensor& output, const torch::Tensor& target,
-                           int64_t num_outputs, bool sum = false) {
-  namespace F = torch::nn::functional;
-  auto out = output.to(torch::kFloat32);
-  if (loss == LossKind::kCrossEntropy) {
-    auto l = F::cross_entropy(out, target, F::CrossEntropyFuncOptions().reduction(torch::kNone));
-    return sum ? l.sum() : l.mean();
-  }
-  auto t = target.scalar_type() == torch::kInt64
-               ? torch::one_hot(target, num_outputs).to(torch::kFloat32)
-               : target;
-  auto per_sample = F::mse_loss(out, t, F::MSELossFuncOptions(torch::kNone)).mean(1);
-  return sum ? per_sample.sum() : per_sample.mean();
+double seconds_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
 }
 
-std::unique_ptr<torch::optim::Optimizer> make_optimizer(const RunConfig& c,
-                                                        std::vector<torch::Tensor> params,
-                                                        double lr) {
-  if (c.optimizer == OptimizerKind::kAdamW) {
-    return std::make_unique<torch::optim::AdamW>(
-        params, torch::optim::AdamWOptions(lr).weight_decay(c.weight_decay));
-  }
-  return std::make_unique<torch::optim::SGD>(
-      params, torch::optim::SGDOptions(lr).momentum(c.momentum).weight_decay(c.weight_decay));
-}
+constexpr int64_t kEvalBatchSize = 1000;
 
-void set_lr(torch::optim::Optimizer& opt, double lr) {
-  for (auto& group : opt.param_groups()) group.options().set_lr(lr);
-}
-
-// DDP broadcasts rank 0's parameters at construction, so a device-specific seed cannot leave the
-// replicas different.
-void broadcast_parameters(const std::vector<torch::Tensor>& params, Collectives& pg) {
-  torch::NoGradGuard no_grad;
-  std::vector<torch::Tensor> flat{torch::cat(
-      [&] {
-        std::vector<torch::Tensor> v;
-        for (const auto& p : params) v.push_back(p.reshape({-1}));
-        return v;
-      }())};
-  pg.broadcast(flat)->wait();
-  int64_t offset = 0;
-  for (const auto& p : params) {
-    p.copy_(flat[0].narrow(0, offset, p.numel()).view(p.sizes()));
-    offset += p.numel();
-  }
-}
-
-struct EvalResult {
-  double loss = 0;
-  double accuracy = -1;
-  int64_t samples = 0;
-};
-
-// Each test sample is evaluated exactly once across ranks (no even_batches padding to drop), and
-// sums are all-reduced: the same numbers as gathering every prediction on one rank.
-EvalResult evaluate(torch::nn::Sequential& model, const TensorDataset& test, const RunConfig& c,
-                    LossKind loss, int64_t num_outputs, const DistEnv& env,
-                    Collectives* pg, const torch::Device& device) {
-  torch::NoGradGuard no_grad;
-  model->eval();
-  ShardOptions opts;
-  opts.batch_size = 1000;
-  opts.num_replicas = env.world_size;
-  opts.rank = env.rank;
-  opts.even_batches = false;
-  DistributedBatchSampler sampler(test.size(), 0, opts, /*shuffle=*/false);
-  double loss_sum = 0, correct = 0, count = 0;
-  for (const auto& batch : sampler.batches()) {
-    auto [x, y] = gather_batch(test, batch);
-    x = x.to(device);
-    y = y.to(device);
-    torch::Tensor out;
-    {
-      AutocastScope autocast(c.mixed_precision, c.device);
-      out = model->forward(x);
-    }
-    loss_sum += compute_loss(loss, out, y, num_outputs, /*sum=*/true).item<double>();
-    if (loss == LossKind::kCrossEntropy || y.scalar_type() == torch::kInt64) {
-      correct += out.argmax(1).eq(y).sum().item<double>();
-    }
-    count += static_cast<double>(batch.size());
-  }
-  auto sums = torch::tensor({loss_sum, correct, count}, torch::kFloat64);
-  if (pg) {
-    // NCCL reduces device tensors only.
-    std::vector<torch::Tensor> t{sums.to(device)};
-    pg->allreduce(t)->wait();
-    sums = t[0].to(torch::kCPU);
-  }
-  model->train();
-  EvalResult r;
-  const auto* s = sums.data_ptr<double>();
-  r.samples = static_cast<int64_t>(s[2]);
-  r.loss = s[2] > 0 ? s[0] / s[2] : std::nan("");
-  if (c.task == Task::kClassification) r.accuracy = s[2] > 0 ? s[1] / s[2] : 0;
-  return r;
-}
-
-// Model initialisation draws from the process-wide generator; tests run ranks as threads.
+// Model initialisation draws from the process-wide generator, and ranks run as threads in tests
+// and in the benchmark: seeding and building the model is one critical section. Not a test hook:
+// every threaded caller needs it, and it costs nothing in a rank process.
 std::mutex& init_mutex() {
   static std::mutex m;
   return m;
+}
+
+const RunConfig& checked(const RunConfig& config, const DistEnv& env) {
+  validate(config);
+  if (env.world_size != config.num_processes) {
+    throw TrainError("WORLD_SIZE " + std::to_string(env.world_size) +
+                     " does not match num_processes " + std::to_string(config.num_processes));
+  }
+  return config;
+}
+
+// The CUDA device of this rank exists (one NCCL rank per GPU); TF32 for convolutions as asked.
+void check_cuda_device(const DistEnv& env) {
+  const auto devices = static_cast<int64_t>(torch::cuda::device_count());
+  if (devices == 0) {
+    throw TrainError(
+        "device cuda: no CUDA device is visible to this process (torch::cuda::device_count() "
+        "is 0: no GPU, CUDA_VISIBLE_DEVICES, or a LibTorch whose CUDA library was not loaded)");
+  }
+  if (env.local_rank >= devices) {
+    throw TrainError("device cuda: local rank " + std::to_string(env.local_rank) +
+                     " needs cuda:" + std::to_string(env.local_rank) + " but this machine shows " +
+                     std::to_string(devices) +
+                     " device(s); one GPU cannot host two NCCL ranks, use --num-processes <= " +
+                     std::to_string(devices));
+  }
+  // PyTorch's defaults are kept: cuDNN convolutions may use TF32, matrix products do not.
+  // PARITY_CUDNN_TF32=0 turns TF32 off for convolutions too (CPU-vs-CUDA comparisons).
+  if (const char* tf32 = std::getenv(kEnvCudnnTf32); tf32 && *tf32) {
+    at::globalContext().setAllowTF32CuDNN(std::string(tf32) != "0");
+  }
+}
+
+// This rank's micro-batches since the last sync.
+struct PendingStep {
+  double loss_sum = 0;
+  int micro_batches = 0;
+  int64_t samples = 0;
+};
+
+/// One rank of a data-parallel run, as Accelerate runs it. The constructor sets everything up;
+/// run() is the algorithm: epochs, micro-batches, optimizer steps, evaluation.
+class Trainer {
+ public:
+  Trainer(const RunConfig& config, const DistEnv& env, StepSink* sink,
+          const TrainerOptions& options);
+  Trainer(const Trainer&) = delete;
+  Trainer& operator=(const Trainer&) = delete;
+
+  RunEnd run();
+
+ private:
+  void set_up_process_group();
+  void set_up_data_and_model();
+  void set_up_optimization();
+  void report_start();
+  void train_epoch(int epoch);
+  void forward_backward(const std::vector<int64_t>& batch);
+  void optimizer_step(double epoch_position);
+  void record_step(const GlobalStepMetrics& global, double lr, double epoch_position);
+  void check_stop(double loss, double lr);
+  void evaluate(int epoch);
+  RunEnd finish();
+
+  const RunConfig& config_;
+  const DistEnv& env_;
+  StepSink* sink_;
+  const TrainerOptions& options_;
+  const Clock::time_point t_setup_ = Clock::now();
+  /// The reporting rank: rank 0, when it was given a sink.
+  const bool is_main_process_;
+  const torch::Device device_;
+
+  c10::intrusive_ptr<c10d::Store> store_;
+  c10::intrusive_ptr<Collectives> pg_;
+  DataSplit data_;
+  LossKind loss_kind_ = LossKind::kAuto;
+  torch::nn::Sequential model_{nullptr};
+  std::vector<torch::Tensor> params_;
+  SetupPlan plan_;
+  double base_lr_ = 0;
+  std::unique_ptr<torch::optim::Optimizer> optimizer_;
+  std::optional<AcceleratedScheduler> scheduler_;
+  GradScaler scaler_;
+  std::optional<GradientSync> grad_sync_;
+  std::optional<DistributedBatchSampler> sampler_;
+  std::optional<Evaluator> evaluator_;
+
+  GradientState gradient_state_;
+  PendingStep pending_;
+  int64_t step_ = 0;
+  int64_t samples_ = 0;
+  double train_time_ = 0;
+  Clock::time_point t_train_;
+  bool done_ = false;
+  RunEnd end_;
+};
+
+Trainer::Trainer(const RunConfig& config, const DistEnv& env, StepSink* sink,
+                 const TrainerOptions& options)
+    : config_(checked(config, env)),
+      env_(env),
+      sink_(sink),
+      options_(options),
+      is_main_process_(env.rank == 0 && sink != nullptr),
+      device_(config.device == Device::kCuda ? torch::Device(torch::kCUDA, env.local_rank)
+                                             : torch::Device(torch::kCPU)),
+      scaler_([&] {
+        GradScalerOptions o;
+        o.enabled = config.mixed_precision == MixedPrecision::kFp16;
+        return o;
+      }()) {
+  if (env_.threads > 0) at::set_num_threads(env_.threads);
+  if (device_.is_cuda()) check_cuda_device(env_);
+  set_up_process_group();
+  set_up_data_and_model();
+  set_up_optimization();
+}
+
+void Trainer::set_up_process_group() {
+  if (env_.world_size > 1 || env_.force_process_group) {
+    store_ = make_store(env_);
+    pg_ = make_process_group(store_, env_, config_.device);
+  }
+}
+
+void Trainer::set_up_data_and_model() {
+  try {
+    data_ = load_dataset(config_);
+  } catch (const std::exception& e) {
+    throw TrainError(e.what());
+  }
+  loss_kind_ = config_.effective_loss();
+  {
+    std::lock_guard<std::mutex> lock(init_mutex());
+    set_seed(config_.seed, config_.device_specific_seed, env_.rank);
+    model_ = make_model(config_, data_.train.inputs.sizes().slice(1), data_.num_outputs);
+  }
+  model_->to(device_);
+  if (device_.is_cuda()) {
+    data_.train = {data_.train.inputs.to(device_), data_.train.targets.to(device_)};
+    data_.test = {data_.test.inputs.to(device_), data_.test.targets.to(device_)};
+  }
+  params_ = model_->parameters();
+  if (pg_) broadcast_parameters(params_, *pg_);
+}
+
+void Trainer::set_up_optimization() {
+  const int64_t n = data_.train.size();
+  plan_ = plan_setup(config_, n);
+  base_lr_ = effective_lr(config_);
+  const int sched_per_step = scheduler_steps_per_optimizer_step(config_);
+  scheduler_.emplace(LrSchedule(config_, plan_.total_optimizer_steps * sched_per_step), base_lr_,
+                     sched_per_step);
+  optimizer_ = make_optimizer(config_, params_, base_lr_);
+  const auto& hooks = options_.test_hooks;
+  grad_sync_.emplace(params_, pg_, env_.world_size, env_.rank,
+                     hooks.bucket_bytes > 0 ? hooks.bucket_bytes : kDefaultBucketBytes);
+  // WORLD_SIZE equals num_processes (checked by the constructor).
+  sampler_.emplace(n, config_.effective_data_seed(), shard_options(config_, env_.rank));
+  evaluator_.emplace(data_.test, config_, data_.num_outputs, env_, pg_.get(), device_,
+                     hooks.eval_batch_size > 0 ? hooks.eval_batch_size : kEvalBatchSize);
+  gradient_state_.num_steps = config_.gradient_accumulation_steps;
+}
+
+RunEnd Trainer::run() {
+  report_start();
+  end_.phases.setup_s = seconds_since(t_setup_);
+  t_train_ = Clock::now();
+  optimizer_->zero_grad();
+  for (int epoch = 0; epoch < config_.epochs && !done_; ++epoch) {
+    train_epoch(epoch);
+    // Evaluated after every epoch, and after the last step of a run cut short by max_steps.
+    if (config_.eval_every_epoch && end_.outcome == RunOutcome::kFinished) evaluate(epoch);
+  }
+  return finish();
+}
+
+void Trainer::report_start() {
+  if (!is_main_process_) return;
+  RunStart start;
+  start.total_steps = plan_.total_optimizer_steps;
+  start.steps_per_epoch = plan_.optimizer_steps_per_epoch;
+  start.train_samples = data_.train.size();
+  start.test_samples = data_.test.size();
+  start.effective_lr = base_lr_;
+  start.blas_warning = check_blas().message;
+  sink_->on_start(start);
+}
+
+// Every rank walks the longest rank's micro-batch count, so all ranks reach the same syncs even
+// when even_batches=false leaves some with fewer batches.
+void Trainer::train_epoch(int epoch) {
+  sampler_->set_epoch(epoch);
+  const auto& mine = sampler_->batches();
+  int64_t micro_total = 0;
+  for (auto c : sampler_->batches_per_rank()) micro_total = std::max(micro_total, c);
+  for (int64_t i = 0; i < micro_total && !done_; ++i) {
+    gradient_state_.begin_micro_batch(i, micro_total);
+    if (i < static_cast<int64_t>(mine.size())) forward_backward(mine[static_cast<size_t>(i)]);
+    if (!gradient_state_.sync_gradients) continue;  // no communication on non-syncing batches
+    optimizer_step(epoch + static_cast<double>(i + 1) / static_cast<double>(micro_total));
+  }
+}
+
+void Trainer::forward_backward(const std::vector<int64_t>& batch) {
+  auto t0 = Clock::now();
+  auto [x, y] = gather_batch(data_.train, batch);
+  auto t1 = Clock::now();
+  torch::Tensor out;
+  {
+    AutocastScope autocast(config_.mixed_precision, config_.device);
+    out = model_->forward(x);
+  }
+  auto loss = compute_loss(loss_kind_, out, y, data_.num_outputs);
+  auto t2 = Clock::now();
+  // Divided by num_steps whatever the group's size, as Accelerate does: a short last group is
+  // under-weighted.
+  scaler_.scale(loss * (1.0 / gradient_state_.num_steps)).backward();
+  auto t3 = Clock::now();
+  pending_.loss_sum += loss.item<double>();
+  ++pending_.micro_batches;
+  pending_.samples += static_cast<int64_t>(batch.size());
+  end_.phases.data_s += seconds_between(t0, t1);
+  end_.phases.forward_s += seconds_between(t1, t2);
+  end_.phases.backward_s += seconds_between(t2, t3);
+}
+
+void Trainer::optimizer_step(double epoch_position) {
+  auto t4 = Clock::now();
+  LocalStepMetrics local;
+  local.participated = pending_.micro_batches > 0;
+  local.loss = pending_.micro_batches > 0 ? pending_.loss_sum / pending_.micro_batches : 0.0;
+  local.samples = pending_.samples;
+  pending_ = {};
+  const GlobalStepMetrics global = grad_sync_->sync(local);
+  auto t5 = Clock::now();
+  end_.phases.sync_s += seconds_between(t4, t5);
+
+  ++step_;
+  samples_ += global.samples;
+  const OptimizerStepResult taken = take_optimizer_step(*optimizer_, scaler_, *scheduler_, params_);
+  end_.phases.optimizer_s += seconds_since(t5);
+
+  train_time_ = seconds_since(t_train_) - end_.phases.eval_s;
+  record_step(global, taken.lr, epoch_position);
+  if (options_.heartbeat) options_.heartbeat(step_);
+  check_stop(global.loss, taken.lr);
+}
+
+void Trainer::record_step(const GlobalStepMetrics& global, double lr, double epoch_position) {
+  if (!is_main_process_) return;
+  StepRecord r;
+  r.step = step_;
+  r.epoch = epoch_position;
+  r.samples = samples_;
+  r.loss = global.loss;
+  r.rank_losses = global.rank_losses;
+  r.lr = lr;
+  r.time_s = seconds_since(t_train_);
+  sink_->on_step(r);
+}
+
+// The global loss is the same on every rank, so every rank stops at the same step.
+void Trainer::check_stop(double loss, double lr) {
+  if (!std::isfinite(loss)) {
+    end_.outcome = RunOutcome::kDiverged;
+    end_.message = "loss became " + std::string(std::isnan(loss) ? "NaN" : "inf") + " at step " +
+                   std::to_string(step_) + " (lr " + std::to_string(lr) + ")";
+    done_ = true;
+  } else if (config_.max_steps > 0 && step_ >= config_.max_steps) {
+    done_ = true;
+  } else if (options_.stop && options_.stop->load()) {
+    end_.outcome = RunOutcome::kStopped;
+    end_.message = "stopped by the user at step " + std::to_string(step_);
+    done_ = true;
+  }
+}
+
+void Trainer::evaluate(int epoch) {
+  auto t_eval = Clock::now();
+  const EvalResult ev = evaluator_->evaluate(model_);
+  end_.phases.eval_s += seconds_since(t_eval);
+  if (!is_main_process_) return;
+  EvalRecord er;
+  er.epoch = epoch + 1;
+  er.step = step_;
+  er.samples = samples_;
+  er.loss = ev.loss;
+  er.accuracy = ev.accuracy;
+  sink_->on_eval(er);
+}
+
+RunEnd Trainer::finish() {
+  end_.steps = step_;
+  if (auto* out = options_.test_hooks.final_parameters) {
+    out->clear();
+    for (const auto& p : params_) {
+      auto flat = p.detach().to(torch::kCPU, torch::kFloat64).reshape({-1}).contiguous();
+      const double* d = flat.data_ptr<double>();
+      out->insert(out->end(), d, d + flat.numel());
+    }
+  }
+  end_.samples_per_s = train_time_ > 0 ? static_cast<double>(samples_) / train_time_ : 0;
+  if (is_main_process_) sink_->on_end(end_);
+  return end_;
 }
 
 }  // namespace
 
 RunEnd train(const RunConfig& config, const DistEnv& env, StepSink* sink,
              const TrainerOptions& options) {
-  validate(config);
-  if (env.world_size != config.num_processes) {
-    throw TrainError("WORLD_SIZE " + std::to_string(env.world_size) + " does not match num_processes " +
-                     std::to_string(config.num_processes));
-  }
-  const auto t_setup = Clock::now();
-  if (env.threads > 0) at::set_num_threads(env.threads);
-  const bool reporter = env.rank == 0 && sink != nullptr;
-  const torch::Device device =
-      config.device == Device::kCuda ? torch::Device(torch::kCUDA, env.local_rank) : torch::kCPU;
-
-  if (device.is_cuda()) {
-    const auto devices = static_cast<int64_t>(torch::cuda::device_count());
-    if (devices == 0) {
-      throw TrainError(
-          "device cuda: no CUDA device is visible to this process (torch::cuda::device_count() "
-          "is 0: no GPU, CUDA_VISIBLE_DEVICES, or a LibTorch whose CUDA library was not loaded)");
-    }
-    if (env.local_rank >= devices) {
-      throw TrainError("device cuda: local rank " + std::to_string(env.local_rank) + " needs cuda:" +
-                       std::to_string(env.local_rank) + " but this machine shows " +
-                       std::to_string(devices) +
-                       " device(s); one GPU cannot host two NCCL ranks, use --num-processes <= " +
-                       std::to_string(devices));
-    }
-    // PyTorch's defaults are kept: cuDNN convolutions may use TF32, matrix products do not.
-    // PARITY_CUDNN_TF32=0 turns TF32 off for convolutions too (CPU-vs-CUDA comparisons).
-    if (const char* tf32 = std::getenv(kEnvCudnnTf32); tf32 && *tf32) {
-      at::globalContext().setAllowTF32CuDNN(std::string(tf32) != "0");
-    }
-  }
-
-  c10::intrusive_ptr<c10d::Store> store;
-  c10::intrusive_ptr<Collectives> pg;
-  if (env.world_size > 1 || env.force_process_group) {
-    store = make_store(env);
-    pg = make_process_group(store, env, config.device);
-  }
-
-  DataSplit data;
-  try {
-    data = load_dataset(config);
-  } catch (const std::exception& e) {
-    throw TrainError(e.what());
-  }
-  const int64_t n = data.train.size();
-  const LossKind loss_kind = config.effective_loss();
-
-  torch::nn::Sequential model;
-  {
-    std::lock_guard<std::mutex> lock(init_mutex());
-    set_seed(config.seed, config.device_specific_seed, env.rank);
-    model = make_model(config, data.train.inputs.sizes().slice(1), data.num_outputs);
-  }
-  model->to(device);
-  if (device.is_cuda()) {
-    data.train = {data.train.inputs.to(device), data.train.targets.to(device)};
-    data.test = {data.test.inputs.to(device), data.test.targets.to(device)};
-  }
-  std::vector<torch::Tensor> params = model->parameters();
-  if (pg) broadcast_parameters(params, *pg);
-
-  const SetupPlan plan = plan_setup(config, n);
-  const double base_lr = effective_lr(config);
-  const int sched_per_step = scheduler_steps_per_optimizer_step(config);
-  LrSchedule schedule(config, plan.total_optimizer_steps * sched_per_step);
-  auto optimizer = make_optimizer(config, params, base_lr);
-  GradientSync grad_sync(params, pg, env.world_size, env.rank);
-
-  // WORLD_SIZE equals num_processes (checked above).
-  DistributedBatchSampler sampler(n, config.effective_data_seed(), shard_options(config, env.rank));
-
-  RunEnd end;
-  if (reporter) {
-    RunStart start;
-    start.total_steps = plan.total_optimizer_steps;
-    start.steps_per_epoch = plan.optimizer_steps_per_epoch;
-    start.train_samples = n;
-    start.test_samples = data.test.size();
-    start.effective_lr = base_lr;
-    start.blas_warning = check_blas().message;
-    sink->on_start(start);
-  }
-  end.phases.setup_s = seconds_since(t_setup);
-
-  const int k = config.gradient_accumulation_steps;
-  const bool fp16 = config.mixed_precision == MixedPrecision::kFp16;
-  double scale = fp16 ? 65536.0 : 1.0;
-  int good_steps = 0;
-  int64_t step = 0, sched_pos = 0, samples = 0;
-  double train_time = 0;
-  const auto t_train = Clock::now();
-  bool done = false;
-  optimizer->zero_grad();
-
-  for (int epoch = 0; epoch < config.epochs && !done; ++epoch) {
-    sampler.set_epoch(epoch);
-    const auto& mine = sampler.batches();
-    int64_t micro_total = 0;
-    for (auto c : sampler.batches_per_rank()) micro_total = std::max(micro_total, c);
-    double loss_sum = 0;
-    int my_micro = 0;
-    int64_t my_samples = 0;
-    for (int64_t i = 0; i < micro_total && !done; ++i) {
-      const bool sync_now = (i + 1) % k == 0 || i + 1 == micro_total;
-      if (i < static_cast<int64_t>(mine.size())) {
-        auto t0 = Clock::now();
-        auto [x, y] = gather_batch(data.train, mine[static_cast<size_t>(i)]);
-        auto t1 = Clock::now();
-        torch::Tensor out;
-        {
-          AutocastScope autocast(config.mixed_precision, config.device);
-          out = model->forward(x);
-        }
-        auto loss = compute_loss(loss_kind, out, y, data.num_outputs);
-        auto t2 = Clock::now();
-        // Divided by k whatever the group's size, as Accelerate does: a short last group is
-        // under-weighted.
-        (loss * (scale / k)).backward();
-        auto t3 = Clock::now();
-        loss_sum += loss.item<double>();
-        ++my_micro;
-        my_samples += static_cast<int64_t>(mine[static_cast<size_t>(i)].size());
-        end.phases.data_s += std::chrono::duration<double>(t1 - t0).count();
-        end.phases.forward_s += std::chrono::duration<double>(t2 - t1).count();
-        end.phases.backward_s += std::chrono::duration<double>(t3 - t2).count();
-      }
-      if (!sync_now) continue;  // no communication on micro-batches that do not sync
-
-      auto t4 = Clock::now();
-      LocalStepMetrics local;
-      local.participated = my_micro > 0;
-      local.loss = my_micro > 0 ? loss_sum / my_micro : 0.0;
-      local.samples = my_samples;
-      const GlobalStepMetrics global = grad_sync.sync(local);
-      auto t5 = Clock::now();
-      end.phases.sync_s += std::chrono::duration<double>(t5 - t4).count();
-
-      ++step;
-      samples += global.samples;
-      const double lr = base_lr * schedule.factor(sched_pos);
-      bool stepped = true;
-      if (fp16) {
-        bool finite = true;
-        for (auto& p : params) {
-          if (p.grad().defined() && !torch::isfinite(p.grad()).all().item<bool>()) {
-            finite = false;
-            break;
-          }
-        }
-        if (!finite) {
-          stepped = false;  // overflow: skip the optimizer and the scheduler, shrink the scale
-          scale *= 0.5;
-          good_steps = 0;
-        } else {
-          torch::NoGradGuard no_grad;
-          for (auto& p : params)
-            if (p.grad().defined()) p.mutable_grad().div_(scale);
-          if (++good_steps == 2000) {
-            scale *= 2;
-            good_steps = 0;
-          }
-        }
-      }
-      if (stepped) {
-        set_lr(*optimizer, lr);
-        optimizer->step();
-        sched_pos += sched_per_step;
-      }
-      optimizer->zero_grad();
-      end.phases.optimizer_s += seconds_since(t5);
-
-      train_time = seconds_since(t_train) - end.phases.eval_s;
-      if (reporter) {
-        StepRecord r;
-        r.step = step;
-        r.epoch = epoch + static_cast<double>(i + 1) / static_cast<double>(micro_total);
-        r.samples = samples;
-        r.loss = global.loss;
-        r.rank_losses = global.rank_losses;
-        r.lr = lr;
-        r.time_s = seconds_since(t_train);
-        sink->on_step(r);
-      }
-      if (options.heartbeat) options.heartbeat(step);
-      loss_sum = 0;
-      my_micro = 0;
-      my_samples = 0;
-
-      if (!std::isfinite(global.loss)) {
-        end.outcome = RunOutcome::kDiverged;
-        end.message = "loss became " + std::string(std::isnan(global.loss) ? "NaN" : "inf") +
-                      " at step " + std::to_string(step) + " (lr " + std::to_string(lr) + ")";
-        done = true;
-      } else if (config.max_steps > 0 && step >= config.max_steps) {
-        done = true;
-      } else if (options.stop && options.stop->load()) {
-        end.outcome = RunOutcome::kStopped;
-        end.message = "stopped by the user at step " + std::to_string(step);
-        done = true;
-      }
-    }
-    // Evaluated after every epoch, and after the last step of a run cut short by max_steps.
-    if (config.eval_every_epoch && end.outcome == RunOutcome::kFinished) {
-      auto t_eval = Clock::now();
-      EvalResult ev = evaluate(model, data.test, config, loss_kind, data.num_outputs, env,
-                               pg.get(), device);
-      end.phases.eval_s += seconds_since(t_eval);
-      if (reporter) {
-        EvalRecord er;
-        er.epoch = epoch + 1;
-        er.step = step;
-        er.samples = samples;
-        er.loss = ev.loss;
-        er.accuracy = ev.accuracy;
-        sink->on_eval(er);
-      }
-    }
-  }
-  end.steps = step;
-  if (options.final_parameters) {
-    options.final_parameters->clear();
-    for (const auto& p : params) {
-      auto flat = p.detach().to(torch::kCPU, torch::kFloat64).reshape({-1}).contiguous();
-      const double* d = flat.data_ptr<double>();
-      options.final_parameters->insert(options.final_parameters->end(), d, d + flat.numel());
-    }
-  }
-  end.samples_per_s = train_time > 0 ? static_cast<double>(samples) / train_time : 0;
-  if (reporter) sink->on_end(end);
-  return end;
+  Trainer trainer(config, env, sink, options);
+  return trainer.run();
 }
 
 }  // namespace parity::engine

@@ -27,7 +27,7 @@ struct LaunchOptions {
   int master_port = 0;  ///< 0 = a free port
   int nnodes = 1;       ///< > 1: TCPStore rendezvous on master_addr:master_port
   int node_rank = 0;
-  double hang_timeout_s = 120;  ///< a rank silent this long is declared hung; 0 = never
+  double hang_timeout_s = 120;  ///< a rank without progress this long is hung; 0 = never
   int threads_per_rank = 0;     ///< 0 = cores / local ranks (at least 1)
   std::string log_dir;          ///< where rank stderr logs go; empty = the private run folder
   const std::atomic<bool>* stop = nullptr;  ///< set to stop the run (outcome kStopped)
@@ -64,8 +64,9 @@ class RankSupervisor {
   LaunchOptions options_;
 };
 
-/// Path of the running executable's folder (from /proc/self/exe).
-std::string executable_dir();
+/// Path of the running executable's folder, read from the link self_link (/proc/self/exe).
+/// Throws LaunchError naming the link when it cannot be read.
+std::string executable_dir(const std::string& self_link = "/proc/self/exe");
 
 /// A free TCP port on 127.0.0.1 (bind to port 0, read it back, close).
 int free_port();

@@ -3,16 +3,16 @@
 /// (app/worker, which reads its DistEnv from the worker contract) or, for tests, in a thread per
 /// rank over a shared FileStore.
 
+#include <parity/config/run_config.h>
+#include <parity/launch/step_record.h>
+#include <parity/launch/worker_contract.h>
+
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <parity/config/run_config.h>
-#include <parity/launch/step_record.h>
-#include <parity/launch/worker_contract.h>
 
 namespace parity::engine {
 
@@ -22,14 +22,27 @@ class TrainError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Test seams, and only those: the worker and the window never set them. Every default keeps
+/// train() as it runs in production.
+struct TrainerTestHooks {
+  /// When set, filled at the end with every parameter, flattened in module order (for tests that
+  /// compare the models different setups end with).
+  std::vector<double>* final_parameters = nullptr;
+  /// Gradient-sync bucket size in bytes; 0 = the default (25 MB, DDP's bucket_cap_mb). Small
+  /// values spread a small model over several buckets.
+  int64_t bucket_bytes = 0;
+  /// Per-rank evaluation batch; 0 = the default (1000). Small values give every rank a share of a
+  /// small test split.
+  int64_t eval_batch_size = 0;
+};
+
 struct TrainerOptions {
   /// Called on every rank after each optimizer step (for launcher heartbeats). May be empty.
   std::function<void(int64_t step)> heartbeat;
   /// Set from outside to stop after the current step (outcome kStopped).
   const std::atomic<bool>* stop = nullptr;
-  /// When set, filled at the end with every parameter, flattened in module order (for tests that
-  /// compare the models different setups end with).
-  std::vector<double>* final_parameters = nullptr;
+  /// For tests only; see TrainerTestHooks.
+  TrainerTestHooks test_hooks;
 };
 
 /// Trains config on this rank. Records go to sink on rank 0 only (sink may be null elsewhere).

@@ -1,0 +1,15 @@
+#pragma once
+// The training and evaluation loss.
+
+#include <parity/config/run_config.h>
+#include <torch/torch.h>
+
+namespace parity::engine {
+
+/// The loss in fp32 whatever the forward ran in: the batch mean, or with `sum` the sum over samples
+/// (for evaluation, so ranks' shares add up exactly). MSE against integer targets compares with
+/// their one-hot encoding over num_outputs.
+torch::Tensor compute_loss(LossKind loss, const torch::Tensor& output, const torch::Tensor& target,
+                           int64_t num_outputs, bool sum = false);
+
+}  // namespace parity::engine

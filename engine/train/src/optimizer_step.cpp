@@ -1,0 +1,35 @@
+#include "optimizer_step.h"
+
+namespace parity::engine {
+
+std::unique_ptr<torch::optim::Optimizer> make_optimizer(const RunConfig& config,
+                                                        std::vector<torch::Tensor> params,
+                                                        double lr) {
+  if (config.optimizer == OptimizerKind::kAdamW) {
+    return std::make_unique<torch::optim::AdamW>(
+        params, torch::optim::AdamWOptions(lr).weight_decay(config.weight_decay));
+  }
+  return std::make_unique<torch::optim::SGD>(
+      params,
+      torch::optim::SGDOptions(lr).momentum(config.momentum).weight_decay(config.weight_decay));
+}
+
+AcceleratedScheduler::AcceleratedScheduler(LrSchedule schedule, double base_lr,
+                                           int steps_per_optimizer_step)
+    : schedule_(schedule), base_lr_(base_lr), steps_per_optimizer_step_(steps_per_optimizer_step) {}
+
+OptimizerStepResult take_optimizer_step(torch::optim::Optimizer& optimizer, GradScaler& scaler,
+                                        AcceleratedScheduler& scheduler,
+                                        const std::vector<torch::Tensor>& params) {
+  OptimizerStepResult result;
+  result.lr = scheduler.lr();
+  scaler.unscale_(params);
+  for (auto& group : optimizer.param_groups()) group.options().set_lr(result.lr);
+  result.stepped = scaler.step(optimizer);
+  scheduler.step(/*optimizer_step_was_skipped=*/!result.stepped);
+  scaler.update();
+  optimizer.zero_grad();
+  return result;
+}
+
+}  // namespace parity::engine

@@ -1,0 +1,53 @@
+#pragma once
+// The optimizer, its learning-rate schedule and one optimizer step, as Accelerate's
+// AcceleratedOptimizer and AcceleratedScheduler take it.
+
+#include <parity/config/lr_schedule.h>
+#include <parity/config/run_config.h>
+#include <torch/torch.h>
+
+#include <memory>
+#include <vector>
+
+#include "grad_scaler.h"
+
+namespace parity::engine {
+
+/// SGD (momentum, weight decay) or AdamW (weight decay) over params at lr.
+std::unique_ptr<torch::optim::Optimizer> make_optimizer(const RunConfig& config,
+                                                        std::vector<torch::Tensor> params,
+                                                        double lr);
+
+/// The schedule as accelerate's AcceleratedScheduler drives it: advanced steps_per_optimizer_step
+/// times per optimizer step (W, or 1 with split_batches), and not at all when the optimizer step
+/// was skipped (an fp16 overflow).
+class AcceleratedScheduler {
+ public:
+  AcceleratedScheduler(LrSchedule schedule, double base_lr, int steps_per_optimizer_step);
+  /// The lr the next optimizer step uses.
+  double lr() const { return base_lr_ * schedule_.factor(position_); }
+  void step(bool optimizer_step_was_skipped) {
+    if (!optimizer_step_was_skipped) position_ += steps_per_optimizer_step_;
+  }
+  int64_t position() const { return position_; }
+
+ private:
+  LrSchedule schedule_;
+  double base_lr_;
+  int steps_per_optimizer_step_;
+  int64_t position_ = 0;
+};
+
+struct OptimizerStepResult {
+  double lr = 0;         ///< the lr this step used (or would have used, when skipped)
+  bool stepped = false;  ///< false when the scaler found an inf or NaN
+};
+
+/// One optimizer step on synced gradients: unscale (fp16), set the scheduled lr, step unless the
+/// scaler found an overflow, advance the schedule only on a real step, update the scale, and zero
+/// the gradients.
+OptimizerStepResult take_optimizer_step(torch::optim::Optimizer& optimizer, GradScaler& scaler,
+                                        AcceleratedScheduler& scheduler,
+                                        const std::vector<torch::Tensor>& params);
+
+}  // namespace parity::engine

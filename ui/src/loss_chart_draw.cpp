@@ -151,8 +151,19 @@ void LossChart::redrawNow() {
   const QRectF plot = chart_->plotArea();
   const double width = plot.width() > 0 ? plot.width() : 800;
   const double height = plot.height() > 0 ? plot.height() : 500;
-  // Per-pixel columns, unless that would push more points than the budget: Qt Charts lays out
-  // and strokes every point (about a microsecond each), so many long runs get wider columns.
+  Frame frame;
+  frame.columns = decimationColumns(width);
+  std::tie(frame.x0, frame.x1) = visibleX();
+  reduceLines(frame);  // phase 1: every line reduced (or reused), the y extent found
+  std::tie(frame.ylo, frame.yhi) = visibleY(frame.ylo, frame.yhi);
+  pushPoints(frame, width, height);  // phase 2: axes, then the points
+  placeBadMarkers(frame);
+  emit redrawn();
+}
+
+// Per-pixel columns, unless that would push more points than the budget: Qt Charts lays out and
+// strokes every point (about a microsecond each), so many long runs get wider columns.
+int LossChart::decimationColumns(double width) const {
   int lines = 0;
   for (const RunSeries& rs : runs_)
     lines += (beta_ > 0 ? 2 : 1) + static_cast<int>(rs.ranks.size());
@@ -160,8 +171,10 @@ void LossChart::redrawNow() {
   // While the user zooms or pans, a quarter of the budget; the full one once they pause.
   const int budget = interacting_ ? pointBudget_ / 4 : pointBudget_;
   const int budgeted = lines > 0 ? budget / (4 * lines) : perPixel;
-  const int columns = std::clamp(budgeted, std::min(perPixel, kMinColumns), perPixel);
+  return std::clamp(budgeted, std::min(perPixel, kMinColumns), perPixel);
+}
 
+std::pair<double, double> LossChart::visibleX() const {
   auto [x0, x1] = zoomX_ ? *zoomX_ : dataXExtent();
   if (!zoomX_ && x0 < x1 && anyActive()) {
     // While runs grow, step the right edge in eighths of the span, so that new rows rarely
@@ -169,42 +182,31 @@ void LossChart::redrawNow() {
     const double step = niceStep(x1 - x0, 8);
     x1 = x0 + std::ceil((x1 - x0) / step) * step;
   }
-  if (!(x0 <= x1)) {
-    x0 = 0;
-    x1 = 1;
-  } else if (x0 == x1) {
-    x0 -= 0.5;
-    x1 += 0.5;
-  }
+  if (!(x0 <= x1)) return {0, 1};
+  if (x0 == x1) return {x0 - 0.5, x1 + 0.5};
+  return {x0, x1};
+}
 
-  // Phase 1: reduce every line (reusing what has not changed) and find the y extent.
-  struct Pending {
-    QLineSeries* series;
-    LineCache* cache;
-    LineKind kind;
-  };
-  std::vector<Pending> pending;
-  std::vector<QLineSeries*> empty;
-  double ylo = kInf, yhi = -kInf;
+void LossChart::reduceLines(Frame& f) {
   auto add = [&](QLineSeries* target, LineCache& cache, const engine::Series* series,
                  const MinMaxIndex* index, LineKind kind) {
     if (!series || series->empty()) {
-      empty.push_back(target);
+      f.empty.push_back(target);
       return;
     }
-    LineCache& c = reduce(cache, *series, index, kind, x0, x1, columns);
-    ylo = std::min(ylo, c.ylo);
-    yhi = std::max(yhi, c.yhi);
-    pending.push_back({target, &c, kind});
+    LineCache& c = reduce(cache, *series, index, kind, f.x0, f.x1, f.columns);
+    f.ylo = std::min(f.ylo, c.ylo);
+    f.yhi = std::max(f.yhi, c.yhi);
+    f.pending.push_back({target, &c, kind});
   };
-  std::vector<std::vector<double>> badByRun(runs_.size());
+  f.badByRun.assign(runs_.size(), {});
   for (std::size_t i = 0; i < runs_.size(); ++i) {
     RunSeries& rs = runs_[i];
     const qint64 id = rs.info.id;
     if (rs.hidden) {  // clicked off in the legend: no lines, no say in the y range
-      empty.push_back(rs.raw);
-      empty.push_back(rs.main);
-      for (auto& [rank, series] : rs.ranks) empty.push_back(series);
+      f.empty.push_back(rs.raw);
+      f.empty.push_back(rs.main);
+      for (auto& [rank, series] : rs.ranks) f.empty.push_back(series);
       continue;
     }
     const engine::Series* raw = store_.raw(id, -1, xKind_);
@@ -213,7 +215,7 @@ void LossChart::redrawNow() {
       const engine::Series* smooth = store_.smoothed(id, -1, xKind_, beta_);
       add(rs.main, rs.mainCache, smooth, store_.index(id, -1, true), LineKind::kSmooth);
     } else {
-      empty.push_back(rs.raw);
+      f.empty.push_back(rs.raw);
       add(rs.main, rs.mainCache, raw, store_.index(id, -1, false), LineKind::kExact);
     }
     for (auto& [rank, series] : rs.ranks) {
@@ -228,44 +230,42 @@ void LossChart::redrawNow() {
     int lastColumn = -1;
     for (std::size_t index : s->nonFinite) {
       const double x = raw->x[index];
-      if (x < x0 || x > x1) continue;
-      const int column = static_cast<int>((x - x0) / (x1 - x0) * columns);
+      if (x < f.x0 || x > f.x1) continue;
+      const int column = static_cast<int>((x - f.x0) / (f.x1 - f.x0) * f.columns);
       if (column == lastColumn) continue;
       lastColumn = column;
-      badByRun[i].push_back(x);
+      f.badByRun[i].push_back(x);
     }
   }
+}
 
-  if (zoomY_) {
-    std::tie(ylo, yhi) = *zoomY_;
-  } else if (!(ylo <= yhi)) {
-    ylo = logY_ ? 0.1 : 0;
-    yhi = 1;
-  } else if (logY_) {
+std::pair<double, double> LossChart::visibleY(double ylo, double yhi) const {
+  if (zoomY_) return *zoomY_;
+  if (!(ylo <= yhi)) return {logY_ ? 0.1 : 0, 1};
+  if (logY_) {
     const double pad = std::pow(yhi / ylo, 0.05);
     ylo /= pad;
     yhi *= pad;
-    if (ylo == yhi) {
-      ylo /= 2;
-      yhi *= 2;
-    }
-  } else {
-    const double pad = (yhi - ylo) * 0.05;
-    ylo -= pad > 0 ? pad : 0.5;
-    yhi += pad > 0 ? pad : 0.5;
+    if (ylo == yhi) return {ylo / 2, yhi * 2};
+    return {ylo, yhi};
   }
+  const double pad = (yhi - ylo) * 0.05;
+  return {ylo - (pad > 0 ? pad : 0.5), yhi + (pad > 0 ? pad : 0.5)};
+}
 
-  // Phase 2: axes, then the points. Qt Charts recomputes a line's geometry whenever its points
-  // or an axis range change; emptying the lines first makes a range change cost nothing, so each
-  // line is laid out once per frame, and a line whose points are unchanged is not touched.
+// Qt Charts recomputes a line's geometry whenever its points or an axis range change; emptying the
+// lines first makes a range change cost nothing, so each line is laid out once per frame, and a
+// line whose points are unchanged is not touched.
+void LossChart::pushPoints(const Frame& f, double width, double height) {
+  const double x0 = f.x0, x1 = f.x1, ylo = f.ylo, yhi = f.yhi;
   const bool axesChanged = shownX_ != std::make_pair(x0, x1) || shownY_ != std::make_pair(ylo, yhi);
   shownX_ = {x0, x1};
   shownY_ = {ylo, yhi};
-  for (QLineSeries* s : empty) {
+  for (QLineSeries* s : f.empty) {
     if (s->count() > 0) s->clear();
   }
   if (axesChanged) {
-    for (const Pending& p : pending) p.series->clear();
+    for (const Pending& p : f.pending) p.series->clear();
     setRangeAndTicks(axisX_, x0, x1);
     if (auto* linear = qobject_cast<QValueAxis*>(axisY_)) {
       setRangeAndTicks(linear, ylo, yhi);
@@ -276,7 +276,7 @@ void LossChart::redrawNow() {
   PixelScale scale{x0, (x1 - x0) / width, logY_ ? std::log10(ylo) : ylo,
                    (logY_ ? std::log10(yhi) - std::log10(ylo) : yhi - ylo) / height, logY_};
   int drawn = 0;
-  for (const Pending& p : pending) {
+  for (const Pending& p : f.pending) {
     if (p.kind == LineKind::kSmooth && !(p.cache->simplifiedFor == scale)) {
       p.cache->simplified = p.cache->points;
       simplifyInPixels(p.cache->simplified, scale, 0.3);
@@ -291,15 +291,16 @@ void LossChart::redrawNow() {
     }
   }
   drawnPoints_ = drawn;
+}
 
-  // Markers for NaN/inf losses sit just under the top edge, where no curve can hide them.
-  const double top = logY_ ? yhi / std::pow(yhi / ylo, 0.03) : yhi - (yhi - ylo) * 0.03;
+// Markers for NaN/inf losses sit just under the top edge, where no curve can hide them.
+void LossChart::placeBadMarkers(const Frame& f) {
+  const double top = logY_ ? f.yhi / std::pow(f.yhi / f.ylo, 0.03) : f.yhi - (f.yhi - f.ylo) * 0.03;
   for (std::size_t i = 0; i < runs_.size(); ++i) {
     QList<QPointF> points;
-    for (double x : badByRun[i]) points.append(QPointF(x, top));
+    for (double x : f.badByRun[i]) points.append(QPointF(x, top));
     if (points != runs_[i].bad->points()) runs_[i].bad->replace(points);
   }
-  emit redrawn();
 }
 
 LossChart::Interaction::Interaction(LossChart* chart) : chart_(chart) {

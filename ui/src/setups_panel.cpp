@@ -47,6 +47,16 @@ SetupsPanel::SetupsPanel(SetupsModel* model, QWidget* parent)
       concurrency_(new QSpinBox(this)),
       launch_(new QPushButton(tr("&Launch"), this)),
       launchSelected_(new QPushButton(tr("Launch &selected"), this)) {
+  setUpListAndButtons();
+  setUpFormsAndLaunch();
+  connectModel();
+  layOut();
+  experimentForm_->setConfig(model_->experiment());
+  setCurrentRow(0);
+  refreshValidation();
+}
+
+void SetupsPanel::setUpListAndButtons() {
   list_->setModel(model_);
   list_->setObjectName("setupsList");
   list_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
@@ -71,7 +81,9 @@ SetupsPanel::SetupsPanel(SetupsModel* model, QWidget* parent)
   connect(add_, &QToolButton::clicked, this, &SetupsPanel::addSetup);
   connect(duplicate_, &QToolButton::clicked, this, &SetupsPanel::duplicateSetup);
   connect(remove_, &QToolButton::clicked, this, &SetupsPanel::removeSetup);
+}
 
+void SetupsPanel::setUpFormsAndLaunch() {
   tabs_->addTab(scrolled(setupForm_), tr("Setup"));
   tabs_->addTab(scrolled(experimentForm_), tr("Experiment (shared)"));
   summary_->setWordWrap(true);
@@ -97,7 +109,10 @@ SetupsPanel::SetupsPanel(SetupsModel* model, QWidget* parent)
   });
   connect(list_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
           &SetupsPanel::refreshValidation);
+}
 
+// The list, the forms and the model kept in step.
+void SetupsPanel::connectModel() {
   connect(list_->selectionModel(), &QItemSelectionModel::currentChanged, this,
           &SetupsPanel::loadCurrent);
   connect(setupForm_, &SetupForm::edited, this, &SetupsPanel::storeCurrent);
@@ -118,7 +133,9 @@ SetupsPanel::SetupsPanel(SetupsModel* model, QWidget* parent)
               refreshValidation();
             }
           });
+}
 
+void SetupsPanel::layOut() {
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(add_);
   buttons->addWidget(duplicate_);
@@ -138,10 +155,6 @@ SetupsPanel::SetupsPanel(SetupsModel* model, QWidget* parent)
   layout->addWidget(tabs_, 1);
   layout->addWidget(summary_);
   layout->addLayout(launchRow);
-
-  experimentForm_->setConfig(model_->experiment());
-  setCurrentRow(0);
-  refreshValidation();
 }
 
 int SetupsPanel::currentRow() const {

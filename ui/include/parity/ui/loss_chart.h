@@ -21,6 +21,7 @@
 #include <QThread>
 #include <QTimer>
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <optional>
 #include <utility>
@@ -147,6 +148,22 @@ class LossChart : public QObject {
   };
   /// How a line is reduced for drawing.
   enum class LineKind { kExact, kFaint, kSmooth };
+  /// A line reduced for this frame, waiting for its points to be pushed.
+  struct Pending {
+    QLineSeries* series;
+    LineCache* cache;
+    LineKind kind;
+  };
+  /// One redraw: the visible ranges, the reduced lines and the non-finite markers' positions.
+  struct Frame {
+    double x0 = 0, x1 = 1;
+    double ylo = std::numeric_limits<double>::infinity();
+    double yhi = -std::numeric_limits<double>::infinity();
+    int columns = 0;
+    std::vector<Pending> pending;
+    std::vector<QLineSeries*> empty;  ///< lines with nothing to show this frame
+    std::vector<std::vector<double>> badByRun;
+  };
 
   struct RunSeries {
     ChartRun info;
@@ -181,6 +198,13 @@ class LossChart : public QObject {
   void styleSeries(RunSeries& rs);
   void updateLegendNames();
   std::pair<double, double> dataXExtent() const;
+  // redrawNow()'s steps, in order.
+  int decimationColumns(double width) const;
+  std::pair<double, double> visibleX() const;
+  void reduceLines(Frame& frame);
+  std::pair<double, double> visibleY(double ylo, double yhi) const;
+  void pushPoints(const Frame& frame, double width, double height);
+  void placeBadMarkers(const Frame& frame);
   bool anyActive() const;
   /// Decimates (or reuses) one series for the visible x range; returns its cached points.
   LineCache& reduce(LineCache& cache, const engine::Series& series,

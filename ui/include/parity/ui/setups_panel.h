@@ -44,6 +44,10 @@ class SetupsPanel : public QWidget {
   void launchRequested(const std::vector<parity::engine::RunConfig>& configs);
 
  private:
+  void setUpListAndButtons();
+  void setUpFormsAndLaunch();
+  void connectModel();
+  void layOut();
   void addSetup();
   void duplicateSetup();
   void removeSetup();

@@ -79,9 +79,28 @@ TEST_F(StoredRuns, TheRowAndTheGlobalCurveBecomeACompareRun) {
   EXPECT_DOUBLE_EQ(*run.final_eval_loss, 0.25);
   EXPECT_DOUBLE_EQ(*run.final_accuracy, 0.75);
   EXPECT_DOUBLE_EQ(run.samples_per_s, 320.0);
-  // Left to the verdict's defaults.
+  // Left to the verdict's defaults: the run stored no training-set size.
   EXPECT_FALSE(run.train_size.has_value());
   EXPECT_EQ(run.wall_time_s, 0);
+}
+
+// A run that stored its training set's size hands it to the verdict, which then sees padding on
+// a dataset whose size it cannot know from the config (a CSV).
+TEST_F(StoredRuns, TheStoredTrainingSetSizeReachesTheDiagnosis) {
+  engine::RunConfig one = tiny(1, 16), two = tiny(2, 8);
+  one.dataset = two.dataset = engine::DatasetKind::kCsv;
+  one.data_path = two.data_path = "/data/mine.csv";
+  const int64_t a = add_run("1x16", one, 5), b = add_run("2x8", two, 5);
+  for (int64_t id : {a, b}) db_->set_started(id, 5, 77);
+  const engine::CompareRun ref = load_compare_run(*db_, a);
+  const engine::CompareRun run = load_compare_run(*db_, b);
+  ASSERT_TRUE(run.train_size.has_value());
+  EXPECT_EQ(*run.train_size, 77);
+  const engine::Diagnosis d =
+      engine::diagnose(run.config, ref.config, run.train_size, ref.train_size);
+  bool padding = false;
+  for (const auto& cause : d.causes) padding |= cause.key == "padding";
+  EXPECT_TRUE(padding) << "77 samples on 2 ranks of 8 pad the last batch";
 }
 
 TEST_F(StoredRuns, AMissingRunOrABadConfigIsRefusedByName) {

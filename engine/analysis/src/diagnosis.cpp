@@ -2,6 +2,7 @@
 // does to the arithmetic, in the seed's terms.
 
 #include <parity/analysis/verdict.h>
+#include <parity/config/batch_plan.h>
 
 #include <algorithm>
 #include <optional>
@@ -130,8 +131,7 @@ void tail_reasons(const Setups& s, Diagnosis& d) {
     const bool mine = plan.padded_samples > 0;
     const RunConfig& c = mine ? s.config : s.reference;
     const int64_t n = mine ? *s.n : *s.n_ref;
-    const int64_t per_step =
-        c.split_batches ? c.per_device_batch_size : c.per_device_batch_size * c.num_processes;
+    const int64_t per_step = samples_per_micro_step(c);
     d.causes.push_back(
         {"padding",
          std::string(mine ? "" : "reference: ") + "dataset size " + num(n) +

@@ -29,6 +29,8 @@ engine::CompareRun compare_run(const storage::RunRow& row,
   run.final_eval_loss = row.final_eval_loss;
   run.final_accuracy = row.final_accuracy;
   run.samples_per_s = row.samples_per_s;
+  // What the run really trained on (schema 2); older runs leave it to known_train_size().
+  if (row.train_size > 0) run.train_size = row.train_size;
   return run;
 }
 

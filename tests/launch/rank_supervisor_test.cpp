@@ -209,13 +209,12 @@ TEST(Launcher, SilentRankIsDeclaredHung) {
   RecordingSink sink;
   LaunchOptions o = fake_options();
   o.hang_timeout_s = 1.5;
-  auto t0 = std::chrono::steady_clock::now();
+  // No clock here: the message names the timeout it was declared hung by, and a supervisor that
+  // never declared it would run into ctest's timeout.
   LaunchResult r = RankSupervisor(fake_config("hang"), o).run(sink);
-  double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_EQ(r.outcome, RunOutcome::kFailed);
   EXPECT_EQ(r.failed_rank, 1);
   EXPECT_EQ(r.message, "rank 1 made no progress for 1.5 s");
-  EXPECT_LT(took, 10);
   expect_all_gone(r, 2);
 }
 

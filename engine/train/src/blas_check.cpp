@@ -1,5 +1,4 @@
 #include <parity/train/blas_check.h>
-
 #include <torch/torch.h>
 
 #include <chrono>

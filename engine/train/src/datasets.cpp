@@ -137,8 +137,9 @@ DataSplit load_csv(const RunConfig& config) {
   }
   const auto n = static_cast<int64_t>(y.size());
   if (n < 2) throw DatasetError(config.data_path + ": needs at least 2 data rows");
-  auto inputs = torch::from_blob(x.data(), {n, static_cast<int64_t>(features.size())},
-                                 torch::kFloat32).clone();
+  auto inputs =
+      torch::from_blob(x.data(), {n, static_cast<int64_t>(features.size())}, torch::kFloat32)
+          .clone();
   torch::Tensor targets;
   int64_t outputs = 1;
   if (config.task == Task::kClassification) {
@@ -159,7 +160,8 @@ DataSplit load_csv(const RunConfig& config) {
   int64_t n_test = std::max<int64_t>(1, n / 5);
   int64_t n_train = n - n_test;
   DataSplit split;
-  split.train = {inputs.slice(0, 0, n_train).contiguous(), targets.slice(0, 0, n_train).contiguous()};
+  split.train = {inputs.slice(0, 0, n_train).contiguous(),
+                 targets.slice(0, 0, n_train).contiguous()};
   split.test = {inputs.slice(0, n_train).contiguous(), targets.slice(0, n_train).contiguous()};
   split.num_outputs = outputs;
   return split;
@@ -192,7 +194,8 @@ torch::Tensor read_idx(const std::string& path) {
     throw DatasetError(path + ": not an IDX file of unsigned bytes (bad magic number)");
   }
   const int dims = magic[3];
-  if (dims < 1 || dims > 4) throw DatasetError(path + ": IDX with " + std::to_string(dims) + " dims");
+  if (dims < 1 || dims > 4)
+    throw DatasetError(path + ": IDX with " + std::to_string(dims) + " dims");
   std::vector<int64_t> shape;
   int64_t count = 1;
   for (int i = 0; i < dims; ++i) {

@@ -1,11 +1,10 @@
 #pragma once
 // Datasets decoded once into contiguous tensors; batches are gathered by index.
 
+#include <parity/config/run_config.h>
 #include <torch/torch.h>
 
 #include <string>
-
-#include <parity/config/run_config.h>
 
 namespace parity::engine {
 

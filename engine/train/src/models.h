@@ -1,9 +1,8 @@
 #pragma once
 // The models Parity trains: linear, MLP and a small CNN, as torch::nn::Sequential.
 
-#include <torch/torch.h>
-
 #include <parity/config/run_config.h>
+#include <torch/torch.h>
 
 namespace parity::engine {
 

@@ -1,5 +1,4 @@
 #include <parity/train/seed.h>
-
 #include <torch/torch.h>
 
 namespace parity::engine {

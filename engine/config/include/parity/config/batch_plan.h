@@ -41,15 +41,15 @@ std::optional<int64_t> known_train_size(const RunConfig& config);
 struct SetupPlan {
   int64_t global_batch = 0;
   double effective_lr = 0;
-  int64_t micro_batches_per_epoch = 0;     ///< per rank
+  int64_t micro_batches_per_epoch = 0;  ///< per rank
   int64_t optimizer_steps_per_epoch = 0;
-  int64_t total_optimizer_steps = 0;       ///< over all epochs, capped by max_steps
+  int64_t total_optimizer_steps = 0;  ///< over all epochs, capped by max_steps
   int scheduler_steps_per_optimizer_step = 1;
-  int64_t samples_per_epoch = 0;           ///< samples drawn per epoch, padding included
-  int64_t padded_samples = 0;              ///< repeats added by even_batches per epoch
-  int64_t dropped_samples = 0;             ///< samples dropped per epoch (drop_last)
-  bool short_last_accumulation = false;    ///< the epoch's last group has fewer than k micro-batches
-  std::vector<std::string> notes;          ///< plain-language remarks (repeats, drops, short groups)
+  int64_t samples_per_epoch = 0;         ///< samples drawn per epoch, padding included
+  int64_t padded_samples = 0;            ///< repeats added by even_batches per epoch
+  int64_t dropped_samples = 0;           ///< samples dropped per epoch (drop_last)
+  bool short_last_accumulation = false;  ///< the epoch's last group has fewer than k micro-batches
+  std::vector<std::string> notes;        ///< plain-language remarks (repeats, drops, short groups)
 };
 SetupPlan plan_setup(const RunConfig& config, int64_t train_size);
 

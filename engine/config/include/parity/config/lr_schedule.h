@@ -1,12 +1,12 @@
 #pragma once
 /// Learning-rate schedules as multipliers of the effective lr, indexed by scheduler step.
-/// Accelerate advances the scheduler W times per optimizer step (once with split_batches) and not on
-/// non-syncing micro-batches, so a schedule written in single-process steps lasts the same number of
-/// samples whatever the number of processes.
-
-#include <cstdint>
+/// Accelerate advances the scheduler W times per optimizer step (once with split_batches) and not
+/// on non-syncing micro-batches, so a schedule written in single-process steps lasts the same
+/// number of samples whatever the number of processes.
 
 #include <parity/config/run_config.h>
+
+#include <cstdint>
 
 namespace parity::engine {
 

@@ -3,10 +3,10 @@
 /// torch.randperm with a seeded generator (checked against PyTorch's own output), so the CLI can
 /// print shard plans without loading LibTorch.
 
+#include <parity/config/shard_plan.h>
+
 #include <cstdint>
 #include <vector>
-
-#include <parity/config/shard_plan.h>
 
 namespace parity::engine {
 

@@ -18,9 +18,9 @@ struct ShardOptions {
 
 using Batch = std::vector<int64_t>;
 
-/// The batches rank `options.rank` takes from `order`, in order. With one process nothing is sharded
-/// or padded (as Accelerate, which uses BatchSamplerShard only when num_processes != 1). Throws ConfigError when
-/// split_batches is set and batch_size does not divide by num_replicas.
+/// The batches rank `options.rank` takes from `order`, in order. With one process nothing is
+/// sharded or padded (as Accelerate, which uses BatchSamplerShard only when num_processes != 1).
+/// Throws ConfigError when split_batches is set and batch_size does not divide by num_replicas.
 std::vector<Batch> shard_batches(const std::vector<int64_t>& order, const ShardOptions& options);
 
 /// Number of batches each rank gets (index = rank) for a dataset of n samples.

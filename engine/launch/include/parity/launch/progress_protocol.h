@@ -3,11 +3,11 @@
 /// Rank 0 sends start/step/eval/end; every rank sends heartbeats so the launcher can tell a hung
 /// rank. Torch-free so the launcher and tests need no LibTorch.
 
+#include <parity/launch/step_record.h>
+
 #include <optional>
 #include <string>
 #include <variant>
-
-#include <parity/launch/step_record.h>
 
 namespace parity::engine {
 

@@ -10,13 +10,13 @@ namespace parity::engine {
 
 /// One optimizer step, as seen by the whole process group.
 struct StepRecord {
-  int64_t step = 0;      ///< optimizer step, from 1
-  double epoch = 0;      ///< fractional: completed epochs + share of this epoch's batches done
-  int64_t samples = 0;   ///< global samples seen so far (all ranks, padding included)
-  double loss = 0;       ///< global mean loss (mean over ranks of each rank's micro-batch mean)
+  int64_t step = 0;     ///< optimizer step, from 1
+  double epoch = 0;     ///< fractional: completed epochs + share of this epoch's batches done
+  int64_t samples = 0;  ///< global samples seen so far (all ranks, padding included)
+  double loss = 0;      ///< global mean loss (mean over ranks of each rank's micro-batch mean)
   std::vector<double> rank_losses;  ///< each rank's local loss (index = rank)
-  double lr = 0;         ///< learning rate used for this step
-  double time_s = 0;     ///< wall time since training started
+  double lr = 0;                    ///< learning rate used for this step
+  double time_s = 0;                ///< wall time since training started
 };
 
 /// One evaluation over the test set (exactly N samples).
@@ -30,12 +30,12 @@ struct EvalRecord {
 
 /// Known before the first step.
 struct RunStart {
-  int64_t total_steps = 0;         ///< optimizer steps the run will take
+  int64_t total_steps = 0;  ///< optimizer steps the run will take
   int64_t steps_per_epoch = 0;
-  int64_t train_samples = 0;       ///< N of the training set
+  int64_t train_samples = 0;  ///< N of the training set
   int64_t test_samples = 0;
   double effective_lr = 0;
-  std::string blas_warning;        ///< non-empty when the BLAS check found a slow GEMM
+  std::string blas_warning;  ///< non-empty when the BLAS check found a slow GEMM
 };
 
 enum class RunOutcome { kFinished, kDiverged, kFailed, kStopped };
@@ -43,21 +43,21 @@ std::string to_string(RunOutcome outcome);
 
 /// Where a rank's training time went (seconds), for benchmarks. Not sent over the protocol.
 struct PhaseTimes {
-  double setup_s = 0;      ///< process group, data, model: from train() to the first step
-  double data_s = 0;       ///< gathering batches
-  double forward_s = 0;    ///< forward and loss
+  double setup_s = 0;    ///< process group, data, model: from train() to the first step
+  double data_s = 0;     ///< gathering batches
+  double forward_s = 0;  ///< forward and loss
   double backward_s = 0;
-  double sync_s = 0;       ///< gradient allreduce (with the step's metrics), waited on
+  double sync_s = 0;  ///< gradient allreduce (with the step's metrics), waited on
   double optimizer_s = 0;
   double eval_s = 0;
 };
 
 struct RunEnd {
   RunOutcome outcome = RunOutcome::kFinished;
-  std::string message;             ///< why, for anything but kFinished
-  double samples_per_s = 0;        ///< global training samples per second (evaluation excluded)
-  int64_t steps = 0;               ///< optimizer steps taken
-  PhaseTimes phases;               ///< this rank's; filled by train(), not by the protocol
+  std::string message;       ///< why, for anything but kFinished
+  double samples_per_s = 0;  ///< global training samples per second (evaluation excluded)
+  int64_t steps = 0;         ///< optimizer steps taken
+  PhaseTimes phases;         ///< this rank's; filled by train(), not by the protocol
 };
 
 /// Receives a run's records. Called on the training thread of rank 0 only; keep it cheap

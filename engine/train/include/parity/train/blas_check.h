@@ -7,11 +7,11 @@
 namespace parity::engine {
 
 struct BlasCheck {
-  double gflops = 0;     ///< measured on a small float GEMM with the current intra-op threads
-  std::string library;   ///< the libblas.so.3 mapped into this process ("" if none is)
+  double gflops = 0;       ///< measured on a small float GEMM with the current intra-op threads
+  std::string library;     ///< the libblas.so.3 mapped into this process ("" if none is)
   bool reference = false;  ///< that library is the reference BLAS (Debian's blas/ folder)
-  bool slow = false;     ///< reference BLAS, or a GEMM below kSlowGflops
-  std::string message;   ///< empty when fine; otherwise what is wrong and how to fix it
+  bool slow = false;       ///< reference BLAS, or a GEMM below kSlowGflops
+  std::string message;     ///< empty when fine; otherwise what is wrong and how to fix it
 };
 
 /// OpenBLAS does > 30 GFLOP/s on one core here and the reference BLAS ~3; a busy machine can halve

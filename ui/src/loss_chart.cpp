@@ -15,45 +15,67 @@
 #include <QtCharts/QValueAxis>
 #include <algorithm>
 
+#include "loss_chart_p.h"
+
 namespace parity::ui {
 
-LossChart::LossChart(QObject* parent)
-    : QObject(parent), chart_(new QChart), axisX_(new QValueAxis), loader_(new CurveLoader) {
-  chart_->setAnimationOptions(QChart::NoAnimation);
-  chart_->legend()->setAlignment(Qt::AlignBottom);
-  chart_->legend()->setShowToolTips(true);
-  chart_->setMargins(QMargins(6, 6, 6, 6));
-  axisX_->setLabelFormat("%g");
-  chart_->addAxis(axisX_, Qt::AlignBottom);
+LossChart::LossChart(QObject* parent) : QObject(parent), d_(std::make_unique<Private>()) {
+  d_->chart_ = new QChart;
+  d_->axisX_ = new QValueAxis;
+  d_->loader_ = new CurveLoader;
+  d_->chart_->setAnimationOptions(QChart::NoAnimation);
+  d_->chart_->legend()->setAlignment(Qt::AlignBottom);
+  d_->chart_->legend()->setShowToolTips(true);
+  d_->chart_->setMargins(QMargins(6, 6, 6, 6));
+  d_->axisX_->setLabelFormat("%g");
+  d_->chart_->addAxis(d_->axisX_, Qt::AlignBottom);
   rebuildYAxis();
 
-  loader_->moveToThread(&loaderThread_);
-  loaderThread_.setObjectName("parity-curves");
-  connect(&loaderThread_, &QThread::finished, loader_, &QObject::deleteLater);
-  connect(loader_, &CurveLoader::fetched, this, &LossChart::onFetched);
-  connect(loader_, &CurveLoader::fetchFailed, this, [this](quint64 token, const QString& message) {
-    if (token != token_) return;
-    inFlight_ = false;
-    emit fetchFailed(message);
-  });
-  loaderThread_.start();
+  d_->loader_->moveToThread(&d_->loaderThread_);
+  d_->loaderThread_.setObjectName("parity-curves");
+  connect(&d_->loaderThread_, &QThread::finished, d_->loader_, &QObject::deleteLater);
+  connect(d_->loader_, &CurveLoader::fetched, this, &LossChart::onFetched);
+  connect(d_->loader_, &CurveLoader::fetchFailed, this,
+          [this](quint64 token, const QString& message) {
+            if (token != d_->token_) return;
+            d_->inFlight_ = false;
+            emit fetchFailed(message);
+          });
+  d_->loaderThread_.start();
 
-  redrawTimer_.setSingleShot(true);
-  redrawTimer_.setInterval(kRedrawMs);
-  connect(&redrawTimer_, &QTimer::timeout, this, &LossChart::redrawNow);
-  refineTimer_.setSingleShot(true);
-  refineTimer_.setInterval(kRefineMs);
-  connect(&refineTimer_, &QTimer::timeout, this, &LossChart::redrawNow);
-  setXAxis(xKind_);
+  d_->redrawTimer_.setSingleShot(true);
+  d_->redrawTimer_.setInterval(kRedrawMs);
+  connect(&d_->redrawTimer_, &QTimer::timeout, this, &LossChart::redrawNow);
+  d_->refineTimer_.setSingleShot(true);
+  d_->refineTimer_.setInterval(kRefineMs);
+  connect(&d_->refineTimer_, &QTimer::timeout, this, &LossChart::redrawNow);
+  setXAxis(d_->xKind_);
 }
 
 LossChart::~LossChart() {
-  loader_->setLatestToken(~quint64{0});
-  loaderThread_.quit();
-  loaderThread_.wait();
+  d_->loader_->setLatestToken(~quint64{0});
+  d_->loaderThread_.quit();
+  d_->loaderThread_.wait();
   // The chart is usually owned by a view; when not, it is ours to delete.
-  if (!chart_->parent() && !chart_->scene()) delete chart_;
+  if (!d_->chart_->parent() && !d_->chart_->scene()) delete d_->chart_;
 }
+
+QChart* LossChart::chart() const { return d_->chart_; }
+engine::Axis LossChart::xAxis() const { return d_->xKind_; }
+double LossChart::smoothing() const { return d_->beta_; }
+bool LossChart::logY() const { return d_->logY_; }
+bool LossChart::showRanks() const { return d_->showRanks_; }
+bool LossChart::isZoomed() const { return d_->zoomX_.has_value() || d_->zoomY_.has_value(); }
+bool LossChart::accelerated() const { return d_->accelerated_; }
+void LossChart::setPointBudget(int points) { d_->pointBudget_ = points > 0 ? points : (1 << 30); }
+int LossChart::pointBudget() const { return d_->pointBudget_; }
+void LossChart::setColumnPixels(double pixels) { d_->columnPixels_ = std::max(1.0, pixels); }
+double LossChart::columnPixels() const { return d_->columnPixels_; }
+std::pair<double, double> LossChart::xRange() const { return d_->shownX_; }
+std::pair<double, double> LossChart::yRange() const { return d_->shownY_; }
+CurveStore& LossChart::store() { return d_->store_; }
+int LossChart::redrawCount() const { return d_->redraws_; }
+int LossChart::drawnPoints() const { return d_->drawnPoints_; }
 
 QColor LossChart::colorFor(qint64 runId) {
   // Tableau 10, then ten darker or more saturated hues that stay apart from them and from each
@@ -71,14 +93,14 @@ QColor LossChart::colorFor(qint64 runId) {
 }
 
 void LossChart::openDatabase(const QString& path) {
-  ++token_;
-  loader_->setLatestToken(token_);
-  inFlight_ = false;
-  refreshPending_ = false;
-  store_.clear();
-  while (!runs_.empty()) removeRun(runs_.back().info.id);
+  ++d_->token_;
+  d_->loader_->setLatestToken(d_->token_);
+  d_->inFlight_ = false;
+  d_->refreshPending_ = false;
+  d_->store_.clear();
+  while (!d_->runs_.empty()) removeRun(d_->runs_.back().info.id);
   QMetaObject::invokeMethod(
-      loader_, [l = loader_, path] { l->openDatabase(path); }, Qt::QueuedConnection);
+      d_->loader_, [l = d_->loader_, path] { l->openDatabase(path); }, Qt::QueuedConnection);
   scheduleRedraw();
 }
 
@@ -86,17 +108,17 @@ void LossChart::setRuns(const std::vector<ChartRun>& runs) {
   QSet<qint64> wanted;
   for (const ChartRun& r : runs) wanted.insert(r.id);
   bool changed = false;
-  for (std::size_t i = runs_.size(); i-- > 0;) {
-    if (!wanted.contains(runs_[i].info.id)) {
-      removeRun(runs_[i].info.id);
+  for (std::size_t i = d_->runs_.size(); i-- > 0;) {
+    if (!wanted.contains(d_->runs_[i].info.id)) {
+      removeRun(d_->runs_[i].info.id);
       changed = true;
     }
   }
   bool needFetch = false;
   for (const ChartRun& r : runs) {
-    auto it = std::find_if(runs_.begin(), runs_.end(),
+    auto it = std::find_if(d_->runs_.begin(), d_->runs_.end(),
                            [&](const RunSeries& rs) { return rs.info.id == r.id; });
-    if (it == runs_.end()) {
+    if (it == d_->runs_.end()) {
       addRun(r);
       changed = true;
     } else if (it->info.label != r.label) {
@@ -105,10 +127,10 @@ void LossChart::setRuns(const std::vector<ChartRun>& runs) {
     } else {
       it->info = r;
     }
-    needFetch |= r.stepsDone > store_.lastStep(r.id, -1) || !store_.ranksKnown(r.id);
-    if (showRanks_) {
-      for (int rank : store_.ranks(r.id)) {
-        needFetch |= rank >= 0 && r.stepsDone > store_.lastStep(r.id, rank);
+    needFetch |= r.stepsDone > d_->store_.lastStep(r.id, -1) || !d_->store_.ranksKnown(r.id);
+    if (d_->showRanks_) {
+      for (int rank : d_->store_.ranks(r.id)) {
+        needFetch |= rank >= 0 && r.stepsDone > d_->store_.lastStep(r.id, rank);
       }
     }
   }
@@ -120,11 +142,11 @@ void LossChart::setRuns(const std::vector<ChartRun>& runs) {
 }
 
 void LossChart::forgetRun(qint64 runId) {
-  ++token_;  // an answer in flight may hold the deleted run's rows
-  loader_->setLatestToken(token_);
-  inFlight_ = false;
+  ++d_->token_;  // an answer in flight may hold the deleted run's rows
+  d_->loader_->setLatestToken(d_->token_);
+  d_->inFlight_ = false;
   removeRun(runId);
-  store_.removeRun(runId);
+  d_->store_.removeRun(runId);
   scheduleRedraw();
 }
 
@@ -148,26 +170,26 @@ LossChart::RunSeries& LossChart::addRun(const ChartRun& run) {
   addSeries(rs.main, true);
   addSeries(rs.bad, false);
   const qint64 id = run.id;
-  for (QLegendMarker* m : chart_->legend()->markers(rs.main)) {
+  for (QLegendMarker* m : d_->chart_->legend()->markers(rs.main)) {
     connect(m, &QLegendMarker::clicked, this, [this, id] { setRunHidden(id, !isRunHidden(id)); });
   }
-  runs_.push_back(rs);
-  styleSeries(runs_.back());
-  syncRankSeries(runs_.back());
-  return runs_.back();
+  d_->runs_.push_back(rs);
+  styleSeries(d_->runs_.back());
+  syncRankSeries(d_->runs_.back());
+  return d_->runs_.back();
 }
 
 void LossChart::removeRun(qint64 runId) {
-  auto it = std::find_if(runs_.begin(), runs_.end(),
+  auto it = std::find_if(d_->runs_.begin(), d_->runs_.end(),
                          [&](const RunSeries& rs) { return rs.info.id == runId; });
-  if (it == runs_.end()) return;
+  if (it == d_->runs_.end()) return;
   std::vector<QAbstractSeries*> all = {it->raw, it->main, it->bad};
   for (auto& [rank, s] : it->ranks) all.push_back(s);
   for (QAbstractSeries* s : all) {
-    chart_->removeSeries(s);
+    d_->chart_->removeSeries(s);
     delete s;
   }
-  runs_.erase(it);
+  d_->runs_.erase(it);
 }
 
 bool LossChart::openGlAvailable() {
@@ -187,28 +209,28 @@ bool LossChart::openGlAvailable() {
 }
 
 void LossChart::setAccelerated(bool on) {
-  if (accelerated_ == on) return;
-  accelerated_ = on;
-  for (QAbstractSeries* s : chart_->series()) {
+  if (d_->accelerated_ == on) return;
+  d_->accelerated_ = on;
+  for (QAbstractSeries* s : d_->chart_->series()) {
     if (qobject_cast<QLineSeries*>(s)) s->setUseOpenGL(on);
   }
   scheduleRedraw();
 }
 
 void LossChart::addSeries(QAbstractSeries* series, bool inLegend) {
-  if (accelerated_ && qobject_cast<QLineSeries*>(series)) series->setUseOpenGL(true);
-  chart_->addSeries(series);
-  series->attachAxis(axisX_);
-  series->attachAxis(axisY_);
+  if (d_->accelerated_ && qobject_cast<QLineSeries*>(series)) series->setUseOpenGL(true);
+  d_->chart_->addSeries(series);
+  series->attachAxis(d_->axisX_);
+  series->attachAxis(d_->axisY_);
   if (!inLegend) hideFromLegend(series);
 }
 
 void LossChart::hideFromLegend(QAbstractSeries* series) {
-  for (QLegendMarker* m : chart_->legend()->markers(series)) m->setVisible(false);
+  for (QLegendMarker* m : d_->chart_->legend()->markers(series)) m->setVisible(false);
 }
 
 void LossChart::setRunHidden(qint64 runId, bool hidden) {
-  for (RunSeries& rs : runs_) {
+  for (RunSeries& rs : d_->runs_) {
     if (rs.info.id != runId || rs.hidden == hidden) continue;
     rs.hidden = hidden;
     styleLegendEntry(rs);
@@ -217,7 +239,7 @@ void LossChart::setRunHidden(qint64 runId, bool hidden) {
 }
 
 bool LossChart::isRunHidden(qint64 runId) const {
-  for (const RunSeries& rs : runs_) {
+  for (const RunSeries& rs : d_->runs_) {
     if (rs.info.id == runId) return rs.hidden;
   }
   return false;
@@ -225,8 +247,8 @@ bool LossChart::isRunHidden(qint64 runId) const {
 
 void LossChart::styleLegendEntry(RunSeries& rs) {
   const QColor grey(0x9e, 0x9e, 0x9e);
-  for (QLegendMarker* m : chart_->legend()->markers(rs.main)) {
-    m->setLabelBrush(rs.hidden ? QBrush(grey) : chart_->legend()->labelBrush());
+  for (QLegendMarker* m : d_->chart_->legend()->markers(rs.main)) {
+    m->setLabelBrush(rs.hidden ? QBrush(grey) : d_->chart_->legend()->labelBrush());
     m->setBrush(rs.hidden ? QBrush(grey.lighter(130)) : QBrush(rs.color));
     m->setPen(rs.hidden ? QPen(grey) : QPen(rs.color));
   }
@@ -239,9 +261,9 @@ void LossChart::styleSeries(RunSeries& rs) {
   rawPen.setWidthF(1.0);
   rs.raw->setPen(rawPen);
   QPen mainPen(rs.color);
-  mainPen.setWidthF(beta_ > 0 ? 2.0 : 1.5);
+  mainPen.setWidthF(d_->beta_ > 0 ? 2.0 : 1.5);
   rs.main->setPen(mainPen);
-  rs.raw->setVisible(beta_ > 0);
+  rs.raw->setVisible(d_->beta_ > 0);
   hideFromLegend(rs.raw);  // showing a series shows its legend entry again
   rs.bad->setColor(rs.color);
   rs.bad->setBorderColor(QColor(0x9b, 0x00, 0x00));
@@ -257,14 +279,14 @@ void LossChart::styleSeries(RunSeries& rs) {
 
 void LossChart::syncRankSeries(RunSeries& rs) {
   std::vector<int> wanted;
-  if (showRanks_) {
-    for (int rank : store_.ranks(rs.info.id)) {
+  if (d_->showRanks_) {
+    for (int rank : d_->store_.ranks(rs.info.id)) {
       if (rank >= 0) wanted.push_back(rank);
     }
   }
   for (auto it = rs.ranks.begin(); it != rs.ranks.end();) {
     if (std::find(wanted.begin(), wanted.end(), it->first) == wanted.end()) {
-      chart_->removeSeries(it->second);
+      d_->chart_->removeSeries(it->second);
       delete it->second;
       it = rs.ranks.erase(it);
     } else {
@@ -285,8 +307,8 @@ void LossChart::syncRankSeries(RunSeries& rs) {
 
 void LossChart::updateLegendNames() {
   QHash<QString, int> count;
-  for (const RunSeries& rs : runs_) ++count[rs.info.label];
-  for (RunSeries& rs : runs_) {
+  for (const RunSeries& rs : d_->runs_) ++count[rs.info.label];
+  for (RunSeries& rs : d_->runs_) {
     const QString name = count[rs.info.label] > 1
                              ? QString("%1 (#%2)").arg(rs.info.label).arg(rs.info.id)
                              : rs.info.label;
@@ -296,100 +318,103 @@ void LossChart::updateLegendNames() {
 }
 
 void LossChart::setShowRanks(bool on) {
-  if (showRanks_ == on) return;
-  showRanks_ = on;
-  for (RunSeries& rs : runs_) syncRankSeries(rs);
+  if (d_->showRanks_ == on) return;
+  d_->showRanks_ = on;
+  for (RunSeries& rs : d_->runs_) syncRankSeries(rs);
   refresh();
   scheduleRedraw();
 }
 
 void LossChart::setSmoothing(double beta) {
   beta = std::clamp(beta, 0.0, 0.999);
-  if (beta_ == beta) return;
-  beta_ = beta;
-  for (RunSeries& rs : runs_) styleSeries(rs);
+  if (d_->beta_ == beta) return;
+  d_->beta_ = beta;
+  for (RunSeries& rs : d_->runs_) styleSeries(rs);
   scheduleRedraw();
 }
 
 void LossChart::refresh() {
-  if (inFlight_) {
-    refreshPending_ = true;
+  if (d_->inFlight_) {
+    d_->refreshPending_ = true;
     return;
   }
-  refreshPending_ = false;
+  d_->refreshPending_ = false;
   CurveFetchRequest request;
-  for (const RunSeries& rs : runs_) {
+  for (const RunSeries& rs : d_->runs_) {
     const qint64 id = rs.info.id;
-    request.curves.push_back({id, -1, store_.lastStep(id, -1)});
-    if (showRanks_) {
-      for (int rank : store_.ranks(id)) {
-        if (rank >= 0) request.curves.push_back({id, rank, store_.lastStep(id, rank)});
+    request.curves.push_back({id, -1, d_->store_.lastStep(id, -1)});
+    if (d_->showRanks_) {
+      for (int rank : d_->store_.ranks(id)) {
+        if (rank >= 0) request.curves.push_back({id, rank, d_->store_.lastStep(id, rank)});
       }
     }
     // Ranks are listed until some are stored, and while a run may still be adding them.
-    if (!store_.ranksKnown(id) || store_.ranks(id).empty() ||
+    if (!d_->store_.ranksKnown(id) || d_->store_.ranks(id).empty() ||
         rs.info.status == storage::RunStatus::kQueued) {
       request.rankRuns.push_back(id);
     }
   }
   if (request.curves.empty() && request.rankRuns.empty()) return;
-  inFlight_ = true;
-  const quint64 token = token_;
+  d_->inFlight_ = true;
+  const quint64 token = d_->token_;
   QMetaObject::invokeMethod(
-      loader_, [l = loader_, token, request] { l->fetch(token, request); }, Qt::QueuedConnection);
+      d_->loader_, [l = d_->loader_, token, request] { l->fetch(token, request); },
+      Qt::QueuedConnection);
 }
 
 void LossChart::onFetched(quint64 token, const CurveFetch& result) {
-  if (token != token_) return;  // stale: the database or the run set changed meanwhile
-  inFlight_ = false;
-  lastFetchEmpty_ = result.chunks.empty();
+  if (token != d_->token_) return;  // stale: the database or the run set changed meanwhile
+  d_->inFlight_ = false;
+  d_->lastFetchEmpty_ = result.chunks.empty();
   bool ranksGrew = false;
   for (const RankList& r : result.ranks) {
-    ranksGrew |= store_.ranks(r.runId) != r.ranks;
-    store_.setRanks(r.runId, r.ranks);
+    ranksGrew |= d_->store_.ranks(r.runId) != r.ranks;
+    d_->store_.setRanks(r.runId, r.ranks);
   }
-  for (const CurveChunk& chunk : result.chunks) store_.append(chunk.runId, chunk.rank, chunk.rows);
-  if (ranksGrew && showRanks_) {
-    for (RunSeries& rs : runs_) syncRankSeries(rs);
-    refreshPending_ = true;  // the new ranks' rows are not loaded yet
+  for (const CurveChunk& chunk : result.chunks)
+    d_->store_.append(chunk.runId, chunk.rank, chunk.rows);
+  if (ranksGrew && d_->showRanks_) {
+    for (RunSeries& rs : d_->runs_) syncRankSeries(rs);
+    d_->refreshPending_ = true;  // the new ranks' rows are not loaded yet
   }
   if (!result.chunks.empty()) {
-    dirty_ = true;
+    d_->dirty_ = true;
     scheduleRedraw();
   }
-  if (refreshPending_) {
+  if (d_->refreshPending_) {
     refresh();
   } else {
     // Rows may have landed between the poll and this fetch: catch up if the runs say so.
     bool behind = false;
-    for (const RunSeries& rs : runs_) {
-      behind |= rs.info.stepsDone > store_.lastStep(rs.info.id, -1) && !result.chunks.empty();
+    for (const RunSeries& rs : d_->runs_) {
+      behind |= rs.info.stepsDone > d_->store_.lastStep(rs.info.id, -1) && !result.chunks.empty();
     }
     if (behind) refresh();
   }
 }
 
 bool LossChart::isSettled() const {
-  if (inFlight_ || refreshPending_ || dirty_ || redrawTimer_.isActive() ||
-      refineTimer_.isActive()) {
+  if (d_->inFlight_ || d_->refreshPending_ || d_->dirty_ || d_->redrawTimer_.isActive() ||
+      d_->refineTimer_.isActive()) {
     return false;
   }
   // A run whose counter is ahead of its stored rows is caught up once a fetch finds nothing new.
-  for (const RunSeries& rs : runs_) {
-    if (store_.lastStep(rs.info.id, -1) < rs.info.stepsDone && !lastFetchEmpty_) return false;
+  for (const RunSeries& rs : d_->runs_) {
+    if (d_->store_.lastStep(rs.info.id, -1) < rs.info.stepsDone && !d_->lastFetchEmpty_)
+      return false;
   }
   return true;
 }
 
 std::vector<int> LossChart::drawnPointCounts() const {
   std::vector<int> counts;
-  for (const RunSeries& rs : runs_) counts.push_back(static_cast<int>(rs.main->count()));
+  for (const RunSeries& rs : d_->runs_) counts.push_back(static_cast<int>(rs.main->count()));
   return counts;
 }
 
 int LossChart::badMarkerCount() const {
   int n = 0;
-  for (const RunSeries& rs : runs_) n += rs.bad->count();
+  for (const RunSeries& rs : d_->runs_) n += rs.bad->count();
   return n;
 }
 

@@ -15,6 +15,8 @@
 #include <limits>
 #include <tuple>
 
+#include "loss_chart_p.h"
+
 namespace parity::ui {
 
 namespace {
@@ -46,55 +48,55 @@ void setRangeAndTicks(QValueAxis* axis, double lo, double hi) {
 }  // namespace
 
 void LossChart::setXAxis(engine::Axis kind) {
-  const bool changed = xKind_ != kind;
-  xKind_ = kind;
-  axisX_->setTitleText(
+  const bool changed = d_->xKind_ != kind;
+  d_->xKind_ = kind;
+  d_->axisX_->setTitleText(
       QCoreApplication::translate(engine::kAxisTrContext, engine::names(kind).title));
   if (changed) {
-    zoomX_.reset();  // a range in steps means nothing in samples
+    d_->zoomX_.reset();  // a range in steps means nothing in samples
     scheduleRedraw();
   }
 }
 
 void LossChart::setLogY(bool on) {
-  if (logY_ == on) return;
-  logY_ = on;
-  zoomY_.reset();
+  if (d_->logY_ == on) return;
+  d_->logY_ = on;
+  d_->zoomY_.reset();
   rebuildYAxis();
   scheduleRedraw();
 }
 
 void LossChart::rebuildYAxis() {
-  QAbstractAxis* old = axisY_;
-  if (logY_) {
+  QAbstractAxis* old = d_->axisY_;
+  if (d_->logY_) {
     auto* axis = new QLogValueAxis;
     axis->setBase(10);
     axis->setLabelFormat("%g");
     axis->setMinorTickCount(8);
-    axisY_ = axis;
+    d_->axisY_ = axis;
   } else {
     auto* axis = new QValueAxis;
     axis->setLabelFormat("%g");
-    axisY_ = axis;
+    d_->axisY_ = axis;
   }
-  axisY_->setTitleText(logY_ ? tr("loss (log)") : tr("loss"));
-  chart_->addAxis(axisY_, Qt::AlignLeft);
-  for (QAbstractSeries* s : chart_->series()) {
+  d_->axisY_->setTitleText(d_->logY_ ? tr("loss (log)") : tr("loss"));
+  d_->chart_->addAxis(d_->axisY_, Qt::AlignLeft);
+  for (QAbstractSeries* s : d_->chart_->series()) {
     if (old) s->detachAxis(old);
-    s->attachAxis(axisY_);
+    s->attachAxis(d_->axisY_);
   }
   if (old) {
-    chart_->removeAxis(old);
+    d_->chart_->removeAxis(old);
     delete old;
   }
 }
 
 std::pair<double, double> LossChart::dataXExtent() const {
   double lo = kInf, hi = -kInf;
-  for (const RunSeries& rs : runs_) {
-    const CurveSeries* s = store_.find(rs.info.id, -1);
+  for (const RunSeries& rs : d_->runs_) {
+    const CurveSeries* s = d_->store_.find(rs.info.id, -1);
     if (!s || s->size() == 0) continue;
-    const std::vector<double>& xs = s->column(xKind_);
+    const std::vector<double>& xs = s->column(d_->xKind_);
     lo = std::min(lo, xs.front());
     hi = std::max(hi, xs.back());
   }
@@ -102,7 +104,7 @@ std::pair<double, double> LossChart::dataXExtent() const {
 }
 
 bool LossChart::anyActive() const {
-  for (const RunSeries& rs : runs_) {
+  for (const RunSeries& rs : d_->runs_) {
     if (storage::is_active(rs.info.status)) return true;
   }
   return false;
@@ -111,29 +113,30 @@ bool LossChart::anyActive() const {
 LossChart::LineCache& LossChart::reduce(LineCache& cache, const engine::Series& series,
                                         const MinMaxIndex* index, LineKind kind, double x0,
                                         double x1, int columns) {
-  const double beta = kind == LineKind::kSmooth ? beta_ : 0;
+  const double beta = kind == LineKind::kSmooth ? d_->beta_ : 0;
   if (cache.size == series.size() && cache.x0 == x0 && cache.x1 == x1 && cache.columns == columns &&
-      cache.kind == xKind_ && cache.beta == beta && cache.logY == logY_) {
+      cache.kind == d_->xKind_ && cache.beta == beta && cache.logY == d_->logY_) {
     return cache;
   }
-  cache = LineCache{series.size(), x0, x1, beta, columns, xKind_, logY_, {}, kInf, -kInf, {}, {}};
+  cache = LineCache{series.size(), x0, x1,   beta,  columns, d_->xKind_,
+                    d_->logY_,     {}, kInf, -kInf, {},      {}};
   // Through the series' MinMaxIndex each column costs O(log n), not one visit per point.
   auto decimate = [&](const engine::Series& s, const MinMaxIndex* idx,
                       const DecimateOptions& o) {
     if (idx && idx->size() == s.size()) {
-      decimate_min_max(s, *idx, o, decimated_);
+      decimate_min_max(s, *idx, o, d_->decimated_);
     } else {
-      decimate_min_max(s, o, decimated_);
+      decimate_min_max(s, o, d_->decimated_);
     }
   };
   if (kind == LineKind::kFaint) {
     // Faint raw curve under the EMA: two-pixel columns, each column's min and max.
     const int faintColumns = std::max(1, columns / 2);
     decimate(series, index, {engine::Range{x0, x1}, faintColumns});
-    collapseToMinMax(decimated_, x0, (x1 - x0) / faintColumns, logY_, cache.points);
+    collapseToMinMax(d_->decimated_, x0, (x1 - x0) / faintColumns, d_->logY_, cache.points);
   } else {
     decimate(series, index, {engine::Range{x0, x1}, columns});
-    appendPoints(decimated_, logY_, cache.points);
+    appendPoints(d_->decimated_, d_->logY_, cache.points);
   }
   for (const QPointF& p : cache.points) {
     if (p.x() < x0 || p.x() > x1) continue;  // the neighbours outside only lead the line in
@@ -144,11 +147,11 @@ LossChart::LineCache& LossChart::reduce(LineCache& cache, const engine::Series& 
 }
 
 void LossChart::redrawNow() {
-  redrawTimer_.stop();
-  dirty_ = false;
-  if (!interacting_) refineTimer_.stop();
-  ++redraws_;
-  const QRectF plot = chart_->plotArea();
+  d_->redrawTimer_.stop();
+  d_->dirty_ = false;
+  if (!d_->interacting_) d_->refineTimer_.stop();
+  ++d_->redraws_;
+  const QRectF plot = d_->chart_->plotArea();
   const double width = plot.width() > 0 ? plot.width() : 800;
   const double height = plot.height() > 0 ? plot.height() : 500;
   Frame frame;
@@ -165,18 +168,18 @@ void LossChart::redrawNow() {
 // strokes every point (about a microsecond each), so many long runs get wider columns.
 int LossChart::decimationColumns(double width) const {
   int lines = 0;
-  for (const RunSeries& rs : runs_)
-    lines += (beta_ > 0 ? 2 : 1) + static_cast<int>(rs.ranks.size());
-  const int perPixel = std::max(50, static_cast<int>(width / columnPixels_));
+  for (const RunSeries& rs : d_->runs_)
+    lines += (d_->beta_ > 0 ? 2 : 1) + static_cast<int>(rs.ranks.size());
+  const int perPixel = std::max(50, static_cast<int>(width / d_->columnPixels_));
   // While the user zooms or pans, a quarter of the budget; the full one once they pause.
-  const int budget = interacting_ ? pointBudget_ / 4 : pointBudget_;
+  const int budget = d_->interacting_ ? d_->pointBudget_ / 4 : d_->pointBudget_;
   const int budgeted = lines > 0 ? budget / (4 * lines) : perPixel;
   return std::clamp(budgeted, std::min(perPixel, kMinColumns), perPixel);
 }
 
 std::pair<double, double> LossChart::visibleX() const {
-  auto [x0, x1] = zoomX_ ? *zoomX_ : dataXExtent();
-  if (!zoomX_ && x0 < x1 && anyActive()) {
+  auto [x0, x1] = d_->zoomX_ ? *d_->zoomX_ : dataXExtent();
+  if (!d_->zoomX_ && x0 < x1 && anyActive()) {
     // While runs grow, step the right edge in eighths of the span, so that new rows rarely
     // change the axis (which would lay out every line again).
     const double step = niceStep(x1 - x0, 8);
@@ -199,9 +202,9 @@ void LossChart::reduceLines(Frame& f) {
     f.yhi = std::max(f.yhi, c.yhi);
     f.pending.push_back({target, &c, kind});
   };
-  f.badByRun.assign(runs_.size(), {});
-  for (std::size_t i = 0; i < runs_.size(); ++i) {
-    RunSeries& rs = runs_[i];
+  f.badByRun.assign(d_->runs_.size(), {});
+  for (std::size_t i = 0; i < d_->runs_.size(); ++i) {
+    RunSeries& rs = d_->runs_[i];
     const qint64 id = rs.info.id;
     if (rs.hidden) {  // clicked off in the legend: no lines, no say in the y range
       f.empty.push_back(rs.raw);
@@ -209,23 +212,23 @@ void LossChart::reduceLines(Frame& f) {
       for (auto& [rank, series] : rs.ranks) f.empty.push_back(series);
       continue;
     }
-    const engine::Series* raw = store_.raw(id, -1, xKind_);
-    if (beta_ > 0) {
-      add(rs.raw, rs.rawCache, raw, store_.index(id, -1, false), LineKind::kFaint);
-      const engine::Series* smooth = store_.smoothed(id, -1, xKind_, beta_);
-      add(rs.main, rs.mainCache, smooth, store_.index(id, -1, true), LineKind::kSmooth);
+    const engine::Series* raw = d_->store_.raw(id, -1, d_->xKind_);
+    if (d_->beta_ > 0) {
+      add(rs.raw, rs.rawCache, raw, d_->store_.index(id, -1, false), LineKind::kFaint);
+      const engine::Series* smooth = d_->store_.smoothed(id, -1, d_->xKind_, d_->beta_);
+      add(rs.main, rs.mainCache, smooth, d_->store_.index(id, -1, true), LineKind::kSmooth);
     } else {
       f.empty.push_back(rs.raw);
-      add(rs.main, rs.mainCache, raw, store_.index(id, -1, false), LineKind::kExact);
+      add(rs.main, rs.mainCache, raw, d_->store_.index(id, -1, false), LineKind::kExact);
     }
     for (auto& [rank, series] : rs.ranks) {
-      const engine::Series* r =
-          beta_ > 0 ? store_.smoothed(id, rank, xKind_, beta_) : store_.raw(id, rank, xKind_);
-      add(series, rs.rankCache[rank], r, store_.index(id, rank, beta_ > 0),
-          beta_ > 0 ? LineKind::kSmooth : LineKind::kExact);
+      const engine::Series* r = d_->beta_ > 0 ? d_->store_.smoothed(id, rank, d_->xKind_, d_->beta_)
+                                              : d_->store_.raw(id, rank, d_->xKind_);
+      add(series, rs.rankCache[rank], r, d_->store_.index(id, rank, d_->beta_ > 0),
+          d_->beta_ > 0 ? LineKind::kSmooth : LineKind::kExact);
     }
     // Qt Charts silently drops NaN points: collect them (one per pixel column) for markers.
-    const CurveSeries* s = store_.find(id, -1);
+    const CurveSeries* s = d_->store_.find(id, -1);
     if (!s || !raw) continue;
     int lastColumn = -1;
     for (std::size_t index : s->nonFinite) {
@@ -240,9 +243,9 @@ void LossChart::reduceLines(Frame& f) {
 }
 
 std::pair<double, double> LossChart::visibleY(double ylo, double yhi) const {
-  if (zoomY_) return *zoomY_;
-  if (!(ylo <= yhi)) return {logY_ ? 0.1 : 0, 1};
-  if (logY_) {
+  if (d_->zoomY_) return *d_->zoomY_;
+  if (!(ylo <= yhi)) return {d_->logY_ ? 0.1 : 0, 1};
+  if (d_->logY_) {
     const double pad = std::pow(yhi / ylo, 0.05);
     ylo /= pad;
     yhi *= pad;
@@ -258,23 +261,24 @@ std::pair<double, double> LossChart::visibleY(double ylo, double yhi) const {
 // line whose points are unchanged is not touched.
 void LossChart::pushPoints(const Frame& f, double width, double height) {
   const double x0 = f.x0, x1 = f.x1, ylo = f.ylo, yhi = f.yhi;
-  const bool axesChanged = shownX_ != std::make_pair(x0, x1) || shownY_ != std::make_pair(ylo, yhi);
-  shownX_ = {x0, x1};
-  shownY_ = {ylo, yhi};
+  const bool axesChanged =
+      d_->shownX_ != std::make_pair(x0, x1) || d_->shownY_ != std::make_pair(ylo, yhi);
+  d_->shownX_ = {x0, x1};
+  d_->shownY_ = {ylo, yhi};
   for (QLineSeries* s : f.empty) {
     if (s->count() > 0) s->clear();
   }
   if (axesChanged) {
     for (const Pending& p : f.pending) p.series->clear();
-    setRangeAndTicks(axisX_, x0, x1);
-    if (auto* linear = qobject_cast<QValueAxis*>(axisY_)) {
+    setRangeAndTicks(d_->axisX_, x0, x1);
+    if (auto* linear = qobject_cast<QValueAxis*>(d_->axisY_)) {
       setRangeAndTicks(linear, ylo, yhi);
     } else {
-      axisY_->setRange(ylo, yhi);
+      d_->axisY_->setRange(ylo, yhi);
     }
   }
-  PixelScale scale{x0, (x1 - x0) / width, logY_ ? std::log10(ylo) : ylo,
-                   (logY_ ? std::log10(yhi) - std::log10(ylo) : yhi - ylo) / height, logY_};
+  PixelScale scale{x0, (x1 - x0) / width, d_->logY_ ? std::log10(ylo) : ylo,
+                   (d_->logY_ ? std::log10(yhi) - std::log10(ylo) : yhi - ylo) / height, d_->logY_};
   int drawn = 0;
   for (const Pending& p : f.pending) {
     if (p.kind == LineKind::kSmooth && !(p.cache->simplifiedFor == scale)) {
@@ -290,47 +294,48 @@ void LossChart::pushPoints(const Frame& f, double width, double height) {
       p.series->replace(points);
     }
   }
-  drawnPoints_ = drawn;
+  d_->drawnPoints_ = drawn;
 }
 
 // Markers for NaN/inf losses sit just under the top edge, where no curve can hide them.
 void LossChart::placeBadMarkers(const Frame& f) {
-  const double top = logY_ ? f.yhi / std::pow(f.yhi / f.ylo, 0.03) : f.yhi - (f.yhi - f.ylo) * 0.03;
-  for (std::size_t i = 0; i < runs_.size(); ++i) {
+  const double top =
+      d_->logY_ ? f.yhi / std::pow(f.yhi / f.ylo, 0.03) : f.yhi - (f.yhi - f.ylo) * 0.03;
+  for (std::size_t i = 0; i < d_->runs_.size(); ++i) {
     QList<QPointF> points;
     for (double x : f.badByRun[i]) points.append(QPointF(x, top));
-    if (points != runs_[i].bad->points()) runs_[i].bad->replace(points);
+    if (points != d_->runs_[i].bad->points()) d_->runs_[i].bad->replace(points);
   }
 }
 
-LossChart::Interaction::Interaction(LossChart* chart) : chart_(chart) {
-  chart_->interacting_ = true;
-  chart_->refineTimer_.start();
+LossChart::Interaction::Interaction(LossChart* chart) : owner_(chart) {
+  owner_->d_->interacting_ = true;
+  owner_->d_->refineTimer_.start();
 }
 
-LossChart::Interaction::~Interaction() { chart_->interacting_ = false; }
+LossChart::Interaction::~Interaction() { owner_->d_->interacting_ = false; }
 
 void LossChart::scheduleRedraw() {
-  if (!redrawTimer_.isActive()) redrawTimer_.start();
+  if (!d_->redrawTimer_.isActive()) d_->redrawTimer_.start();
 }
 
 void LossChart::resetZoom() {
-  zoomX_.reset();
-  zoomY_.reset();
+  d_->zoomX_.reset();
+  d_->zoomY_.reset();
   redrawNow();
 }
 
 QString LossChart::describeAt(const QPointF& chartPixel) const {
-  const QRectF plot = chart_->plotArea();
+  const QRectF plot = d_->chart_->plotArea();
   if (!plot.contains(chartPixel)) return {};
   const double x = toValueX(chartPixel.x());
-  const engine::AxisNames& axis = engine::names(xKind_);
+  const engine::AxisNames& axis = engine::names(d_->xKind_);
   QStringList lines;
-  for (const RunSeries& rs : runs_) {
-    const CurveSeries* s = rs.hidden ? nullptr : store_.find(rs.info.id, -1);
+  for (const RunSeries& rs : d_->runs_) {
+    const CurveSeries* s = rs.hidden ? nullptr : d_->store_.find(rs.info.id, -1);
     if (!s || s->size() == 0) continue;
     // The step nearest x on the chart's axis (the x columns grow with the step).
-    const std::vector<double>& xs = s->column(xKind_);
+    const std::vector<double>& xs = s->column(d_->xKind_);
     auto it = std::lower_bound(xs.begin(), xs.end(), x);
     std::size_t i = static_cast<std::size_t>(it - xs.begin());
     if (i == xs.size() || (i > 0 && x - xs[i - 1] < xs[i] - x)) --i;
@@ -347,50 +352,53 @@ QString LossChart::describeAt(const QPointF& chartPixel) const {
 }
 
 double LossChart::toValueX(double px) const {
-  const QRectF plot = chart_->plotArea();
+  const QRectF plot = d_->chart_->plotArea();
   const double t = plot.width() > 0 ? (px - plot.left()) / plot.width() : 0;
-  return shownX_.first + t * (shownX_.second - shownX_.first);
+  return d_->shownX_.first + t * (d_->shownX_.second - d_->shownX_.first);
 }
 
 double LossChart::toValueY(double py) const {
-  const QRectF plot = chart_->plotArea();
+  const QRectF plot = d_->chart_->plotArea();
   const double t = plot.height() > 0 ? (plot.bottom() - py) / plot.height() : 0;
-  const auto [lo, hi] = shownY_;
-  if (logY_ && lo > 0 && hi > 0) return std::exp(std::log(lo) + t * (std::log(hi) - std::log(lo)));
+  const auto [lo, hi] = d_->shownY_;
+  if (d_->logY_ && lo > 0 && hi > 0)
+    return std::exp(std::log(lo) + t * (std::log(hi) - std::log(lo)));
   return lo + t * (hi - lo);
 }
 
 void LossChart::zoomToPixels(const QRectF& rect) {
   const Interaction interaction(this);
-  const QRectF r = rect.intersected(chart_->plotArea());
+  const QRectF r = rect.intersected(d_->chart_->plotArea());
   if (r.width() < 2 || r.height() < 2) return;
-  zoomX_ = std::make_pair(toValueX(r.left()), toValueX(r.right()));
-  zoomY_ = std::make_pair(toValueY(r.bottom()), toValueY(r.top()));
+  d_->zoomX_ = std::make_pair(toValueX(r.left()), toValueX(r.right()));
+  d_->zoomY_ = std::make_pair(toValueY(r.bottom()), toValueY(r.top()));
   redrawNow();
 }
 
 void LossChart::panPixels(const QPointF& delta) {
   const Interaction interaction(this);
-  const QRectF plot = chart_->plotArea();
-  zoomX_ = std::make_pair(toValueX(plot.left() - delta.x()), toValueX(plot.right() - delta.x()));
+  const QRectF plot = d_->chart_->plotArea();
+  d_->zoomX_ =
+      std::make_pair(toValueX(plot.left() - delta.x()), toValueX(plot.right() - delta.x()));
   if (delta.y() != 0) {
-    zoomY_ = std::make_pair(toValueY(plot.bottom() - delta.y()), toValueY(plot.top() - delta.y()));
+    d_->zoomY_ =
+        std::make_pair(toValueY(plot.bottom() - delta.y()), toValueY(plot.top() - delta.y()));
   }
   redrawNow();
 }
 
 void LossChart::zoomAt(double factorX, double factorY, const QPointF& pixel) {
   const Interaction interaction(this);
-  const QRectF plot = chart_->plotArea();
+  const QRectF plot = d_->chart_->plotArea();
   if (factorX != 1) {
     const double cx = toValueX(pixel.x());
-    zoomX_ =
-        std::make_pair(cx + (shownX_.first - cx) * factorX, cx + (shownX_.second - cx) * factorX);
+    d_->zoomX_ = std::make_pair(cx + (d_->shownX_.first - cx) * factorX,
+                                cx + (d_->shownX_.second - cx) * factorX);
   }
   if (factorY != 1) {
     const double top = pixel.y() + (plot.top() - pixel.y()) * factorY;
     const double bottom = pixel.y() + (plot.bottom() - pixel.y()) * factorY;
-    zoomY_ = std::make_pair(toValueY(bottom), toValueY(top));
+    d_->zoomY_ = std::make_pair(toValueY(bottom), toValueY(top));
   }
   redrawNow();
 }

@@ -4,39 +4,29 @@
 /// redraws are batched (at most one per kRedrawMs) and draw a per-pixel min/max decimation of the
 /// stored series for the visible x range, pushed with QXYSeries::replace(). Zoom and pan
 /// re-decimate from the full data instead of scaling stale points.
+/// Its internals (series, caches, the loader thread) are private (loss_chart_p.h).
 /// Thread affinity: UI thread; the loader's results come back through queued signals carrying a
 /// token, and results with an old token (a database switch, a deleted run) are dropped.
 
 #include <parity/storage/run_status.h>
-#include <parity/ui/curve_loader.h>
 #include <parity/ui/curve_store.h>
-#include <parity/ui/decimation.h>
-#include <parity/ui/plot_points.h>
 
 #include <QColor>
-#include <QList>
 #include <QObject>
 #include <QPointF>
 #include <QString>
-#include <QThread>
-#include <QTimer>
-#include <algorithm>
-#include <limits>
-#include <map>
-#include <optional>
+#include <memory>
 #include <utility>
 #include <vector>
 
 QT_BEGIN_NAMESPACE
-class QAbstractAxis;
 class QAbstractSeries;
 class QChart;
-class QLineSeries;
-class QScatterSeries;
-class QValueAxis;
 QT_END_NAMESPACE
 
 namespace parity::ui {
+
+struct CurveFetch;
 
 /// A run the chart should draw, as the runs table knows it.
 struct ChartRun {
@@ -56,7 +46,7 @@ class LossChart : public QObject {
   explicit LossChart(QObject* parent = nullptr);
   ~LossChart() override;
 
-  QChart* chart() const { return chart_; }
+  QChart* chart() const;
 
   /// Drops everything loaded and reads from this file from now on.
   void openDatabase(const QString& path);
@@ -66,37 +56,37 @@ class LossChart : public QObject {
   void forgetRun(qint64 runId);
 
   void setXAxis(engine::Axis kind);
-  engine::Axis xAxis() const { return xKind_; }
+  engine::Axis xAxis() const;
   /// EMA weight in [0, 1): 0 draws the raw curve only; otherwise EMA over a faint raw curve.
   void setSmoothing(double beta);
-  double smoothing() const { return beta_; }
+  double smoothing() const;
   void setLogY(bool on);
-  bool logY() const { return logY_; }
+  bool logY() const;
   void setShowRanks(bool on);
-  bool showRanks() const { return showRanks_; }
+  bool showRanks() const;
 
   // Navigation, in chart (scene) pixel coordinates.
   void resetZoom();
-  bool isZoomed() const { return zoomX_.has_value() || zoomY_.has_value(); }
+  bool isZoomed() const;
   void zoomToPixels(const QRectF& rect);
   void panPixels(const QPointF& delta);
   void zoomAt(double factorX, double factorY, const QPointF& pixel);
   /// Draws the line series through OpenGL (Qt Charts' accelerated path: no per-point geometry on
   /// the CPU). Off by default; the window turns it on when an OpenGL context can be made.
   void setAccelerated(bool on);
-  bool accelerated() const { return accelerated_; }
+  bool accelerated() const;
   /// Whether this process can create an OpenGL context (probed once).
   static bool openGlAvailable();
   /// Most points pushed to the chart per redraw (all lines together); columns get wider than a
   /// pixel when per-pixel decimation of every drawn line would exceed it. 0 = no limit.
-  void setPointBudget(int points) { pointBudget_ = points > 0 ? points : (1 << 30); }
-  int pointBudget() const { return pointBudget_; }
+  void setPointBudget(int points);
+  int pointBudget() const;
   /// Width of one decimation column in pixels (1 = per-pixel min/max).
-  void setColumnPixels(double pixels) { columnPixels_ = std::max(1.0, pixels); }
-  double columnPixels() const { return columnPixels_; }
+  void setColumnPixels(double pixels);
+  double columnPixels() const;
   /// Visible ranges as last drawn.
-  std::pair<double, double> xRange() const { return shownX_; }
-  std::pair<double, double> yRange() const { return shownY_; }
+  std::pair<double, double> xRange() const;
+  std::pair<double, double> yRange() const;
 
   /// Asks the loader for new rows now (normally driven by setRuns).
   void refresh();
@@ -109,14 +99,14 @@ class LossChart : public QObject {
   bool isSettled() const;
 
   /// The loaded rows; tests and the benchmark fill it directly.
-  CurveStore& store() { return store_; }
+  CurveStore& store();
   /// Points currently pushed to the main (legend) series of each drawn run, in run order.
   std::vector<int> drawnPointCounts() const;
   /// Non-finite loss markers currently shown, over all runs.
   int badMarkerCount() const;
-  int redrawCount() const { return redraws_; }
+  int redrawCount() const;
   /// Points pushed to all lines by the last redraw.
-  int drawnPoints() const { return drawnPoints_; }
+  int drawnPoints() const;
   /// One of 20 colours that stay apart from each other, by run id.
   static QColor colorFor(qint64 runId);
   static constexpr int kPaletteSize = 20;
@@ -134,58 +124,13 @@ class LossChart : public QObject {
   void fetchFailed(const QString& message);
 
  private:
-  /// One drawn line's last reduction, reused while its data and view stay the same.
-  struct LineCache {
-    std::size_t size = 0;
-    double x0 = 0, x1 = 0, beta = -1;
-    int columns = 0;
-    engine::Axis kind = engine::Axis::kStep;
-    bool logY = false;
-    QList<QPointF> points;  ///< decimated (and, for a faint line, collapsed), not yet simplified
-    double ylo = 0, yhi = 0;
-    QList<QPointF> simplified;  ///< a smooth line's points after simplifyInPixels
-    PixelScale simplifiedFor{0, 0, 0, 0, false};
-  };
-  /// How a line is reduced for drawing.
-  enum class LineKind { kExact, kFaint, kSmooth };
-  /// A line reduced for this frame, waiting for its points to be pushed.
-  struct Pending {
-    QLineSeries* series;
-    LineCache* cache;
-    LineKind kind;
-  };
-  /// One redraw: the visible ranges, the reduced lines and the non-finite markers' positions.
-  struct Frame {
-    double x0 = 0, x1 = 1;
-    double ylo = std::numeric_limits<double>::infinity();
-    double yhi = -std::numeric_limits<double>::infinity();
-    int columns = 0;
-    std::vector<Pending> pending;
-    std::vector<QLineSeries*> empty;  ///< lines with nothing to show this frame
-    std::vector<std::vector<double>> badByRun;
-  };
-
-  struct RunSeries {
-    ChartRun info;
-    QColor color;
-    QLineSeries* raw = nullptr;     ///< faint raw curve under the EMA
-    QLineSeries* main = nullptr;    ///< EMA, or raw when smoothing is off; has the legend entry
-    QScatterSeries* bad = nullptr;  ///< NaN/inf markers along the top edge
-    std::map<int, QLineSeries*> ranks;
-    LineCache rawCache, mainCache;
-    std::map<int, LineCache> rankCache;
-    bool hidden = false;  ///< lines off, legend entry greyed (clicked in the legend)
-  };
-
-  /// Marks a zoom or pan in progress: a coarser redraw now, a full one once the user pauses.
-  class Interaction {
-   public:
-    explicit Interaction(LossChart* chart);
-    ~Interaction();
-
-   private:
-    LossChart* chart_;
-  };
+  struct LineCache;
+  enum class LineKind : int;
+  struct Pending;
+  struct Frame;
+  struct RunSeries;
+  class Interaction;
+  struct Private;
 
   void onFetched(quint64 token, const CurveFetch& result);
   RunSeries& addRun(const ChartRun& run);
@@ -207,41 +152,12 @@ class LossChart : public QObject {
   void placeBadMarkers(const Frame& frame);
   bool anyActive() const;
   /// Decimates (or reuses) one series for the visible x range; returns its cached points.
-  LineCache& reduce(LineCache& cache, const engine::Series& series,
-                    const MinMaxIndex* index, LineKind kind, double x0, double x1,
-                    int columns);
+  LineCache& reduce(LineCache& cache, const engine::Series& series, const MinMaxIndex* index,
+                    LineKind kind, double x0, double x1, int columns);
   double toValueX(double px) const;
   double toValueY(double py) const;
 
-  QChart* chart_;
-  QValueAxis* axisX_;
-  QAbstractAxis* axisY_ = nullptr;
-  std::vector<RunSeries> runs_;
-  CurveStore store_;
-  engine::Series decimated_;  ///< reused by every redraw so it allocates nothing once grown
-
-  QThread loaderThread_;
-  CurveLoader* loader_;
-  quint64 token_ = 1;
-  bool inFlight_ = false;
-  bool refreshPending_ = false;
-  bool dirty_ = false;
-  bool lastFetchEmpty_ = false;
-  QTimer redrawTimer_;
-  QTimer refineTimer_;
-  bool interacting_ = false;
-  int redraws_ = 0;
-  int drawnPoints_ = 0;
-
-  double columnPixels_ = 1.0;
-  int pointBudget_ = 40000;
-  bool accelerated_ = false;
-  engine::Axis xKind_ = engine::Axis::kSamples;
-  double beta_ = 0.6;
-  bool logY_ = false;
-  bool showRanks_ = false;
-  std::optional<std::pair<double, double>> zoomX_, zoomY_;
-  std::pair<double, double> shownX_{0, 1}, shownY_{0, 1};
+  std::unique_ptr<Private> d_;
 };
 
 }  // namespace parity::ui

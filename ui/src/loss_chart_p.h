@@ -1,0 +1,113 @@
+#pragma once
+// Private to parity_ui: what LossChart is made of (the Qt Charts series and axes, the caches, the
+// loader thread and the timers), so that its public header shows none of it.
+
+#include <parity/ui/curve_loader.h>
+#include <parity/ui/loss_chart.h>
+#include <parity/ui/plot_points.h>
+
+#include <QList>
+#include <QPointF>
+#include <QThread>
+#include <QTimer>
+#include <limits>
+#include <map>
+#include <optional>
+#include <utility>
+#include <vector>
+
+QT_BEGIN_NAMESPACE
+class QAbstractAxis;
+class QLineSeries;
+class QScatterSeries;
+class QValueAxis;
+QT_END_NAMESPACE
+
+namespace parity::ui {
+
+/// One drawn line's last reduction, reused while its data and view stay the same.
+struct LossChart::LineCache {
+  std::size_t size = 0;
+  double x0 = 0, x1 = 0, beta = -1;
+  int columns = 0;
+  engine::Axis kind = engine::Axis::kStep;
+  bool logY = false;
+  QList<QPointF> points;  ///< decimated (and, for a faint line, collapsed), not yet simplified
+  double ylo = 0, yhi = 0;
+  QList<QPointF> simplified;  ///< a smooth line's points after simplifyInPixels
+  PixelScale simplifiedFor{0, 0, 0, 0, false};
+};
+/// How a line is reduced for drawing.
+enum class LossChart::LineKind : int { kExact, kFaint, kSmooth };
+/// A line reduced for this frame, waiting for its points to be pushed.
+struct LossChart::Pending {
+  QLineSeries* series;
+  LineCache* cache;
+  LineKind kind;
+};
+/// One redraw: the visible ranges, the reduced lines and the non-finite markers' positions.
+struct LossChart::Frame {
+  double x0 = 0, x1 = 1;
+  double ylo = std::numeric_limits<double>::infinity();
+  double yhi = -std::numeric_limits<double>::infinity();
+  int columns = 0;
+  std::vector<Pending> pending;
+  std::vector<QLineSeries*> empty;  ///< lines with nothing to show this frame
+  std::vector<std::vector<double>> badByRun;
+};
+
+struct LossChart::RunSeries {
+  ChartRun info;
+  QColor color;
+  QLineSeries* raw = nullptr;     ///< faint raw curve under the EMA
+  QLineSeries* main = nullptr;    ///< EMA, or raw when smoothing is off; has the legend entry
+  QScatterSeries* bad = nullptr;  ///< NaN/inf markers along the top edge
+  std::map<int, QLineSeries*> ranks;
+  LineCache rawCache, mainCache;
+  std::map<int, LineCache> rankCache;
+  bool hidden = false;  ///< lines off, legend entry greyed (clicked in the legend)
+};
+
+/// Marks a zoom or pan in progress: a coarser redraw now, a full one once the user pauses.
+class LossChart::Interaction {
+ public:
+  explicit Interaction(LossChart* chart);
+  ~Interaction();
+
+ private:
+  LossChart* owner_;
+};
+
+struct LossChart::Private {
+  QChart* chart_;
+  QValueAxis* axisX_;
+  QAbstractAxis* axisY_ = nullptr;
+  std::vector<RunSeries> runs_;
+  CurveStore store_;
+  engine::Series decimated_;  ///< reused by every redraw so it allocates nothing once grown
+
+  QThread loaderThread_;
+  CurveLoader* loader_;
+  quint64 token_ = 1;
+  bool inFlight_ = false;
+  bool refreshPending_ = false;
+  bool dirty_ = false;
+  bool lastFetchEmpty_ = false;
+  QTimer redrawTimer_;
+  QTimer refineTimer_;
+  bool interacting_ = false;
+  int redraws_ = 0;
+  int drawnPoints_ = 0;
+
+  double columnPixels_ = 1.0;
+  int pointBudget_ = 40000;
+  bool accelerated_ = false;
+  engine::Axis xKind_ = engine::Axis::kSamples;
+  double beta_ = 0.6;
+  bool logY_ = false;
+  bool showRanks_ = false;
+  std::optional<std::pair<double, double>> zoomX_, zoomY_;
+  std::pair<double, double> shownX_{0, 1}, shownY_{0, 1};
+};
+
+}  // namespace parity::ui

@@ -348,7 +348,10 @@ QString LossChart::describeAt(const QPointF& chartPixel) const {
   }
   if (lines.isEmpty()) return {};
   const QString where = QCoreApplication::translate(engine::kAxisTrContext, axis.title);
-  return tr("%1 %2").arg(where).arg(x, 0, 'g', 6) + "\n" + lines.join("\n");
+  // Steps and samples are counts: "samples seen 12800", not "12800.4".
+  const bool counts = d_->xKind_ == engine::Axis::kStep || d_->xKind_ == engine::Axis::kSamples;
+  const QString at = counts ? QString::number(qRound64(x)) : QString::number(x, 'g', 6);
+  return tr("%1 %2").arg(where, at) + "\n" + lines.join("\n");
 }
 
 double LossChart::toValueX(double px) const {

@@ -106,7 +106,7 @@ TEST(RunConfig, EachRuleHasItsMessage) {
        [](RunConfig& c) {
          c.dataset = DatasetKind::kCsv, c.target = "y", c.model = ModelKind::kMlp;
        },
-       "data_path: \"\" is not allowed; the csv dataset needs a file (--data PATH)"},
+       "data_path: \"\" is not allowed; the csv dataset needs a file (--data FILE)"},
       {"csv target", [](RunConfig& c) { c.dataset = DatasetKind::kCsv, c.data_path = "d.csv"; },
        "target: \"\" is not allowed; the csv dataset needs a target column (--target COL)"},
       {"ce on regression",
@@ -122,12 +122,62 @@ TEST(RunConfig, EachRuleHasItsMessage) {
          c.model = ModelKind::kCnn;
        },
        "model: cnn is not allowed with dataset csv; the cnn needs image input (dataset "
-       "fashion-mnist)"},
+       "fashion-mnist or idx)"},
       {"synthetic classification",
        [](RunConfig& c) { c.dataset = DatasetKind::kSyntheticRegression; },
        "task: classification is not allowed with dataset synthetic-regression; "
        "synthetic-regression "
        "is a regression task; use regression"},
+      {"idx path", [](RunConfig& c) { c.dataset = DatasetKind::kIdx; },
+       "data_path: \"\" is not allowed; the idx dataset needs a folder holding "
+       "train-images-idx3-ubyte and the others (--data DIR)"},
+      {"jsonl model",
+       [](RunConfig& c) { c.dataset = DatasetKind::kJsonl, c.data_path = "t.jsonl"; },
+       "model: mlp is not allowed with dataset jsonl; token data trains bigram or a torchscript "
+       "module"},
+      {"bigram on images", [](RunConfig& c) { c.model = ModelKind::kBigram; },
+       "model: bigram is not allowed with dataset fashion-mnist; the bigram model needs token "
+       "data (dataset jsonl)"},
+      {"torchscript file", [](RunConfig& c) { c.model = ModelKind::kTorchScript; },
+       "model_file: \"\" is not allowed; the torchscript model needs a file (--model-file "
+       "FILE.pt)"},
+      {"model file without torchscript", [](RunConfig& c) { c.model_file = "m.pt"; },
+       "model_file: m.pt is not allowed with model mlp; a model file is for --model torchscript"},
+      {"test data on fashion", [](RunConfig& c) { c.test_data = "t.csv"; },
+       "test_data: t.csv is not allowed with dataset fashion-mnist; a test file is for csv or "
+       "jsonl data (fashion-mnist and idx use their t10k files)"},
+      {"validation split", [](RunConfig& c) { c.validation_split = 1; },
+       "validation_split: 1 is not allowed; must be in [0, 1) (e.g. 0.2: the last 20 %)"},
+      {"split and test file",
+       [](RunConfig& c) {
+         c.dataset = DatasetKind::kCsv, c.data_path = "d.csv", c.target = "y";
+         c.test_data = "t.csv", c.validation_split = 0.2;
+       },
+       "validation_split: 0.2 is not allowed with --test-data; give either a test file or a "
+       "validation split, not both"},
+      {"dropout", [](RunConfig& c) { c.dropout = 1; },
+       "dropout: 1 is not allowed; must be in [0, 1)"},
+      {"dropout on linear", [](RunConfig& c) { c.model = ModelKind::kLinear, c.dropout = 0.1; },
+       "dropout: 0.1 is not allowed with model linear; dropout is an option of the mlp and cnn "
+       "models"},
+      {"batch norm on linear", [](RunConfig& c) { c.model = ModelKind::kLinear, c.batch_norm = true; },
+       "batch_norm: true is not allowed with model linear; batch norm is an option of the mlp "
+       "and cnn models"},
+      {"warm-up on step",
+       [](RunConfig& c) { c.scheduler = SchedulerKind::kStep, c.warmup_steps = 5; },
+       "warmup_steps: 5 is not allowed with scheduler step; warm-up is for constant, linear and "
+       "cosine (onecycle rises over pct_start; step has none)"},
+      {"pct_start", [](RunConfig& c) { c.pct_start = 1; },
+       "pct_start: 1 is not allowed; must be in (0, 1)"},
+      {"num_training_steps", [](RunConfig& c) { c.num_training_steps = -1; },
+       "num_training_steps: -1 is not allowed; must be at least 0"},
+      {"mse on tokens",
+       [](RunConfig& c) {
+         c.dataset = DatasetKind::kJsonl, c.data_path = "t.jsonl", c.model = ModelKind::kBigram;
+         c.loss = LossKind::kMse;
+       },
+       "loss: mse is not allowed with dataset jsonl; token data trains with cross-entropy over "
+       "its labels; use auto"},
       {"fashion regression", [](RunConfig& c) { c.task = Task::kRegression; },
        "task: regression is not allowed with dataset fashion-mnist; fashion-mnist is a "
        "classification task; use classification"},

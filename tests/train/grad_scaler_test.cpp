@@ -111,7 +111,7 @@ TEST(OptimizerStep, TheSchedulerDoesNotStepOnASkippedStep) {
   RunConfig c;
   c.scheduler = SchedulerKind::kLinear;
   // Two scheduler steps per optimizer step (W = 2), a schedule of 10.
-  AcceleratedScheduler scheduler(LrSchedule(c, 10), 0.1, 2);
+  AcceleratedScheduler scheduler(LrSchedule(c, 0.1, 10), 2);
   GradScaler scaler;
   Fixture f;
   f.set_grad(0, 0);

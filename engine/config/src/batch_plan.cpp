@@ -1,4 +1,5 @@
 #include <parity/config/batch_plan.h>
+#include <parity/config/data_sizes.h>
 #include <parity/config/shard_plan.h>
 
 #include <algorithm>
@@ -7,8 +8,6 @@
 
 namespace parity::engine {
 namespace {
-
-constexpr int64_t kFashionMnistTrainSize = 60000;
 
 std::string str(int64_t v) { return std::to_string(v); }
 
@@ -71,18 +70,8 @@ int scheduler_steps_per_optimizer_step(const RunConfig& config) {
 }
 
 std::optional<int64_t> known_train_size(const RunConfig& config) {
-  int64_t full = 0;
-  switch (config.dataset) {
-    case DatasetKind::kFashionMnist:
-      full = kFashionMnistTrainSize;
-      break;
-    case DatasetKind::kSyntheticRegression:
-      full = config.synthetic_samples;
-      break;
-    case DatasetKind::kCsv:
-      return std::nullopt;
-  }
-  return config.train_samples > 0 ? std::min(full, config.train_samples) : full;
+  if (auto sizes = known_data_sizes(config)) return sizes->train;
+  return std::nullopt;
 }
 
 SetupPlan plan_setup(const RunConfig& config, int64_t train_size) {

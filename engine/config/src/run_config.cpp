@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <utility>
 
@@ -32,14 +33,18 @@ PARITY_ENUM_INFO(LrScaling, "lr_scaling",
                   {LrScaling::kSqrt, "sqrt"}})
 PARITY_ENUM_INFO(DatasetKind, "dataset",
                  {{DatasetKind::kFashionMnist, "fashion-mnist"},
+                  {DatasetKind::kIdx, "idx"},
                   {DatasetKind::kCsv, "csv"},
+                  {DatasetKind::kJsonl, "jsonl"},
                   {DatasetKind::kSyntheticRegression, "synthetic-regression"}})
 PARITY_ENUM_INFO(Task, "task",
                  {{Task::kRegression, "regression"}, {Task::kClassification, "classification"}})
 PARITY_ENUM_INFO(ModelKind, "model",
                  {{ModelKind::kLinear, "linear"},
                   {ModelKind::kMlp, "mlp"},
-                  {ModelKind::kCnn, "cnn"}})
+                  {ModelKind::kCnn, "cnn"},
+                  {ModelKind::kBigram, "bigram"},
+                  {ModelKind::kTorchScript, "torchscript"}})
 PARITY_ENUM_INFO(Init, "init", {{Init::kDefault, "default"}, {Init::kZeros, "zeros"}})
 PARITY_ENUM_INFO(OptimizerKind, "optimizer",
                  {{OptimizerKind::kSgd, "sgd"}, {OptimizerKind::kAdamW, "adamw"}})
@@ -47,11 +52,15 @@ PARITY_ENUM_INFO(SchedulerKind, "scheduler",
                  {{SchedulerKind::kConstant, "constant"},
                   {SchedulerKind::kLinear, "linear"},
                   {SchedulerKind::kCosine, "cosine"},
-                  {SchedulerKind::kStep, "step"}})
+                  {SchedulerKind::kStep, "step"},
+                  {SchedulerKind::kOneCycle, "onecycle"}})
 PARITY_ENUM_INFO(LossKind, "loss",
                  {{LossKind::kAuto, "auto"},
                   {LossKind::kMse, "mse"},
                   {LossKind::kCrossEntropy, "cross-entropy"}})
+PARITY_ENUM_INFO(LossNormalization, "loss_normalization",
+                 {{LossNormalization::kPerBatch, "per-batch"},
+                  {LossNormalization::kGlobal, "global"}})
 #undef PARITY_ENUM_INFO
 
 template <class E>
@@ -90,6 +99,110 @@ struct Problem {
   std::string field, value, allowed, condition;
   ConfigError error() const { return ConfigError(field, value, allowed, condition); }
 };
+
+using AddProblem = std::function<void(std::string, std::string, std::string, std::string)>;
+
+bool in_unit_interval(double v) { return v >= 0 && v < 1; }  // [0, 1)
+
+void data_problems(const RunConfig& c, const AddProblem& add) {
+  const std::string on = "with dataset " + to_string(c.dataset);
+  const bool file_data = c.dataset == DatasetKind::kCsv || c.dataset == DatasetKind::kJsonl;
+  if (file_data && c.data_path.empty()) {
+    add("data_path", "\"\"", "the " + to_string(c.dataset) + " dataset needs a file (--data FILE)",
+        "");
+  }
+  if (c.dataset == DatasetKind::kIdx && c.data_path.empty()) {
+    add("data_path", "\"\"",
+        "the idx dataset needs a folder holding train-images-idx3-ubyte and the others (--data DIR)",
+        "");
+  }
+  if (c.dataset == DatasetKind::kCsv && c.target.empty()) {
+    add("target", "\"\"", "the csv dataset needs a target column (--target COL)", "");
+  }
+  if (!c.test_data.empty() && !file_data) {
+    add("test_data", c.test_data,
+        "a test file is for csv or jsonl data (fashion-mnist and idx use their t10k files)", on);
+  }
+  if (!(in_unit_interval(c.validation_split))) {
+    add("validation_split", fmt(c.validation_split), "must be in [0, 1) (e.g. 0.2: the last 20 %)",
+        "");
+  } else if (c.validation_split > 0 && !c.test_data.empty()) {
+    add("validation_split", fmt(c.validation_split),
+        "give either a test file or a validation split, not both", "with --test-data");
+  }
+  if (c.pad_id < 0) add("pad_id", fmt(c.pad_id), "must be at least 0", "");
+  const bool classification_only = c.dataset == DatasetKind::kFashionMnist ||
+                                   c.dataset == DatasetKind::kIdx || c.token_data();
+  if (classification_only && c.task != Task::kClassification) {
+    add("task", to_string(c.task),
+        to_string(c.dataset) + " is a classification task; use classification", on);
+  }
+  if (c.dataset == DatasetKind::kSyntheticRegression && c.task != Task::kRegression) {
+    add("task", to_string(c.task), "synthetic-regression is a regression task; use regression", on);
+  }
+  if (c.loss == LossKind::kCrossEntropy && c.task != Task::kClassification) {
+    add("loss", "cross-entropy", "cross-entropy needs task classification; use mse or auto",
+        "with task " + to_string(c.task));
+  }
+  if (c.token_data() && c.loss == LossKind::kMse) {
+    add("loss", "mse", "token data trains with cross-entropy over its labels; use auto", on);
+  }
+}
+
+void model_problems(const RunConfig& c, const AddProblem& add) {
+  const std::string on = "with dataset " + to_string(c.dataset);
+  const bool images = c.dataset == DatasetKind::kFashionMnist || c.dataset == DatasetKind::kIdx;
+  if (c.model == ModelKind::kCnn && !images) {
+    add("model", "cnn", "the cnn needs image input (dataset fashion-mnist or idx)", on);
+  }
+  if (c.model == ModelKind::kBigram && !c.token_data()) {
+    add("model", "bigram", "the bigram model needs token data (dataset jsonl)", on);
+  }
+  if (c.token_data() && c.model != ModelKind::kBigram && c.model != ModelKind::kTorchScript) {
+    add("model", to_string(c.model), "token data trains bigram or a torchscript module", on);
+  }
+  if (c.model == ModelKind::kTorchScript && c.model_file.empty()) {
+    add("model_file", "\"\"", "the torchscript model needs a file (--model-file FILE.pt)", "");
+  }
+  if (!c.model_file.empty() && c.model != ModelKind::kTorchScript) {
+    add("model_file", c.model_file, "a model file is for --model torchscript",
+        "with model " + to_string(c.model));
+  }
+  const bool layered = c.model == ModelKind::kMlp || c.model == ModelKind::kCnn;
+  if (!in_unit_interval(c.dropout)) {
+    add("dropout", fmt(c.dropout), "must be in [0, 1)", "");
+  } else if (c.dropout > 0 && !layered) {
+    add("dropout", fmt(c.dropout), "dropout is an option of the mlp and cnn models",
+        "with model " + to_string(c.model));
+  }
+  if (c.batch_norm && !layered) {
+    add("batch_norm", "true", "batch norm is an option of the mlp and cnn models",
+        "with model " + to_string(c.model));
+  }
+  if (c.embedding_dim < 0) add("embedding_dim", fmt(c.embedding_dim), "must be at least 0", "");
+}
+
+template <class AtLeast>
+void schedule_problems(const RunConfig& c, const AddProblem& add, const AtLeast& at_least) {
+  at_least("num_training_steps", c.num_training_steps, 0);
+  const bool warms_up = c.scheduler == SchedulerKind::kConstant ||
+                        c.scheduler == SchedulerKind::kLinear ||
+                        c.scheduler == SchedulerKind::kCosine;
+  if (c.warmup_steps > 0 && !warms_up) {
+    add("warmup_steps", fmt(c.warmup_steps),
+        "warm-up is for constant, linear and cosine (onecycle rises over pct_start; step has none)",
+        "with scheduler " + to_string(c.scheduler));
+  }
+  if (!(c.pct_start > 0 && c.pct_start < 1)) {
+    add("pct_start", fmt(c.pct_start), "must be in (0, 1)", "");
+  }
+  if (!(std::isfinite(c.div_factor) && c.div_factor > 0)) {
+    add("div_factor", fmt(c.div_factor), "must be a finite number > 0", "");
+  }
+  if (!(std::isfinite(c.final_div_factor) && c.final_div_factor > 0)) {
+    add("final_div_factor", fmt(c.final_div_factor), "must be a finite number > 0", "");
+  }
+}
 
 std::vector<Problem> problems(const RunConfig& c) {
   std::vector<Problem> out;
@@ -150,27 +263,9 @@ std::vector<Problem> problems(const RunConfig& c) {
     add("mixed_precision", "fp16", "fp16 needs CUDA and a gradient scaler; use bf16 or no",
         "on " + to_string(c.device));
   }
-  if (c.dataset == DatasetKind::kCsv) {
-    if (c.data_path.empty()) add("data_path", "\"\"", "the csv dataset needs a file (--data PATH)");
-    if (c.target.empty())
-      add("target", "\"\"", "the csv dataset needs a target column (--target COL)");
-  }
-  if (c.loss == LossKind::kCrossEntropy && c.task != Task::kClassification) {
-    add("loss", "cross-entropy", "cross-entropy needs task classification; use mse or auto",
-        "with task " + to_string(c.task));
-  }
-  if (c.model == ModelKind::kCnn && c.dataset != DatasetKind::kFashionMnist) {
-    add("model", "cnn", "the cnn needs image input (dataset fashion-mnist)",
-        "with dataset " + to_string(c.dataset));
-  }
-  if (c.dataset == DatasetKind::kSyntheticRegression && c.task != Task::kRegression) {
-    add("task", to_string(c.task), "synthetic-regression is a regression task; use regression",
-        "with dataset synthetic-regression");
-  }
-  if (c.dataset == DatasetKind::kFashionMnist && c.task != Task::kClassification) {
-    add("task", to_string(c.task), "fashion-mnist is a classification task; use classification",
-        "with dataset fashion-mnist");
-  }
+  data_problems(c, add);
+  model_problems(c, add);
+  schedule_problems(c, add, at_least);
   return out;
 }
 
@@ -213,6 +308,7 @@ std::string to_string(Init v) { return enum_name(v); }
 std::string to_string(OptimizerKind v) { return enum_name(v); }
 std::string to_string(SchedulerKind v) { return enum_name(v); }
 std::string to_string(LossKind v) { return enum_name(v); }
+std::string to_string(LossNormalization v) { return enum_name(v); }
 
 Device parse_device(const std::string& s) { return parse_enum<Device>(s); }
 MixedPrecision parse_mixed_precision(const std::string& s) { return parse_enum<MixedPrecision>(s); }
@@ -224,6 +320,9 @@ Init parse_init(const std::string& s) { return parse_enum<Init>(s); }
 OptimizerKind parse_optimizer(const std::string& s) { return parse_enum<OptimizerKind>(s); }
 SchedulerKind parse_scheduler(const std::string& s) { return parse_enum<SchedulerKind>(s); }
 LossKind parse_loss(const std::string& s) { return parse_enum<LossKind>(s); }
+LossNormalization parse_loss_normalization(const std::string& s) {
+  return parse_enum<LossNormalization>(s);
+}
 
 bool cuda_build() {
 #ifdef PARITY_WITH_CUDA

@@ -6,6 +6,7 @@
 #include <parity/config/run_config.h>
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -23,17 +24,19 @@ std::unique_ptr<torch::optim::Optimizer> make_optimizer(const RunConfig& config,
 /// was skipped (an fp16 overflow).
 class AcceleratedScheduler {
  public:
-  AcceleratedScheduler(LrSchedule schedule, double base_lr, int steps_per_optimizer_step);
+  AcceleratedScheduler(LrSchedule schedule, int steps_per_optimizer_step);
   /// The lr the next optimizer step uses.
-  double lr() const { return base_lr_ * schedule_.factor(position_); }
+  double lr() const { return schedule_.lr(position_); }
+  /// OneCycleLR is not stepped past its total_steps (Accelerate's guard on _step_count).
   void step(bool optimizer_step_was_skipped) {
-    if (!optimizer_step_was_skipped) position_ += steps_per_optimizer_step_;
+    if (optimizer_step_was_skipped) return;
+    position_ += steps_per_optimizer_step_;
+    if (schedule_.caps_at_total()) position_ = std::min(position_, schedule_.total_steps());
   }
   int64_t position() const { return position_; }
 
  private:
   LrSchedule schedule_;
-  double base_lr_;
   int steps_per_optimizer_step_;
   int64_t position_ = 0;
 };

@@ -14,13 +14,16 @@ namespace parity::engine {
 enum class Device { kCpu, kCuda };
 enum class MixedPrecision { kNo, kBf16, kFp16 };
 enum class LrScaling { kNone, kLinear, kSqrt };
-enum class DatasetKind { kFashionMnist, kCsv, kSyntheticRegression };
+enum class DatasetKind { kFashionMnist, kIdx, kCsv, kJsonl, kSyntheticRegression };
 enum class Task { kRegression, kClassification };
-enum class ModelKind { kLinear, kMlp, kCnn };
+enum class ModelKind { kLinear, kMlp, kCnn, kBigram, kTorchScript };
 enum class Init { kDefault, kZeros };
 enum class OptimizerKind { kSgd, kAdamW };
-enum class SchedulerKind { kConstant, kLinear, kCosine, kStep };
+enum class SchedulerKind { kConstant, kLinear, kCosine, kStep, kOneCycle };
 enum class LossKind { kAuto, kMse, kCrossEntropy };
+/// How a step's loss is normalised: each micro-batch's own mean / k (Accelerate's plain loop), or
+/// the sum over the step's valid items on every rank / their all-reduced count (num_items_in_batch).
+enum class LossNormalization { kPerBatch, kGlobal };
 
 /// A config value that is not allowed. what() reads "<field>: <value> is not allowed; <allowed>",
 /// or "<field>: <value> is not allowed <condition>; <allowed>" when the value is refused only in
@@ -66,7 +69,12 @@ struct RunConfig {
 
   // Experiment (shared by the setups).
   DatasetKind dataset = DatasetKind::kFashionMnist;
-  std::string data_path;              ///< folder (fashion-mnist) or file (csv); empty = default
+  std::string data_path;  ///< folder (fashion-mnist, idx) or file (csv, jsonl); empty = default
+  /// csv, jsonl: a test file in the same format; empty = no test file (see validation_split).
+  std::string test_data;
+  /// Holds out the last fraction of the training data for evaluation (0 = none).
+  double validation_split = 0;
+  int64_t pad_id = 0;  ///< jsonl: the input id that pads a batch to its longest sequence
   std::vector<std::string> features;  ///< csv feature columns; empty = all but the target
   std::string target;                 ///< csv target column
   Task task = Task::kClassification;
@@ -76,19 +84,32 @@ struct RunConfig {
   ModelKind model = ModelKind::kMlp;
   Init init = Init::kDefault;
   std::vector<int64_t> hidden{256, 128};
+  std::string model_file;   ///< torchscript: a torch.jit.script/trace module saved with .save()
+  double dropout = 0;       ///< mlp, cnn: dropout probability after each hidden activation
+  bool batch_norm = false;  ///< mlp, cnn: batch norm before each hidden activation
+  int64_t embedding_dim = 0;  ///< bigram: 0 = logits straight from the embedding table
   OptimizerKind optimizer = OptimizerKind::kSgd;
   double lr = 0.05;  ///< base learning rate, before lr_scaling
   double momentum = 0.0;
   double weight_decay = 0.0;
   SchedulerKind scheduler = SchedulerKind::kConstant;
-  int64_t warmup_steps = 0;            ///< in scheduler steps
+  int64_t warmup_steps = 0;            ///< in scheduler steps (constant, linear, cosine)
+  /// The schedule's length in scheduler steps, as users pass num_training_steps; 0 = Accelerate's
+  /// examples' default, (batches of the unsharded loader x epochs) // accumulation.
+  int64_t num_training_steps = 0;
+  double pct_start = 0.3;             ///< onecycle: fraction of the schedule spent rising
+  double div_factor = 25;             ///< onecycle: initial lr = max lr / div_factor
+  double final_div_factor = 1e4;      ///< onecycle: min lr = initial lr / final_div_factor
   int64_t scheduler_step_size = 1000;  ///< step scheduler: decay every N scheduler steps
   double scheduler_gamma = 0.1;        ///< step scheduler: decay factor
   LossKind loss = LossKind::kAuto;     ///< auto: cross-entropy for classification, mse otherwise
+  LossNormalization loss_normalization = LossNormalization::kPerBatch;
   bool eval_every_epoch = true;
 
   int64_t effective_data_seed() const { return data_seed.value_or(seed); }
   LossKind effective_loss() const;
+  /// Token data (jsonl): inputs are ids, every label position is an item of the loss.
+  bool token_data() const { return dataset == DatasetKind::kJsonl; }
 };
 
 /// Every problem with the config (empty when valid). Used by the UI for inline marks.
@@ -149,6 +170,7 @@ std::string to_string(Init v);
 std::string to_string(OptimizerKind v);
 std::string to_string(SchedulerKind v);
 std::string to_string(LossKind v);
+std::string to_string(LossNormalization v);
 /// Parse helpers; each throws ConfigError(field, text, allowed) on an unknown spelling.
 Device parse_device(const std::string& s);
 MixedPrecision parse_mixed_precision(const std::string& s);
@@ -160,6 +182,7 @@ Init parse_init(const std::string& s);
 OptimizerKind parse_optimizer(const std::string& s);
 SchedulerKind parse_scheduler(const std::string& s);
 LossKind parse_loss(const std::string& s);
+LossNormalization parse_loss_normalization(const std::string& s);
 
 /// True when this build of Parity was linked against a LibTorch with CUDA.
 bool cuda_build();

@@ -1,0 +1,37 @@
+#pragma once
+/// Reads the YAML file `accelerate config` writes (~/.cache/huggingface/accelerate/
+/// default_config.yaml) into a setup, so the setup users already launch with is the one Parity
+/// runs. Torch-free; the CLI's --accelerate-config and the window's "Import accelerate config…".
+
+#include <parity/config/run_config.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace parity::engine {
+
+/// The file's keys Parity uses. num_processes is the total over all machines, as Accelerate
+/// counts it.
+struct AccelerateConfig {
+  std::optional<int> num_processes;
+  std::optional<int> num_machines;
+  std::optional<int> machine_rank;
+  std::optional<std::string> main_process_ip;
+  std::optional<int> main_process_port;
+  std::optional<MixedPrecision> mixed_precision;
+  std::optional<int> gradient_accumulation_steps;  ///< top level or under deepspeed_config
+  std::optional<Device> device;                    ///< use_cpu: true, or distributed_type
+  std::vector<std::string> ignored;                ///< keys present that Parity does not use
+};
+
+/// Parses the file. Throws ConfigError("accelerate_config", path, why) when it cannot be read, is
+/// not YAML, or a used key holds a value Parity cannot take (mixed_precision fp8, a process count
+/// that is not a number ...), naming the key.
+AccelerateConfig read_accelerate_config(const std::string& path);
+
+/// Sets the setup's fields from the file's (num_processes / num_machines ranks per machine is
+/// checked by the launcher; the setup keeps the total).
+void apply_accelerate_config(const AccelerateConfig& file, RunConfig& config);
+
+}  // namespace parity::engine

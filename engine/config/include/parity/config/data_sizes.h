@@ -1,0 +1,45 @@
+#pragma once
+/// How many samples a config's data holds for training and for evaluation, and where the
+/// evaluation samples come from: read from the files' headers and lines without decoding them, so
+/// `plan` and the window know a csv's size. Torch-free; the trainer's loader splits the same way.
+
+#include <parity/config/run_config.h>
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace parity::engine {
+
+/// A dataset file that cannot be read: names the file and what was wrong with it.
+class DatasetError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Debian's dataset-fashion-mnist folder.
+inline constexpr const char* kFashionMnistDir = "/usr/share/datasets/fashion-mnist";
+
+struct DataSizes {
+  int64_t train = 0;   ///< samples (rows, sequences) that train, after the split and train_samples
+  int64_t test = 0;    ///< samples that evaluate (0: no evaluation)
+  std::string source;  ///< where the evaluation samples come from, in words ("no test data" ...)
+};
+
+/// Rows held out by a validation split of `fraction` over `rows`: ceil(rows x fraction), as
+/// scikit-learn's and Hugging Face datasets' train_test_split round, and at most rows - 1.
+int64_t validation_rows(int64_t rows, double fraction);
+
+/// The sizes without reading any file, where they are known (fashion-mnist: 60000/10000,
+/// synthetic-regression: from its settings); nullopt for file data.
+std::optional<DataSizes> known_data_sizes(const RunConfig& config);
+
+/// The sizes, reading the files where needed: a csv's or jsonl's non-empty lines, an IDX file's
+/// header. Throws DatasetError naming the file when one cannot be read.
+DataSizes read_data_sizes(const RunConfig& config);
+
+/// "48 rows train, 16 evaluate (the last 25 % of data.csv)" — for plan and run.
+std::string describe_data_sizes(const DataSizes& sizes);
+
+}  // namespace parity::engine

@@ -1,0 +1,105 @@
+// How many samples train and evaluate, read from the files as the trainer's loader splits them.
+#include <gtest/gtest.h>
+#include <parity/config/batch_plan.h>
+#include <parity/config/data_sizes.h>
+#include <zlib.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace parity::engine {
+namespace {
+
+namespace fs = std::filesystem;
+
+class DataSizesTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("parity-sizes-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string csv(const std::string& name, int rows) {
+    const std::string path = (dir_ / name).string();
+    std::ofstream out(path);
+    out << "x,y\n";
+    for (int i = 0; i < rows; ++i) out << i << "," << (i % 2) << "\n\n";  // blank lines skipped
+    return path;
+  }
+  fs::path dir_;
+};
+
+TEST_F(DataSizesTest, ACsvTrainsOnEveryRowWithoutTestData) {
+  RunConfig c;
+  c.dataset = DatasetKind::kCsv;
+  c.data_path = csv("d.csv", 64);
+  c.target = "y";
+  const DataSizes s = read_data_sizes(c);
+  EXPECT_EQ(s.train, 64);  // v0.1 held out the last fifth silently: 52
+  EXPECT_EQ(s.test, 0);
+  EXPECT_EQ(describe_data_sizes(s), "64 train, none evaluate (no test data: no evaluation)");
+}
+
+TEST_F(DataSizesTest, TestFileAndValidationSplitAreCountedAndStated) {
+  RunConfig c;
+  c.dataset = DatasetKind::kCsv;
+  c.data_path = csv("d.csv", 64);
+  c.target = "y";
+  c.test_data = csv("t.csv", 10);
+  DataSizes s = read_data_sizes(c);
+  EXPECT_EQ(s.train, 64);
+  EXPECT_EQ(s.test, 10);
+  EXPECT_EQ(describe_data_sizes(s), "64 train, 10 evaluate (t.csv)");
+  c.test_data.clear();
+  c.validation_split = 0.2;
+  s = read_data_sizes(c);
+  EXPECT_EQ(s.test, 13);  // ceil(64 x 0.2), as train_test_split rounds
+  EXPECT_EQ(s.train, 51);
+  EXPECT_EQ(describe_data_sizes(s), "51 train, 13 evaluate (the last 20 % of d.csv)");
+  c.train_samples = 40;
+  EXPECT_EQ(read_data_sizes(c).train, 40);
+}
+
+TEST_F(DataSizesTest, JsonlCountsSequencesAndIdxReadsItsHeader) {
+  RunConfig c;
+  c.dataset = DatasetKind::kJsonl;
+  c.data_path = (dir_ / "d.jsonl").string();
+  {
+    std::ofstream out(c.data_path);
+    for (int i = 0; i < 7; ++i) out << R"({"input_ids": [1, 2], "labels": [1, 2]})" << "\n";
+  }
+  EXPECT_EQ(read_data_sizes(c).train, 7);
+
+  c = RunConfig{};
+  c.dataset = DatasetKind::kIdx;
+  c.data_path = dir_.string();
+  for (auto [stem, n] : {std::pair{"train-labels-idx1-ubyte", 300}, {"t10k-labels-idx1-ubyte", 50}}) {
+    gzFile f = gzopen((dir_ / (std::string(stem) + ".gz")).c_str(), "wb");
+    const unsigned char header[8] = {0, 0, 8, 1, 0, 0, static_cast<unsigned char>(n >> 8),
+                                     static_cast<unsigned char>(n & 0xff)};
+    gzwrite(f, header, sizeof header);
+    gzclose(f);
+  }
+  const DataSizes s = read_data_sizes(c);
+  EXPECT_EQ(s.train, 300);
+  EXPECT_EQ(s.test, 50);
+  c.data_path = (dir_ / "missing").string();
+  EXPECT_THROW(read_data_sizes(c), DatasetError);
+}
+
+TEST(DataSizes, KnownSizesNeedNoFileAndHonourTheSplit) {
+  RunConfig c;  // fashion-mnist
+  EXPECT_EQ(known_train_size(c), 60000);
+  c.validation_split = 0.1;
+  EXPECT_EQ(known_train_size(c), 54000);
+  c.dataset = DatasetKind::kCsv;
+  EXPECT_EQ(known_train_size(c), std::nullopt);
+  EXPECT_EQ(validation_rows(10, 0.01), 1);  // at least one row evaluates
+  EXPECT_EQ(validation_rows(10, 0.99), 9);  // at least one trains
+}
+
+}  // namespace
+}  // namespace parity::engine

@@ -7,7 +7,7 @@ pkgs=(
   cmake ninja-build g++ pkg-config
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libxkbcommon-dev
   libtorch-dev libgloo-dev libopenblas0-pthread
-  libsqlite3-dev sqlite3 zlib1g-dev nlohmann-json3-dev libcli11-dev
+  libsqlite3-dev sqlite3 zlib1g-dev nlohmann-json3-dev libcli11-dev libyaml-cpp-dev
   libgtest-dev libgmock-dev
   dataset-fashion-mnist
   xvfb xauth x11-apps xdotool

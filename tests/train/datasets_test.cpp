@@ -72,7 +72,7 @@ TEST(FashionMnist, MissingFolderNamesTheFixInTheError) {
   }
 }
 
-TEST(CsvDataset, ReadsChosenColumnsAndSplitsTheTail) {
+TEST(CsvDataset, ReadsChosenColumnsAndTrainsOnEveryRow) {
   TempDir dir;
   const std::string p = dir.path() + "/d.csv";
   std::ofstream(p) << "a,b,label\n1,2,0\n3,4,1\n5,6,2\n7,8,1\n9,10,0\n";
@@ -83,11 +83,131 @@ TEST(CsvDataset, ReadsChosenColumnsAndSplitsTheTail) {
   c.features = {"b"};
   c.model = ModelKind::kLinear;
   auto split = load_dataset(c);
-  EXPECT_EQ(split.train.size(), 4);
-  EXPECT_EQ(split.test.size(), 1);
+  EXPECT_EQ(split.train.size(), 5);  // v0.1 held the last fifth out without a word
+  EXPECT_EQ(split.test.size(), 0);
   EXPECT_EQ(split.num_outputs, 3);
   EXPECT_FLOAT_EQ(split.train.inputs[1][0].item<float>(), 4.0f);
-  EXPECT_EQ(split.test.targets[0].item<int64_t>(), 0);
+  EXPECT_EQ(split.train.targets[4].item<int64_t>(), 0);
+}
+
+TEST(CsvDataset, TestFileByColumnNameAndValidationSplitFromTheTail) {
+  TempDir dir;
+  const std::string p = dir.path() + "/d.csv";
+  const std::string t = dir.path() + "/t.csv";
+  std::ofstream(p) << "a,b,label\n1,2,0\n3,4,1\n5,6,2\n7,8,1\n9,10,0\n";
+  std::ofstream(t) << "label,b,a\n3,20,10\n";  // its own column order; a 4th class
+  RunConfig c;
+  c.dataset = DatasetKind::kCsv;
+  c.data_path = p;
+  c.target = "label";
+  c.features = {"a", "b"};
+  c.test_data = t;
+  auto split = load_dataset(c);
+  EXPECT_EQ(split.train.size(), 5);
+  ASSERT_EQ(split.test.size(), 1);
+  EXPECT_FLOAT_EQ(split.test.inputs[0][0].item<float>(), 10.0f);
+  EXPECT_FLOAT_EQ(split.test.inputs[0][1].item<float>(), 20.0f);
+  EXPECT_EQ(split.num_outputs, 4);
+
+  c.test_data.clear();
+  c.validation_split = 0.4;  // ceil(5 x 0.4) = 2 rows, the last two
+  split = load_dataset(c);
+  EXPECT_EQ(split.train.size(), 3);
+  ASSERT_EQ(split.test.size(), 2);
+  EXPECT_FLOAT_EQ(split.test.inputs[0][0].item<float>(), 7.0f);
+  const DataSizes counted = read_data_sizes(c);  // plan counts what the loader splits
+  EXPECT_EQ(counted.train, split.train.size());
+  EXPECT_EQ(counted.test, split.test.size());
+}
+
+TEST(JsonlDataset, PadsEachBatchToItsLongestAndIgnoresMaskedLabels) {
+  TempDir dir;
+  const std::string p = dir.path() + "/d.jsonl";
+  std::ofstream(p) << R"({"input_ids": [5, 6, 7], "labels": [5, 6, 7]})" "\n"
+                   << R"({"input_ids": [1, 2], "labels": [-100, 2]})" "\n"
+                   << "\n"
+                   << R"({"input_ids": [3, 4, 9, 9, 9, 11], "labels": [3, 4, 9, -100, -100, 11]})" "\n";
+  RunConfig c;
+  c.dataset = DatasetKind::kJsonl;
+  c.model = ModelKind::kBigram;
+  c.data_path = p;
+  c.pad_id = 0;
+  auto split = load_dataset(c);
+  ASSERT_EQ(split.train.size(), 3);
+  EXPECT_EQ(split.num_outputs, 12);  // ids 0..11
+  EXPECT_EQ(split.test.size(), 0);
+  auto [x, y] = gather_batch(split.train, {1, 0});
+  ASSERT_EQ(x.sizes(), (std::vector<int64_t>{2, 3}));  // the batch's longest, not the file's
+  EXPECT_EQ(x[0][2].item<int64_t>(), 0);              // pad_id
+  EXPECT_EQ(y[0][2].item<int64_t>(), kIgnoreIndex);   // padded labels are ignored
+  // Items a causal LM scores: labels 1.. (shifted), not -100: row 1 has 1, row 0 has 2.
+  EXPECT_EQ(count_items(y, /*tokens=*/true), 3);
+  auto [x2, y2] = gather_batch(split.train, {2});
+  EXPECT_EQ(x2.size(1), 6);
+  EXPECT_EQ(count_items(y2, true), 3);  // 4, 9, 11
+}
+
+TEST(JsonlDataset, BadLinesNameTheLineAndTheProblem) {
+  TempDir dir;
+  const std::string p = dir.path() + "/d.jsonl";
+  RunConfig c;
+  c.dataset = DatasetKind::kJsonl;
+  c.model = ModelKind::kBigram;
+  c.data_path = p;
+  for (const auto& [line, expected] :
+       std::vector<std::pair<std::string, std::string>>{
+           {R"({"input_ids": [1, 2], "labels": [1]})", "1 labels for 2 input_ids"},
+           {R"({"input_ids": [1, 2]})", "no \"labels\" key"},
+           {R"({"input_ids": [1, "a"], "labels": [1, 2]})", "not an integer"},
+           {R"({"input_ids": [1, 2], "labels": [1, -3]})", "only -100"},
+           {"[1, 2", "not a JSON object"}}) {
+    std::ofstream(p) << R"({"input_ids": [1, 2], "labels": [1, 2]})" "\n" << line << "\n";
+    try {
+      load_dataset(c);
+      ADD_FAILURE() << "accepted " << line;
+    } catch (const DatasetError& e) {
+      EXPECT_NE(std::string(e.what()).find(p + ":2:"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(IdxDataset, AnyFolderInMnistsLayoutWithItsOwnClassesAndNormalisation) {
+  TempDir dir;
+  auto images = [](int n) {
+    std::vector<unsigned char> b{0, 0, 8, 3, 0, 0, 0, static_cast<unsigned char>(n), 0, 0, 0, 2,
+                                 0, 0, 0, 2};
+    for (int i = 0; i < n * 4; ++i) b.push_back(static_cast<unsigned char>((i * 37) % 256));
+    return b;
+  };
+  auto labels = [](int n, int classes) {
+    std::vector<unsigned char> b{0, 0, 8, 1, 0, 0, 0, static_cast<unsigned char>(n)};
+    for (int i = 0; i < n; ++i) b.push_back(static_cast<unsigned char>(i % classes));
+    return b;
+  };
+  write_gz(dir.path() + "/train-images-idx3-ubyte.gz", images(12));
+  write_gz(dir.path() + "/train-labels-idx1-ubyte.gz", labels(12, 3));
+  std::ofstream(dir.path() + "/t10k-images-idx3-ubyte", std::ios::binary)
+      .write(reinterpret_cast<const char*>(images(4).data()), 8 + 8 + 16);  // not gzipped
+  std::ofstream(dir.path() + "/t10k-labels-idx1-ubyte", std::ios::binary)
+      .write(reinterpret_cast<const char*>(labels(4, 5).data()), 8 + 4);
+  RunConfig c;
+  c.dataset = DatasetKind::kIdx;
+  c.data_path = dir.path();
+  c.model = ModelKind::kCnn;
+  auto split = load_dataset(c);
+  EXPECT_EQ(split.train.inputs.sizes(), (std::vector<int64_t>{12, 1, 2, 2}));
+  EXPECT_EQ(split.test.size(), 4);
+  EXPECT_EQ(split.num_outputs, 4);  // the test labels reach class 3
+  EXPECT_NEAR(split.train.inputs.mean().item<double>(), 0.0, 1e-5);
+  EXPECT_NEAR(split.train.inputs.std().item<double>(), 1.0, 1e-4);
+  c.data_path = dir.path() + "/nope";
+  try {
+    load_dataset(c);
+    FAIL();
+  } catch (const DatasetError& e) {
+    EXPECT_NE(std::string(e.what()).find("MNIST's layout"), std::string::npos) << e.what();
+  }
 }
 
 TEST(CsvDataset, BadCellNamesRowAndColumn) {

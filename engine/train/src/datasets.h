@@ -1,6 +1,7 @@
 #pragma once
 // Datasets decoded once into contiguous tensors; batches are gathered by index.
 
+#include <parity/config/data_sizes.h>
 #include <parity/config/run_config.h>
 #include <torch/torch.h>
 
@@ -8,35 +9,41 @@
 
 namespace parity::engine {
 
+/// The label that no loss counts (a padded or masked token), as torch's ignore_index and
+/// Hugging Face's tokenised datasets use it.
+inline constexpr int64_t kIgnoreIndex = -100;
+
 struct TensorDataset {
-  torch::Tensor inputs;   // [N, ...] float32
-  torch::Tensor targets;  // [N] int64 (classification) or [N, 1] float32 (regression)
+  /// [N, ...] float32; token data: [N, L] int64 ids padded with pad_id to the longest sequence.
+  torch::Tensor inputs;
+  /// [N] int64 (classification) or [N, 1] float32 (regression); token data: [N, L] int64 labels
+  /// padded with kIgnoreIndex.
+  torch::Tensor targets;
+  /// Token data only: each sequence's length, so a batch is cut to its own longest.
+  torch::Tensor lengths;
   int64_t size() const { return inputs.defined() ? inputs.size(0) : 0; }
+  bool tokens() const { return lengths.defined(); }
 };
 
 struct DataSplit {
   TensorDataset train;
-  TensorDataset test;
-  int64_t num_outputs = 1;  // classes, or regression outputs
+  TensorDataset test;      // empty when there is no test data (no evaluation)
+  int64_t num_outputs = 1; // classes (the vocabulary for token data), or regression outputs
 };
-
-/// Thrown when a dataset cannot be read: names the file and what was wrong with it.
-class DatasetError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-/// Debian's dataset-fashion-mnist folder.
-inline constexpr const char* kFashionMnistDir = "/usr/share/datasets/fashion-mnist";
 
 /// Reads one IDX file (gzip-compressed or not) into a uint8 tensor of its dimensions.
 torch::Tensor read_idx(const std::string& path);
 
-/// Loads the config's dataset (train split truncated to train_samples when set).
+/// Loads the config's dataset: the training data whole, the test data from its own file (or the
+/// t10k files, or the last validation_split of the data), then the first train_samples. Splits as
+/// read_data_sizes() counts.
 DataSplit load_dataset(const RunConfig& config);
 
-/// The rows of `dataset` at `indices`, as one batch.
+/// The rows of `dataset` at `indices`, as one batch (token data cut to the batch's longest).
 std::pair<torch::Tensor, torch::Tensor> gather_batch(const TensorDataset& dataset,
                                                      const std::vector<int64_t>& indices);
+
+/// Items the loss counts in a batch's targets: samples, or labels other than kIgnoreIndex.
+int64_t count_items(const torch::Tensor& targets, bool tokens);
 
 }  // namespace parity::engine

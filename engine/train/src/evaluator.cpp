@@ -23,9 +23,9 @@ Evaluator::Evaluator(const TensorDataset& test, const RunConfig& config, int64_t
       device_(device),
       batch_size_(batch_size) {}
 
-EvalResult Evaluator::evaluate(torch::nn::Sequential& model) const {
+EvalResult Evaluator::evaluate(Model& model) const {
   torch::NoGradGuard no_grad;
-  model->eval();
+  model.train(false);
   ShardOptions opts;
   opts.batch_size = batch_size_;
   opts.num_replicas = world_size_;
@@ -40,7 +40,18 @@ EvalResult Evaluator::evaluate(torch::nn::Sequential& model) const {
     torch::Tensor out;
     {
       AutocastScope autocast(mixed_precision_, device_kind_);
-      out = model->forward(x);
+      out = model.forward(x);
+    }
+    if (test_.tokens()) {  // per token: the loss and accuracy of each next-token prediction
+      loss_sum += compute_token_loss(out, y, /*sum=*/true).item<double>();
+      const int64_t len = y.size(1);
+      if (len > 1) {
+        auto labels = y.narrow(1, 1, len - 1);
+        auto hits = out.narrow(1, 0, len - 1).argmax(2).eq(labels).logical_and(labels.ne(kIgnoreIndex));
+        correct += hits.sum().item<double>();
+      }
+      count += static_cast<double>(count_items(y, /*tokens=*/true));
+      continue;
     }
     loss_sum += compute_loss(loss_, out, y, num_outputs_, /*sum=*/true).item<double>();
     if (loss_ == LossKind::kCrossEntropy || y.scalar_type() == torch::kInt64) {
@@ -55,7 +66,7 @@ EvalResult Evaluator::evaluate(torch::nn::Sequential& model) const {
     pg_->allreduce(t)->wait();
     sums = t[0].to(torch::kCPU);
   }
-  model->train();
+  model.train(true);
   EvalResult r;
   const auto* s = sums.data_ptr<double>();
   r.samples = static_cast<int64_t>(s[2]);

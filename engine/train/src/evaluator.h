@@ -6,6 +6,7 @@
 #include <torch/torch.h>
 
 #include "datasets.h"
+#include "models.h"
 #include "process_group.h"
 
 namespace parity::engine {
@@ -13,7 +14,7 @@ namespace parity::engine {
 struct EvalResult {
   double loss = 0;
   double accuracy = -1;  ///< -1 for regression
-  int64_t samples = 0;   ///< test samples counted, over all ranks
+  int64_t samples = 0;   ///< test samples counted, over all ranks (tokens for token data)
 };
 
 /// Evaluates a model on `test`: each test sample exactly once across ranks (no even_batches padding
@@ -26,7 +27,7 @@ class Evaluator {
             const DistEnv& env, Collectives* pg, torch::Device device, int64_t batch_size);
 
   /// Leaves the model in training mode.
-  EvalResult evaluate(torch::nn::Sequential& model) const;
+  EvalResult evaluate(Model& model) const;
 
  private:
   const TensorDataset& test_;

@@ -1,5 +1,6 @@
 #include "grad_sync.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace parity::engine {
@@ -43,16 +44,26 @@ std::vector<std::vector<size_t>> GradientSync::plan_buckets(
 
 void broadcast_parameters(const std::vector<torch::Tensor>& params, Collectives& pg) {
   torch::NoGradGuard no_grad;
-  std::vector<torch::Tensor> flat{torch::cat([&] {
-    std::vector<torch::Tensor> v;
-    for (const auto& p : params) v.push_back(p.reshape({-1}));
-    return v;
-  }())};
-  pg.broadcast(flat)->wait();
-  int64_t offset = 0;
+  // One flat broadcast per dtype (batch norm's num_batches_tracked is int64).
+  std::vector<c10::ScalarType> dtypes;
   for (const auto& p : params) {
-    p.copy_(flat[0].narrow(0, offset, p.numel()).view(p.sizes()));
-    offset += p.numel();
+    if (std::find(dtypes.begin(), dtypes.end(), p.scalar_type()) == dtypes.end()) {
+      dtypes.push_back(p.scalar_type());
+    }
+  }
+  for (const auto dtype : dtypes) {
+    std::vector<torch::Tensor> group;
+    for (const auto& p : params)
+      if (p.scalar_type() == dtype) group.push_back(p);
+    std::vector<torch::Tensor> parts;
+    for (const auto& p : group) parts.push_back(p.reshape({-1}));
+    std::vector<torch::Tensor> flat{torch::cat(parts)};
+    pg.broadcast(flat)->wait();
+    int64_t offset = 0;
+    for (const auto& p : group) {
+      p.copy_(flat[0].narrow(0, offset, p.numel()).view(p.sizes()));
+      offset += p.numel();
+    }
   }
 }
 

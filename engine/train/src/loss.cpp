@@ -1,5 +1,7 @@
 #include "loss.h"
 
+#include "datasets.h"
+
 namespace parity::engine {
 
 torch::Tensor compute_loss(LossKind loss, const torch::Tensor& output, const torch::Tensor& target,
@@ -15,6 +17,21 @@ torch::Tensor compute_loss(LossKind loss, const torch::Tensor& output, const tor
                : target;
   auto per_sample = F::mse_loss(out, t, F::MSELossFuncOptions(torch::kNone)).mean(1);
   return sum ? per_sample.sum() : per_sample.mean();
+}
+
+torch::Tensor compute_token_loss(const torch::Tensor& output, const torch::Tensor& target,
+                                 bool sum) {
+  namespace F = torch::nn::functional;
+  const int64_t len = output.size(1);
+  if (len < 2) return torch::zeros({}, output.options().dtype(torch::kFloat32));
+  auto logits = output.narrow(1, 0, len - 1).to(torch::kFloat32).reshape({-1, output.size(2)});
+  auto labels = target.narrow(1, 1, len - 1).reshape({-1});
+  auto l = F::cross_entropy(logits, labels,
+                            F::CrossEntropyFuncOptions().reduction(torch::kSum).ignore_index(
+                                kIgnoreIndex));
+  if (sum) return l;
+  const auto items = labels.ne(kIgnoreIndex).sum();
+  return l / items.clamp_min(1).to(torch::kFloat32);
 }
 
 }  // namespace parity::engine

@@ -12,4 +12,10 @@ namespace parity::engine {
 torch::Tensor compute_loss(LossKind loss, const torch::Tensor& output, const torch::Tensor& target,
                            int64_t num_outputs, bool sum = false);
 
+/// A causal LM's loss on token data: output [B, L, V] at position t against label t + 1, labels of
+/// kIgnoreIndex not counted (Hugging Face's shift). The mean over the counted labels, or their sum
+/// with `sum` (0 when none is counted).
+torch::Tensor compute_token_loss(const torch::Tensor& output, const torch::Tensor& target,
+                                 bool sum = false);
+
 }  // namespace parity::engine

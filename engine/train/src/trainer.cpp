@@ -76,9 +76,16 @@ void check_cuda_device(const DistEnv& env) {
 
 // This rank's micro-batches since the last sync.
 struct PendingStep {
-  double loss_sum = 0;
+  double loss_sum = 0;  // of micro-batch means (per-batch), or of item losses (global)
   int micro_batches = 0;
   int64_t samples = 0;
+};
+
+// With global normalisation: the items (tokens, or samples) of the whole optimizer step, over
+// every rank, and how many ranks take part; all-reduced at the group's first micro-batch.
+struct StepItems {
+  double total = 0;
+  int participants = 0;
 };
 
 /// One rank of a data-parallel run, as Accelerate runs it. The constructor sets everything up;
@@ -99,11 +106,16 @@ class Trainer {
   void report_start();
   void train_epoch(int epoch);
   void forward_backward(const std::vector<int64_t>& batch);
+  void count_step_items(int64_t first, int64_t micro_total);
+  void broadcast_buffers();
   void optimizer_step(double epoch_position);
   void record_step(const GlobalStepMetrics& global, double lr, double epoch_position);
   void check_stop(double loss, double lr);
   void evaluate(int epoch);
   RunEnd finish();
+  bool global_normalization() const {
+    return config_.loss_normalization == LossNormalization::kGlobal;
+  }
 
   const RunConfig& config_;
   const DistEnv& env_;
@@ -118,8 +130,9 @@ class Trainer {
   c10::intrusive_ptr<Collectives> pg_;
   DataSplit data_;
   LossKind loss_kind_ = LossKind::kAuto;
-  torch::nn::Sequential model_{nullptr};
+  std::unique_ptr<Model> model_;
   std::vector<torch::Tensor> params_;
+  std::vector<torch::Tensor> buffers_;
   SetupPlan plan_;
   double base_lr_ = 0;
   std::unique_ptr<torch::optim::Optimizer> optimizer_;
@@ -131,6 +144,7 @@ class Trainer {
 
   GradientState gradient_state_;
   PendingStep pending_;
+  StepItems step_items_;
   int64_t step_ = 0;
   int64_t samples_ = 0;
   double train_time_ = 0;
@@ -177,15 +191,38 @@ void Trainer::set_up_data_and_model() {
   {
     std::lock_guard<std::mutex> lock(init_mutex());
     set_seed(config_.seed, config_.device_specific_seed, env_.rank);
-    model_ = make_model(config_, data_.train.inputs.sizes().slice(1), data_.num_outputs);
+    try {
+      model_ = make_model(config_, data_.train.inputs.sizes().slice(1), data_.num_outputs);
+    } catch (const std::exception& e) {
+      throw TrainError(e.what());
+    }
   }
   model_->to(device_);
   if (device_.is_cuda()) {
-    data_.train = {data_.train.inputs.to(device_), data_.train.targets.to(device_)};
-    data_.test = {data_.test.inputs.to(device_), data_.test.targets.to(device_)};
+    for (TensorDataset* d : {&data_.train, &data_.test}) {
+      if (d->size() == 0) continue;
+      d->inputs = d->inputs.to(device_);
+      d->targets = d->targets.to(device_);  // lengths stay on the CPU
+    }
+  }
+  // Refused before training when its forward does not take the data (a user's module).
+  try {
+    std::vector<int64_t> rows{0};
+    if (data_.train.size() > 1) rows.push_back(1);
+    const auto sample = gather_batch(data_.train, rows).first;
+    check_forward(*model_, config_, sample, data_.num_outputs);
+  } catch (const std::exception& e) {
+    throw TrainError(e.what());
   }
   params_ = model_->parameters();
+  buffers_ = model_->buffers();
   if (pg_) broadcast_parameters(params_, *pg_);
+  broadcast_buffers();
+}
+
+// DDP (broadcast_buffers=True) hands rank 0's buffers to every rank before each forward.
+void Trainer::broadcast_buffers() {
+  if (pg_ && !buffers_.empty()) broadcast_parameters(buffers_, *pg_);
 }
 
 void Trainer::set_up_optimization() {
@@ -193,8 +230,9 @@ void Trainer::set_up_optimization() {
   plan_ = plan_setup(config_, n);
   base_lr_ = effective_lr(config_);
   const int sched_per_step = scheduler_steps_per_optimizer_step(config_);
-  scheduler_.emplace(LrSchedule(config_, plan_.total_optimizer_steps * sched_per_step), base_lr_,
-                     sched_per_step);
+  LrSchedule schedule(config_, base_lr_, schedule_length(config_, n));
+  if (const std::string problem = schedule.problem(); !problem.empty()) throw TrainError(problem);
+  scheduler_.emplace(std::move(schedule), sched_per_step);
   optimizer_ = make_optimizer(config_, params_, base_lr_);
   const auto& hooks = options_.test_hooks;
   grad_sync_.emplace(params_, pg_, env_.world_size, env_.rank,
@@ -214,7 +252,11 @@ RunEnd Trainer::run() {
   for (int epoch = 0; epoch < config_.epochs && !done_; ++epoch) {
     train_epoch(epoch);
     // Evaluated after every epoch, and after the last step of a run cut short by max_steps.
-    if (config_.eval_every_epoch && end_.outcome == RunOutcome::kFinished) evaluate(epoch);
+    // No test data, no evaluation (run and plan say so once).
+    if (config_.eval_every_epoch && end_.outcome == RunOutcome::kFinished &&
+        data_.test.size() > 0) {
+      evaluate(epoch);
+    }
   }
   return finish();
 }
@@ -240,26 +282,63 @@ void Trainer::train_epoch(int epoch) {
   for (auto c : sampler_->batches_per_rank()) micro_total = std::max(micro_total, c);
   for (int64_t i = 0; i < micro_total && !done_; ++i) {
     gradient_state_.begin_micro_batch(i, micro_total);
+    if (global_normalization() && i % config_.gradient_accumulation_steps == 0) {
+      count_step_items(i, micro_total);
+    }
     if (i < static_cast<int64_t>(mine.size())) forward_backward(mine[static_cast<size_t>(i)]);
     if (!gradient_state_.sync_gradients) continue;  // no communication on non-syncing batches
     optimizer_step(epoch + static_cast<double>(i + 1) / static_cast<double>(micro_total));
   }
 }
 
+// The items of this rank's micro-batches [first, group end), summed over the ranks with the
+// number of ranks that have any: global normalisation's denominator, known before the forwards
+// as Accelerate's recipe and transformers' num_items_in_batch know it.
+void Trainer::count_step_items(int64_t first, int64_t micro_total) {
+  const auto& mine = sampler_->batches();
+  const int64_t end = std::min<int64_t>(first + config_.gradient_accumulation_steps, micro_total);
+  double items = 0;
+  bool any = false;
+  for (int64_t i = first; i < end && i < static_cast<int64_t>(mine.size()); ++i) {
+    const auto targets = gather_batch(data_.train, mine[static_cast<size_t>(i)]).second;
+    items += static_cast<double>(count_items(targets, data_.train.tokens()));
+    any = true;
+  }
+  auto counts = torch::tensor({items, any ? 1.0 : 0.0}, torch::kFloat64);
+  if (pg_) {
+    std::vector<torch::Tensor> t{counts.to(device_)};
+    pg_->allreduce(t)->wait();
+    counts = t[0].to(torch::kCPU);
+  }
+  step_items_.total = counts[0].item<double>();
+  step_items_.participants = static_cast<int>(counts[1].item<double>() + 0.5);
+}
+
 void Trainer::forward_backward(const std::vector<int64_t>& batch) {
   auto t0 = Clock::now();
   auto [x, y] = gather_batch(data_.train, batch);
   auto t1 = Clock::now();
+  broadcast_buffers();
   torch::Tensor out;
   {
     AutocastScope autocast(config_.mixed_precision, config_.device);
     out = model_->forward(x);
   }
-  auto loss = compute_loss(loss_kind_, out, y, data_.num_outputs);
+  const bool tokens = data_.train.tokens();
+  const bool global = global_normalization();
+  auto loss = tokens ? compute_token_loss(out, y, /*sum=*/global)
+                     : compute_loss(loss_kind_, out, y, data_.num_outputs, /*sum=*/global);
   auto t2 = Clock::now();
-  // Divided by num_steps whatever the group's size, as Accelerate does: a short last group is
-  // under-weighted.
-  scaler_.scale(loss * (1.0 / gradient_state_.num_steps)).backward();
+  if (global) {
+    // This rank's item losses over the step's items on every rank, times the ranks the gradient
+    // average divides by: the gradient of the mean over every item of the optimizer step.
+    const double scale = step_items_.total > 0 ? step_items_.participants / step_items_.total : 0;
+    scaler_.scale(loss * scale).backward();
+  } else {
+    // Divided by num_steps whatever the group's size, as Accelerate does: a short last group is
+    // under-weighted.
+    scaler_.scale(loss * (1.0 / gradient_state_.num_steps)).backward();
+  }
   auto t3 = Clock::now();
   pending_.loss_sum += loss.item<double>();
   ++pending_.micro_batches;
@@ -273,7 +352,14 @@ void Trainer::optimizer_step(double epoch_position) {
   auto t4 = Clock::now();
   LocalStepMetrics local;
   local.participated = pending_.micro_batches > 0;
-  local.loss = pending_.micro_batches > 0 ? pending_.loss_sum / pending_.micro_batches : 0.0;
+  if (global_normalization()) {
+    // Averaged over the participating ranks by the sync: the loss over all the step's items.
+    local.loss = step_items_.total > 0
+                     ? pending_.loss_sum * step_items_.participants / step_items_.total
+                     : 0.0;
+  } else {
+    local.loss = pending_.micro_batches > 0 ? pending_.loss_sum / pending_.micro_batches : 0.0;
+  }
   local.samples = pending_.samples;
   pending_ = {};
   const GlobalStepMetrics global = grad_sync_->sync(local);
@@ -322,7 +408,8 @@ void Trainer::check_stop(double loss, double lr) {
 
 void Trainer::evaluate(int epoch) {
   auto t_eval = Clock::now();
-  const EvalResult ev = evaluator_->evaluate(model_);
+  broadcast_buffers();
+  const EvalResult ev = evaluator_->evaluate(*model_);
   end_.phases.eval_s += seconds_since(t_eval);
   if (!is_main_process_) return;
   EvalRecord er;

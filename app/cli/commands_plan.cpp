@@ -1,6 +1,8 @@
 // `plan`: the equivalent-batch table, what each configured setup does, and the shard plan
 // (which sample indices each rank takes per step), all without training.
 #include <parity/config/batch_plan.h>
+#include <parity/config/data_sizes.h>
+#include <parity/config/lr_schedule.h>
 #include <parity/config/sampler.h>
 #include <parity/config/setup_text.h>
 #include <parity/config/shard_plan.h>
@@ -62,11 +64,37 @@ std::vector<RunConfig> setups_of(const PlanArgs& a) {
   return configs;
 }
 
-int64_t train_size_of(const PlanArgs& a, const RunConfig& c) {
-  if (a.train_size > 0) return a.train_size;
-  if (auto n = engine::known_train_size(c)) return *n;
-  throw UsageError(
-      "the size of a csv dataset is not known without reading it; pass --train-size N");
+engine::DataSizes data_sizes_of(const PlanArgs& a, const RunConfig& c) {
+  engine::DataSizes sizes;
+  try {
+    sizes = engine::read_data_sizes(c);  // a csv's or jsonl's lines, an IDX header
+  } catch (const engine::DatasetError& e) {
+    if (a.train_size <= 0) throw UsageError(std::string(e.what()) + " (or pass --train-size N)");
+    sizes.source = "not read";
+  }
+  if (a.train_size > 0) sizes.train = a.train_size;
+  return sizes;
+}
+
+int64_t train_size_of(const PlanArgs& a, const RunConfig& c) { return data_sizes_of(a, c).train; }
+
+// Where the lr schedule ends before training does (Accelerate's examples' default length runs
+// short: each epoch's extra synced step), in words; empty when it lasts.
+std::string schedule_note(const RunConfig& c, const engine::SetupPlan& p, int64_t n) {
+  if (c.scheduler == engine::SchedulerKind::kConstant) return {};
+  const int64_t length = engine::schedule_length(c, n);
+  const int64_t used = p.total_optimizer_steps * p.scheduler_steps_per_optimizer_step;
+  if (length >= used) return {};
+  const int64_t last_inside = length / p.scheduler_steps_per_optimizer_step;
+  std::string what = c.scheduler == engine::SchedulerKind::kOneCycle
+                         ? "onecycle stays at its final lr"
+                     : c.scheduler == engine::SchedulerKind::kCosine ? "cosine rises again"
+                     : c.scheduler == engine::SchedulerKind::kLinear ? "linear holds lr 0"
+                                                                     : "step keeps decaying";
+  return "the lr schedule (" + std::to_string(length) + " scheduler steps" +
+         (c.num_training_steps > 0 ? "" : ", the default") + ") ends before training (" +
+         std::to_string(used) + "): " + what + " after optimizer step " +
+         std::to_string(last_inside);
 }
 
 void print_equivalent_table(const PlanArgs& a, const std::vector<RunConfig>& configs) {
@@ -102,6 +130,9 @@ void print_setup_table(const PlanArgs& a, const std::vector<RunConfig>& configs)
     }
     std::string notes;
     for (const auto& n : p.notes) notes += (notes.empty() ? "" : "; ") + n;
+    if (const std::string note = schedule_note(c, p, train_size_of(a, c)); !note.empty()) {
+      notes += (notes.empty() ? "" : "; ") + note;
+    }
     table.add({c.label, std::to_string(c.num_processes) + (c.split_batches ? " (split)" : ""),
                std::to_string(c.per_device_batch_size),
                std::to_string(c.gradient_accumulation_steps), global, fmt(p.effective_lr),
@@ -109,8 +140,9 @@ void print_setup_table(const PlanArgs& a, const std::vector<RunConfig>& configs)
                std::to_string(p.scheduler_steps_per_optimizer_step),
                std::to_string(p.total_optimizer_steps), notes});
   }
-  std::cout << "\nSetups as configured (" << engine::to_string(configs.front().dataset) << ", "
-            << train_size_of(a, configs.front()) << " training samples)\n";
+  const engine::DataSizes sizes = data_sizes_of(a, configs.front());
+  std::cout << "\nSetups as configured (" << engine::to_string(configs.front().dataset) << ": "
+            << engine::describe_data_sizes(sizes) << ")\n";
   table.print(std::cout);
   if (unequal)
     std::cout << "* global batch differs from " << configs.front().label << " (" << first_global
@@ -184,7 +216,7 @@ void add_plan_command(CLI::App& app, int* exit_code) {
                   "single-device reference batches, e.g. 256,128,64,32")
       ->capture_default_str();
   sub->add_option("--train-size,--train_size", a->train_size,
-                  "training samples (needed for csv; default: the dataset's known size)")
+                  "training samples (default: read from the data)")
       ->check(CLI::PositiveNumber);
   sub->add_flag("--shards", a->shards, "also print the sample indices each rank takes per step");
   sub->add_option("--epoch", a->epoch, "shard plan: epoch (0-based)")

@@ -1,5 +1,6 @@
 #include "config_flags.h"
 
+#include <cstdio>
 #include <string_view>
 
 #include "cli_common.h"
@@ -70,9 +71,14 @@ void ConfigFlags::add_to(CLI::App& app, bool with_config_file) {
     opt->group(std::string(f.group))->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
     options_.push_back(opt);
   }
-  if (with_config_file)
+  if (with_config_file) {
     config_opt_ = app.add_option("--config", config_file_,
                                  "config JSON (to_json format); flags given as well override it");
+    accelerate_opt_ = app.add_option(
+        "--accelerate-config,--accelerate_config", accelerate_file_,
+        "the YAML `accelerate config` wrote (num_processes, mixed_precision, "
+        "gradient_accumulation_steps, machines); flags given as well override it");
+  }
 }
 
 bool ConfigFlags::any_flag_given() const {
@@ -82,7 +88,18 @@ bool ConfigFlags::any_flag_given() const {
 }
 
 RunConfig ConfigFlags::build(const RunConfig& base) const {
-  RunConfig config = config_file_given() ? engine::from_json(read_text_file(config_file_)) : base;
+  const bool json_given = config_opt_ && config_opt_->count() > 0;
+  RunConfig config = json_given ? engine::from_json(read_text_file(config_file_)) : base;
+  if (accelerate_opt_ && accelerate_opt_->count() > 0) {
+    accelerate_ = engine::read_accelerate_config(accelerate_file_);
+    engine::apply_accelerate_config(*accelerate_, config);
+    if (!accelerate_->ignored.empty()) {
+      std::string keys;
+      for (const auto& k : accelerate_->ignored) keys += (keys.empty() ? "" : ", ") + k;
+      std::fprintf(stderr, "accelerate config %s: not used by Parity: %s\n",
+                   accelerate_file_.c_str(), keys.c_str());
+    }
+  }
   apply(config);
   return config;
 }
@@ -103,7 +120,8 @@ void ConfigFlags::apply(RunConfig& config) const {
   if (given("dataset") && !given("task")) {
     if (config.dataset == engine::DatasetKind::kSyntheticRegression)
       config.task = engine::Task::kRegression;
-    if (config.dataset == engine::DatasetKind::kFashionMnist)
+    if (config.dataset == engine::DatasetKind::kFashionMnist ||
+        config.dataset == engine::DatasetKind::kIdx || config.dataset == engine::DatasetKind::kJsonl)
       config.task = engine::Task::kClassification;
   }
 }

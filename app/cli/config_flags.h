@@ -5,9 +5,11 @@
 /// when applied, so a bad value is a ConfigError naming the field, exactly like a bad value in a
 /// JSON file; range checks are engine::check()'s.
 
+#include <parity/config/accelerate_config.h>
 #include <parity/config/run_config.h>
 
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,13 +25,20 @@ class ConfigFlags {
   void add_to(CLI::App& app, bool with_config_file = true);
 
   bool any_flag_given() const;  ///< a field flag (not --config)
-  bool config_file_given() const { return config_opt_ && config_opt_->count() > 0; }
+  /// --config or --accelerate-config given.
+  bool config_file_given() const {
+    return (config_opt_ && config_opt_->count() > 0) ||
+           (accelerate_opt_ && accelerate_opt_->count() > 0);
+  }
 
   /// The config: --config's file when given (else base), then each given flag applied over it.
   /// Throws ConfigError naming the field, UsageError for an unreadable file.
   engine::RunConfig build(const engine::RunConfig& base = {}) const;
   /// Applies the given flags over config.
   void apply(engine::RunConfig& config) const;
+
+  /// The --accelerate-config file as last read by build() (its machines, for the launcher).
+  const std::optional<engine::AccelerateConfig>& accelerate_config() const { return accelerate_; }
 
   /// The flag spelling of a config field ("num_processes" -> "--num-processes").
   static std::string flag_for(const std::string& field);
@@ -39,6 +48,9 @@ class ConfigFlags {
   std::vector<CLI::Option*> options_;
   std::string config_file_;
   CLI::Option* config_opt_ = nullptr;
+  std::string accelerate_file_;
+  CLI::Option* accelerate_opt_ = nullptr;
+  mutable std::optional<engine::AccelerateConfig> accelerate_;
 };
 
 /// Throws UsageError listing every problem engine::check() finds ("invalid config (label):" then

@@ -25,12 +25,16 @@ void ProgressLine::start(const engine::RunStart& start) {
     std::fprintf(stderr, "WARNING: %s\n", start.blas_warning.c_str());
   }
   if (options_.quiet) return;
+  const std::string evaluation =
+      start.test_samples > 0 ? std::to_string(start.test_samples) + " evaluate"
+                             : "none evaluate (no test data: no evaluation)";
   std::fprintf(stderr,
-               "[%s] %lld optimizer steps (%lld per epoch), %lld training samples, "
+               "[%s] %lld optimizer steps (%lld per epoch), %lld samples train, %s, "
                "effective lr %s\n",
                label_.c_str(), static_cast<long long>(start.total_steps),
                static_cast<long long>(start.steps_per_epoch),
-               static_cast<long long>(start.train_samples), fmt(start.effective_lr).c_str());
+               static_cast<long long>(start.train_samples), evaluation.c_str(),
+               fmt(start.effective_lr).c_str());
 }
 
 void ProgressLine::step(const engine::StepRecord& r) {

@@ -91,13 +91,90 @@ TEST(CliPlan, ShardsFollowTheTorchPermutation) {
   EXPECT_TRUE(contains(r.out, "seeded 8 (data_seed 7 + epoch 1)")) << r.out;
 }
 
-TEST(CliPlan, CsvNeedsATrainSize) {
+TEST(CliPlan, AMissingCsvIsNamedWithTheWayAround) {
   TempDir home;
   CliResult r = run_cli({"plan", "--dataset", "csv", "--data", home.file("x.csv"), "--target", "y",
                          "--task", "regression", "--model", "linear"},
                         home.path());
   EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "cannot open " + home.file("x.csv"))) << r.err;
   EXPECT_TRUE(contains(r.err, "--train-size")) << r.err;
+}
+
+void write_rows(const std::string& path, int rows) {
+  std::ofstream out(path);
+  out << "x,y\n";
+  for (int i = 0; i < rows; ++i) out << i << "," << 2 * i << "\n";
+}
+
+TEST(CliPlan, ReadsTheCsvsSizeAndSaysWhatTrainsAndWhatEvaluates) {
+  TempDir home;
+  write_rows(home.file("d.csv"), 64);
+  const std::vector<std::string> base{"plan", "--dataset", "csv", "--data", home.file("d.csv"),
+                                      "--target", "y", "--task", "regression", "--model",
+                                      "linear", "--num-processes", "2",
+                                      "--per-device-batch-size", "16"};
+  CliResult r = run_cli(base, home.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "64 train, none evaluate (no test data: no evaluation)")) << r.out;
+  auto row = row_starting_with(r.out, "2x16");
+  ASSERT_GE(row.size(), 9u) << r.out;
+  EXPECT_EQ(row[6], "2");  // 64 / 32: no padding the user never had
+  auto split = base;
+  split.insert(split.end(), {"--validation-split", "0.25"});
+  r = run_cli(split, home.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "48 train, 16 evaluate (the last 25 % of d.csv)")) << r.out;
+}
+
+TEST(CliPlan, SaysWhenTheDefaultScheduleEndsBeforeTraining) {
+  TempDir home;
+  write_rows(home.file("d.csv"), 77);  // 5 unsharded batches of 16; 3 steps on each of 2 ranks
+  CliResult r = run_cli({"plan", "--dataset", "csv", "--data", home.file("d.csv"), "--target", "y",
+                         "--task", "regression", "--model", "linear", "--num-processes", "2",
+                         "--per-device-batch-size", "16", "--scheduler", "linear"},
+                        home.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "the lr schedule (5 scheduler steps, the default) ends before "
+                              "training (6): linear holds lr 0 after optimizer step 2"))
+      << r.out;
+  r = run_cli({"plan", "--dataset", "csv", "--data", home.file("d.csv"), "--target", "y",
+               "--task", "regression", "--model", "linear", "--num-processes", "2",
+               "--per-device-batch-size", "16", "--scheduler", "linear", "--num-training-steps",
+               "6"},
+              home.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(contains(r.out, "ends before training")) << r.out;
+}
+
+TEST(CliPlan, AccelerateConfigSetsTheSetupAndFlagsOverrideIt) {
+  TempDir home;
+  std::ofstream(home.file("acc.yaml"))
+      << "compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_CPU\nnum_processes: 4\n"
+         "mixed_precision: bf16\ngradient_accumulation_steps: 2\nmachine_rank: 0\n"
+         "num_machines: 1\nuse_cpu: true\nmain_training_function: main\nfsdp_config: {}\n";
+  CliResult r = run_cli({"plan", "--accelerate-config", home.file("acc.yaml"),
+                         "--per-device-batch-size", "8"},
+                        home.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto row = row_starting_with(r.out, "4x8");
+  ASSERT_GE(row.size(), 7u) << r.out;
+  // The label names the shape: "4x8 acc2 bf16", then the cells.
+  EXPECT_EQ(row[1], "acc2");
+  EXPECT_EQ(row[2], "bf16");
+  EXPECT_EQ(row[3], "4");
+  EXPECT_EQ(row[5], "2");   // accumulation
+  EXPECT_EQ(row[6], "64");  // 4 x 8 x 2
+  EXPECT_TRUE(contains(r.err, "not used by Parity: fsdp_config")) << r.err;
+  r = run_cli({"plan", "--accelerate-config", home.file("acc.yaml"), "--num-processes", "2",
+               "--per-device-batch-size", "8"},
+              home.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(row_starting_with(r.out, "2x8").empty()) << r.out;
+  std::ofstream(home.file("bad.yaml")) << "mixed_precision: fp8\n";
+  r = run_cli({"plan", "--accelerate-config", home.file("bad.yaml")}, home.path());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "fp8 is not one Parity trains")) << r.err;
 }
 
 }  // namespace

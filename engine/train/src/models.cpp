@@ -64,6 +64,20 @@ class ScriptModel final : public Model {
   torch::jit::Module module_;
 };
 
+// The line of a torch error that says what went wrong: TorchScript's start with "The following
+// operation failed in the TorchScript interpreter." and end with the RuntimeError itself.
+std::string error_line(const std::exception& e) {
+  std::string msg = e.what();
+  if (const auto* c10e = dynamic_cast<const c10::Error*>(&e)) msg = c10e->what_without_backtrace();
+  std::string last, line;
+  std::istringstream lines(msg);
+  while (std::getline(lines, line)) {
+    if (line.find_first_not_of(" \t") != std::string::npos) last = line;
+  }
+  const auto colon = last.find("Error: ");
+  return colon != std::string::npos && colon < 30 ? last.substr(colon + 7) : last;
+}
+
 std::string shape_text(const torch::Tensor& t) {
   std::ostringstream s;
   s << t.sizes() << " " << t.dtype();
@@ -136,11 +150,10 @@ std::unique_ptr<Model> make_model(const RunConfig& config, at::IntArrayRef sampl
   try {
     module = torch::jit::load(config.model_file, torch::kCPU);
   } catch (const c10::Error& e) {
-    const std::string what = e.what_without_backtrace();
     throw std::runtime_error(config.model_file +
                              ": not a TorchScript module (save one with "
                              "torch.jit.script(model).save(path)); torch.jit.load said: " +
-                             what.substr(0, what.find('\n')));
+                             error_line(e));
   }
   if (module.find_method("forward") == c10::nullopt) {
     throw std::runtime_error(config.model_file + ": the TorchScript module has no forward method");
@@ -192,10 +205,8 @@ void check_forward(Model& model, const RunConfig& config, const torch::Tensor& s
       out = model.forward(sample);
     } catch (const std::exception& e) {
       model.train(true);
-      std::string msg = e.what();
-      if (const auto* c10e = dynamic_cast<const c10::Error*>(&e)) msg = c10e->what_without_backtrace();
       throw std::runtime_error(what + ": forward does not take the dataset's input (a batch " +
-                               shape_text(sample) + "): " + msg.substr(0, msg.find('\n')));
+                               shape_text(sample) + "): " + error_line(e));
     }
     model.train(true);
   }

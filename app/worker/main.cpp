@@ -18,6 +18,7 @@
 
 #include <parity/launch/progress_protocol.h>
 #include <parity/launch/worker_contract.h>
+#include <parity/train/model_summary.h>
 #include <parity/train/trainer.h>
 
 namespace {
@@ -76,7 +77,23 @@ std::string read_file(const std::string& path) {
 
 }  // namespace
 
-int main() {
+// `parity-worker --inspect-model CONFIG.json`: the model's summary as one JSON line (for the
+// window, which does not load LibTorch), or one line on stderr and exit 1.
+int inspect_model(const char* config_path) {
+  try {
+    const auto config = parity::engine::from_json(read_file(config_path));
+    std::printf("%s\n", parity::engine::to_json(parity::engine::inspect_model(config)).c_str());
+    return 0;
+  } catch (const std::exception& e) {
+    std::string msg = e.what();
+    if (auto nl = msg.find('\n'); nl != std::string::npos) msg = msg.substr(0, nl);
+    std::fprintf(stderr, "%s\n", msg.c_str());
+    return 1;
+  }
+}
+
+int main(int argc, char** argv) {
+  if (argc == 3 && std::strcmp(argv[1], "--inspect-model") == 0) return inspect_model(argv[2]);
   int rank = -1;
   try {
     std::signal(SIGPIPE, SIG_IGN);

@@ -179,11 +179,23 @@ TEST(Diagnose, EvenAndSplitBatchesDiffer) {
   EXPECT_TRUE(has_key(s.info, "split_batches"));
 }
 
-TEST(Diagnose, SchedulerPace) {
+TEST(Diagnose, TheScheduleIsComparedWhereItActsOnSamplesSeen) {
   RunConfig two = regression(2, 8), one = regression(1, 16);
   two.scheduler = one.scheduler = SchedulerKind::kCosine;
+  // Accelerate's examples' default length (loader batches x epochs): 2x8's schedule has twice
+  // the scheduler steps, advanced twice per optimizer step: the same lr at equal samples.
+  EXPECT_FALSE(has_key(diagnose(two, one).causes, "lr_schedule"));
+  // The same num_training_steps on both: 2x8 runs through it twice as fast. At 32 samples
+  // 1x16 is at position 1, 0.05 x (1 + cos(pi/64)) / 2; 2x8 at position 2, cos(2 pi/64).
+  two.num_training_steps = one.num_training_steps = 64;
   const Diagnosis d = diagnose(two, one);
-  EXPECT_EQ(text_of(d.causes, "scheduler_pace"),
+  EXPECT_EQ(text_of(d.causes, "lr_schedule"),
+            "the lr differs at equal samples seen: 0.0498796 vs 0.0499699 at 32 samples (cosine "
+            "over 64 scheduler steps, 2 per optimizer step, vs cosine over 64, 1)");
+  // Without the train sizes the pace is all there is to compare.
+  RunConfig csv2 = two, csv1 = one;
+  csv2.dataset = csv1.dataset = DatasetKind::kCsv;
+  EXPECT_EQ(text_of(diagnose(csv2, csv1).causes, "scheduler_pace"),
             "scheduler paced differently: one scheduler step per 8 vs 16 samples (schedules are "
             "written in single-process steps)");
 }
@@ -311,12 +323,13 @@ TEST(Diagnose, SplitBatchesMattersWhenScheduled) {
   RunConfig split = regression(2, 16), plain = regression(2, 8);
   split.split_batches = true;
   split.scheduler = plain.scheduler = SchedulerKind::kCosine;
+  split.num_training_steps = plain.num_training_steps = 100;
   const Diagnosis d = diagnose(split, plain);
-  EXPECT_EQ(keys(d.causes), (std::vector<std::string>{"scheduler_pace", "split_batches"}));
+  EXPECT_EQ(keys(d.causes), (std::vector<std::string>{"lr_schedule", "split_batches"}));
   EXPECT_EQ(text_of(d.causes, "split_batches"), "split_batches differs (true vs false)");
-  EXPECT_EQ(text_of(d.causes, "scheduler_pace"),
-            "scheduler paced differently: one scheduler step per 16 vs 8 samples (schedules are "
-            "written in single-process steps)");
+  EXPECT_NE(text_of(d.causes, "lr_schedule").find("1 per optimizer step, vs cosine over 100, 2"),
+            std::string::npos)
+      << text_of(d.causes, "lr_schedule");
 }
 
 TEST(Diagnose, RunLengthAndEvaluationKeysAreInformation) {
@@ -331,6 +344,51 @@ TEST(Diagnose, RunLengthAndEvaluationKeysAreInformation) {
   b.optimizer = OptimizerKind::kAdamW;
   EXPECT_EQ(text_of(diagnose(b, regression(1, 16)).causes, "optimizer"),
             "optimizer adamw vs sgd (the experiment differs)");
+}
+
+}  // namespace
+}  // namespace parity::engine
+
+namespace parity::engine {
+namespace {
+
+TEST(Diagnose, SeedsCase1x16Vs2x8On77SamplesNamesThePaddingNotRounding) {
+  // The seed's most basic case, as the issue found it: 16 does not divide 77.
+  RunConfig one = regression(1, 16), two = regression(2, 8);
+  const Diagnosis d = diagnose(two, one, 77, 77);
+  ASSERT_TRUE(has_key(d.causes, "padding")) << keys(d.causes).size();
+  EXPECT_NE(text_of(d.causes, "padding").find("even_batches repeats samples (3 vs 0 per epoch)"),
+            std::string::npos)
+      << text_of(d.causes, "padding");
+}
+
+TEST(Diagnose, BatchNormDropoutAndPerBatchTokenLossAreCausesWhenTheBatchIsCutDifferently) {
+  RunConfig one = regression(1, 16), two = regression(2, 8);
+  one.model = two.model = ModelKind::kMlp;
+  one.batch_norm = two.batch_norm = true;
+  EXPECT_EQ(text_of(diagnose(two, one).causes, "batch_norm"),
+            "batch norm normalises over the per-device batch: 8 vs 16 samples (a different "
+            "model, not a reordering)");
+  one.batch_norm = two.batch_norm = false;
+  one.dropout = two.dropout = 0.5;
+  EXPECT_NE(text_of(diagnose(two, one).causes, "dropout")
+                .find("with the same seed on every rank, the 2 processes draw identical masks"),
+            std::string::npos);
+  two.device_specific_seed = true;
+  EXPECT_NE(text_of(diagnose(two, one).causes, "dropout").find("the ranks draw their own masks"),
+            std::string::npos);
+  // Equal shapes: neither is a cause.
+  EXPECT_FALSE(has_key(diagnose(one, one).causes, "dropout"));
+
+  RunConfig t1, t2;
+  t1.dataset = t2.dataset = DatasetKind::kJsonl;
+  t1.model = t2.model = ModelKind::kBigram;
+  t1.per_device_batch_size = 8;
+  t2.num_processes = 2;
+  t2.per_device_batch_size = 4;
+  EXPECT_TRUE(has_key(diagnose(t2, t1).causes, "loss_normalization"));
+  t1.loss_normalization = t2.loss_normalization = LossNormalization::kGlobal;
+  EXPECT_FALSE(has_key(diagnose(t2, t1).causes, "loss_normalization"));
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <parity/analysis/verdict.h>
 #include <parity/config/batch_plan.h>
+#include <parity/config/lr_schedule.h>
 
 #include <algorithm>
 #include <optional>
@@ -111,15 +112,98 @@ void lr_reason(const Setups& s, Diagnosis& d) {
   }
 }
 
-void pace_reason(const Setups& s, Diagnosis& d) {
-  const double pace = static_cast<double>(s.g) / scheduler_steps_per_optimizer_step(s.config);
-  const double pace_ref =
-      static_cast<double>(s.g_ref) / scheduler_steps_per_optimizer_step(s.reference);
-  if (!s.scheduled || close(pace, pace_ref)) return;
-  d.causes.push_back({"scheduler_pace", "scheduler paced differently: one scheduler step per " +
-                                            num(pace) + " vs " + num(pace_ref) +
-                                            " samples (schedules are written in single-process "
-                                            "steps)"});
+// The lr each optimizer step uses, as the engine advances the schedule: W scheduler steps per
+// optimizer step (one with split_batches), OneCycleLR capped at its total.
+std::vector<double> lr_curve(const RunConfig& c, int64_t n, int64_t steps) {
+  const LrSchedule schedule(c, effective_lr(c), schedule_length(c, n));
+  const int per_step = scheduler_steps_per_optimizer_step(c);
+  std::vector<double> lrs;
+  int64_t position = 0;
+  for (int64_t i = 0; i < steps; ++i) {
+    lrs.push_back(schedule.lr(position));
+    position += per_step;
+    if (schedule.caps_at_total()) position = std::min(position, schedule.total_steps());
+  }
+  return lrs;
+}
+
+// The schedules compared where they act: the lr at equal samples seen, over the reference's
+// steps (the run's lr at the optimizer step that holds that sample). Without the train sizes,
+// the scheduler's pace (samples per scheduler step) is compared instead.
+void schedule_reason(const Setups& s, Diagnosis& d) {
+  if (!s.scheduled) return;
+  if (!s.plans) {
+    const double pace = static_cast<double>(s.g) / scheduler_steps_per_optimizer_step(s.config);
+    const double pace_ref =
+        static_cast<double>(s.g_ref) / scheduler_steps_per_optimizer_step(s.reference);
+    if (close(pace, pace_ref)) return;
+    d.causes.push_back({"scheduler_pace", "scheduler paced differently: one scheduler step per " +
+                                              num(pace) + " vs " + num(pace_ref) +
+                                              " samples (schedules are written in "
+                                              "single-process steps)"});
+    return;
+  }
+  const int64_t steps_ref = s.plan_ref->total_optimizer_steps;
+  const int64_t steps = s.plan->total_optimizer_steps;
+  const std::vector<double> mine = lr_curve(s.config, *s.n, steps);
+  const std::vector<double> ref = lr_curve(s.reference, *s.n_ref, steps_ref);
+  // Shapes compared (lr / effective lr): a different base lr is effective_lr's reason.
+  for (int64_t i = 0; i < steps_ref && !mine.empty(); ++i) {
+    const int64_t samples = (i + 1) * s.g_ref;  // the last sample of the reference's step i
+    const int64_t j = std::min<int64_t>((samples + s.g - 1) / s.g - 1, steps - 1);
+    const double a = mine[static_cast<size_t>(j)], b = ref[static_cast<size_t>(i)];
+    if (close(a / s.lr, b / s.lr_ref)) continue;
+    const int64_t len = schedule_length(s.config, *s.n);
+    const int64_t len_ref = schedule_length(s.reference, *s.n_ref);
+    d.causes.push_back(
+        {"lr_schedule",
+         "the lr differs at equal samples seen: " + num(a) + " vs " + num(b) + " at " +
+             num(samples) + " samples (" + to_string(s.config.scheduler) + " over " + num(len) +
+             " scheduler steps, " + num(int64_t{scheduler_steps_per_optimizer_step(s.config)}) +
+             " per optimizer step, vs " + to_string(s.reference.scheduler) + " over " +
+             num(len_ref) + ", " +
+             num(int64_t{scheduler_steps_per_optimizer_step(s.reference)}) + ")"});
+    return;
+  }
+}
+
+// Layers whose arithmetic depends on the per-device batch or on the rank's seed.
+void model_reasons(const Setups& s, Diagnosis& d) {
+  const RunConfig& c = s.config;
+  const RunConfig& r = s.reference;
+  const int64_t b = per_rank_micro_batch(c), b_ref = per_rank_micro_batch(r);
+  const bool reshaped = b != b_ref || c.num_processes != r.num_processes;
+  if (c.batch_norm && r.batch_norm && b != b_ref) {
+    d.causes.push_back({"batch_norm", "batch norm normalises over the per-device batch: " +
+                                          num(b) + " vs " + num(b_ref) +
+                                          " samples (a different model, not a reordering)"});
+  }
+  if (c.dropout > 0 && r.dropout > 0 && reshaped) {
+    const bool same_masks = !c.device_specific_seed && c.num_processes > 1;
+    d.causes.push_back(
+        {"dropout",
+         "dropout " + num(c.dropout) + ": " +
+             (same_masks ? "with the same seed on every rank, the " + processes(c.num_processes) +
+                               " draw identical masks"
+                         : "the ranks draw their own masks") +
+             ", unlike " + processes(r.num_processes) + " x " + num(b_ref) +
+             "; the curves can agree only statistically"});
+  }
+  const bool per_batch = c.loss_normalization == LossNormalization::kPerBatch &&
+                         r.loss_normalization == LossNormalization::kPerBatch;
+  const bool split_differently = b != b_ref || c.num_processes != r.num_processes ||
+                                 c.gradient_accumulation_steps != r.gradient_accumulation_steps;
+  if (per_batch && c.token_data() && r.token_data() && split_differently) {
+    d.causes.push_back(
+        {"loss_normalization",
+         "per-batch loss normalisation on token data: each micro-batch's mean over its own "
+         "tokens, averaged over micro-batches and ranks, is not the mean over the step's tokens "
+         "(" + num(int64_t{c.num_processes}) + " x " + num(b) + " acc " +
+             num(int64_t{c.gradient_accumulation_steps}) + " vs " +
+             num(int64_t{r.num_processes}) + " x " + num(b_ref) + " acc " +
+             num(int64_t{r.gradient_accumulation_steps}) +
+             "); --loss-normalization global makes them agree"});
+  }
 }
 
 // The epoch's tail: samples repeated by even_batches, samples dropped by drop_last.
@@ -162,6 +246,17 @@ Reading tail_flag(const ConfigDiff& d, const Setups& s, bool also = true) {
       s.n && s.n_ref && whole_steps(s.config, *s.n) && whole_steps(s.reference, *s.n_ref) && also;
   return no_effect ? info(d.key + " " + vs(d) + ": no effect at this dataset size")
                    : cause(d.key + " differs (" + vs(d) + ")");
+}
+
+bool whole_steps_both(const Setups& s) {
+  return s.n && s.n_ref && whole_steps(s.config, *s.n) && whole_steps(s.reference, *s.n_ref);
+}
+
+// A schedule key: a cause when the schedule cannot be compared on samples (sizes unknown),
+// else information (lr_schedule says whether the lr differs where it acts).
+Reading schedule_key(const ConfigDiff& d, const Setups& s) {
+  if (s.plans) return {false, d.key + " " + d.value + " vs " + d.reference};
+  return {true, d.key + " differs (" + d.value + " vs " + d.reference + ")"};
 }
 
 // Covered by global_batch / effective_lr, or does not change the per-step arithmetic (run
@@ -229,6 +324,22 @@ const KeyRule kKeyRules[] = {
     {"even_batches", [](const ConfigDiff& d, const Setups& s) { return tail_flag(d, s); }},
     {"drop_last", [](const ConfigDiff& d, const Setups& s) { return tail_flag(d, s); }},
     {"per_device_batch_size", plain_info},
+    // Read where they act: the lr at equal samples seen (lr_schedule) covers them.
+    {"scheduler", schedule_key},
+    {"warmup_steps", schedule_key},
+    {"num_training_steps", schedule_key},
+    {"scheduler_step_size", schedule_key},
+    {"scheduler_gamma", schedule_key},
+    {"pct_start", schedule_key},
+    {"div_factor", schedule_key},
+    {"final_div_factor", schedule_key},
+    {"loss_normalization",
+     [](const ConfigDiff& d, const Setups& s) {
+       return s.config.token_data() || !whole_steps_both(s)
+                  ? cause("loss normalisation " + vs(d) +
+                          ": micro-batches hold different numbers of items")
+                  : info("loss normalisation " + vs(d) + ": equal-size batches, same loss");
+     }},
     {"lr", plain_info},
     {"lr_scaling", plain_info},
     {"epochs", plain_info},
@@ -251,7 +362,8 @@ Diagnosis diagnose(const RunConfig& config, const RunConfig& reference,
   Diagnosis d;
   global_batch_reason(s, d);
   lr_reason(s, d);
-  pace_reason(s, d);
+  schedule_reason(s, d);
+  model_reasons(s, d);
   tail_reasons(s, d);
   for (const ConfigDiff& diff : config_diff(config, reference)) {
     Reading r = read_key(diff, s);

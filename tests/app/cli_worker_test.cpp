@@ -155,5 +155,66 @@ TEST(CliWorker, RerunOfTheSameSetupIsBitwiseIdentical) {
   EXPECT_NE(missing.err.find("no run 9"), std::string::npos) << missing.err;
 }
 
+// The seed's basic case, proved: 1x16 vs 2x8 on 77 samples differ because even_batches repeats
+// 3 samples; the counterfactual (no repeats, the short batch weighted by its real size) is
+// trained and found equivalent.
+TEST(CliExplain, TheSeedsPaddingCaseIsConfirmedByItsCounterfactual) {
+  TempDir home;
+  const std::string db_path = home.file("runs.db");
+  {
+    std::ofstream csv(home.file("d.csv"));
+    csv << "x,y\n";
+    for (int i = 0; i < 77; ++i) csv << (i % 19) / 9.0 - 1 << "," << (i * 7 % 13) / 6.0 << "\n";
+  }
+  for (const auto& [w, b] : std::vector<std::pair<std::string, std::string>>{{"1", "16"}, {"2", "8"}}) {
+    CliResult r = run_cli({"run", "--db", db_path, "--worker", PARITY_WORKER, "--dataset", "csv",
+                           "--data", home.file("d.csv"), "--target", "y", "--task", "regression",
+                           "--model", "linear", "--num-processes", w, "--per-device-batch-size",
+                           b, "--epochs", "2", "--lr", "0.1", "--quiet"},
+                          home.path());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  CliResult dry = run_cli({"explain", "--db", db_path, "--reference", "1", "2", "--dry-run"},
+                          home.path());
+  ASSERT_EQ(dry.exit_code, 0) << dry.err;
+  EXPECT_TRUE(contains(dry.out, "even_batches repeats samples (3 vs 0 per epoch)")) << dry.out;
+  EXPECT_TRUE(contains(dry.out, "(not run: --dry-run)")) << dry.out;
+  CliResult r = run_cli({"explain", "--db", db_path, "--reference", "1", "2", "--worker",
+                         PARITY_WORKER},
+                        home.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "[1/1] padding: even_batches false with global loss normalisation"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "-> run 3: confirmed: equivalent now")) << r.out;
+  EXPECT_TRUE(contains(r.out, "1 of 1 counterfactuals confirmed")) << r.out;
+  storage::Database db(db_path);
+  const auto cf = db.get_run(3);
+  ASSERT_TRUE(cf.has_value());
+  EXPECT_EQ(cf->label, "cf #2 padding");
+  EXPECT_TRUE(contains(cf->notes, "counterfactual of run 2 (reference 1), cause padding"))
+      << cf->notes;
+  EXPECT_EQ(cf->status, storage::RunStatus::kFinished);
+}
+
+// The window reads a model's summary from the worker (it does not load LibTorch).
+TEST(CliWorker, InspectModelPrintsTheSummaryOrOneErrorLine) {
+  TempDir home;
+  std::ofstream(home.file("m.json"))
+      << R"({"dataset": "synthetic-regression", "task": "regression", "model": "torchscript",
+            "model_file": ")" << PARITY_TEST_DATA << R"(/bn_dropout.pt"})";
+  const std::string out = home.file("out.txt"), err = home.file("err.txt");
+  const std::string cmd = std::string(PARITY_WORKER) + " --inspect-model " + home.file("m.json");
+  ASSERT_EQ(std::system((cmd + " >" + out + " 2>" + err).c_str()), 0) << read_file(err);
+  EXPECT_EQ(read_file(out),
+            "{\"batch_norm\":true,\"dropout\":true,\"layer_kinds\":[\"BatchNorm1d\",\"Dropout\","
+            "\"Linear\",\"ReLU\",\"Sequential\"],\"parameters\":81}\n");
+  std::ofstream(home.file("bad.json"))
+      << R"({"dataset": "synthetic-regression", "task": "regression", "model": "torchscript",
+            "model_file": ")" << home.file("m.json") << R"("})";
+  const std::string bad = std::string(PARITY_WORKER) + " --inspect-model " + home.file("bad.json");
+  EXPECT_NE(std::system((bad + " >" + out + " 2>" + err).c_str()), 0);
+  EXPECT_TRUE(contains(read_file(err), "not a TorchScript module")) << read_file(err);
+}
+
 }  // namespace
 }  // namespace parity::cli::testing

@@ -143,6 +143,27 @@ void schedule_reason(const Setups& s, Diagnosis& d) {
                                               "single-process steps)"});
     return;
   }
+  if (!s.same_batch) {
+    // Steps of different sizes sample the lr at different points; compare the schedules in
+    // samples: their kind, length and warm-up.
+    const double pace = static_cast<double>(s.g) / scheduler_steps_per_optimizer_step(s.config);
+    const double pace_ref =
+        static_cast<double>(s.g_ref) / scheduler_steps_per_optimizer_step(s.reference);
+    const double len = static_cast<double>(schedule_length(s.config, *s.n)) * pace;
+    const double len_ref = static_cast<double>(schedule_length(s.reference, *s.n_ref)) * pace_ref;
+    const double warm = static_cast<double>(s.config.warmup_steps) * pace;
+    const double warm_ref = static_cast<double>(s.reference.warmup_steps) * pace_ref;
+    if (s.config.scheduler == s.reference.scheduler && close(len, len_ref) &&
+        close(warm, warm_ref)) {
+      return;
+    }
+    d.causes.push_back({"lr_schedule", "the schedules differ in samples: " +
+                                           to_string(s.config.scheduler) + " over " + num(len) +
+                                           " samples (warm-up " + num(warm) + ") vs " +
+                                           to_string(s.reference.scheduler) + " over " +
+                                           num(len_ref) + " (warm-up " + num(warm_ref) + ")"});
+    return;
+  }
   const int64_t steps_ref = s.plan_ref->total_optimizer_steps;
   const int64_t steps = s.plan->total_optimizer_steps;
   const std::vector<double> mine = lr_curve(s.config, *s.n, steps);

@@ -1,0 +1,126 @@
+// `explain`: the verdict's diagnosis proved by running the counterfactual. For each cause the
+// verdict names, the run's config is aligned with the reference's on that cause alone, trained
+// as an ordinary recorded run (labelled and noted as the counterfactual of the run it explains),
+// and judged against the reference again.
+#include <parity/analysis/counterfactual.h>
+#include <parity/config/setup_text.h>
+#include <parity/stored_runs/compare_runs.h>
+
+#include <iostream>
+#include <memory>
+
+#include "cli_common.h"
+#include "commands.h"
+#include "compare_loader.h"
+#include "config_flags.h"
+#include "run_runner.h"
+
+namespace parity::cli {
+namespace {
+
+struct ExplainArgs {
+  std::string db, reference, run, worker;
+  double hang_timeout_s = 120;
+  bool dry_run = false;
+  bool quiet = false;
+};
+
+// The counterfactual as a recorded run: labelled "cf #7 padding", its notes naming the change.
+int64_t record_counterfactual(storage::Database& db, const engine::Counterfactual& cf,
+                              int64_t run_id, int64_t reference_id, RunnerOptions options) {
+  engine::RunConfig config = *cf.config;
+  config.label = "cf #" + std::to_string(run_id) + " " + cf.cause;
+  require_valid(config);
+  const int64_t id = db.create_run(config.label, engine::to_json(config));
+  db.set_notes(id, "counterfactual of run " + std::to_string(run_id) + " (reference " +
+                       std::to_string(reference_id) + "), cause " + cf.cause + ": " + cf.change);
+  options.quiet = true;
+  const RunReport report = run_recorded(db, id, config, options);
+  if (report.outcome != engine::RunOutcome::kFinished) {
+    throw UsageError("counterfactual run " + std::to_string(id) + " (" + cf.cause + ") " +
+                     std::string(storage::to_string(status_of(report.outcome))) + ": " +
+                     report.message);
+  }
+  return id;
+}
+
+int explain_command(const ExplainArgs& a) {
+  storage::Database db = open_existing_db(db_or_default(a.db));
+  const int64_t reference = parse_id(a.reference, "--reference");
+  const int64_t run = parse_id(a.run, "RUN");
+  // Judged without seed groups: a counterfactual that only changes the seed would otherwise form
+  // a group with the run and lend it a noise floor.
+  engine::CompareOptions options_no_groups;
+  options_no_groups.use_seed_groups = false;
+  const engine::Comparison before = compare_in_db(db, reference, {run}, options_no_groups);
+  const engine::RunComparison& row = before.rows.at(1);
+  std::cout << "run " << run << " (" << row.label << ") vs reference " << reference << " ("
+            << before.rows[0].label << "): " << engine::to_string(row.verdict) << " — "
+            << row.summary << "\n";
+  if (row.verdict != engine::Verdict::kDifferent) {
+    std::cout << "nothing to prove: the verdict is not 'different'\n";
+    return kExitOk;
+  }
+  const engine::CompareRun stored = stored_runs::load_compare_run(db, run);
+  const engine::CompareRun stored_ref = stored_runs::load_compare_run(db, reference);
+  const auto cfs = engine::counterfactuals(stored.config, stored_ref.config, row.reasons,
+                                           stored.train_size, stored_ref.train_size);
+  SignalStop stop;
+  RunnerOptions options;
+  if (!a.dry_run) {
+    options.launch.worker_path = resolve_worker(a.worker);
+    options.launch.hang_timeout_s = a.hang_timeout_s;
+    options.launch.stop = stop.flag();
+  }
+  int proved = 0;
+  for (size_t i = 0; i < cfs.size(); ++i) {
+    const engine::Counterfactual& cf = cfs[i];
+    std::cout << "[" << i + 1 << "/" << cfs.size() << "] " << cf.cause << ": ";
+    if (!cf.config) {
+      std::cout << "cannot be tested alone — " << cf.why_not << "\n";
+      continue;
+    }
+    std::cout << cf.change;
+    if (a.dry_run) {
+      std::cout << " (not run: --dry-run)\n";
+      continue;
+    }
+    std::cout << std::flush;
+    const int64_t id = record_counterfactual(db, cf, run, reference, options);
+    const engine::Comparison after = compare_in_db(db, reference, {id}, options_no_groups);
+    const engine::ProofResult proof = engine::judge_counterfactual(row, after.rows[1]);
+    proved += proof.proof == engine::Proof::kConfirmed;
+    std::cout << "\n    -> run " << id << ": " << proof.text << "\n" << std::flush;
+    if (stop.stopped()) break;
+  }
+  if (!a.dry_run) {
+    std::cout << proved << " of " << cfs.size() << " counterfactuals confirmed\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_explain_command(CLI::App& app, int* exit_code) {
+  auto a = std::make_shared<ExplainArgs>();
+  CLI::App* sub = app.add_subcommand(
+      "explain",
+      "prove the verdict's diagnosis: train, for each cause, the run aligned with the reference "
+      "on that cause alone, and judge it again");
+  sub->footer(
+      "Each counterfactual is an ordinary run in the database, labelled 'cf #RUN CAUSE' and "
+      "noted with what it changed. 'confirmed': aligning the cause makes the run equivalent; "
+      "'partly': the gap shrinks by the stated factor; 'not confirmed': it does not.");
+  add_db_option(*sub, &a->db);
+  sub->add_option("--reference", a->reference, "the reference run")->required();
+  sub->add_option("RUN", a->run, "the run to explain")->required();
+  sub->add_option("--worker", a->worker, "the rank executable (default: beside this one)");
+  sub->add_option("--hang-timeout,--hang_timeout", a->hang_timeout_s,
+                  "seconds a rank may stay silent before a counterfactual run is failed")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  sub->add_flag("--dry-run,--dry_run", a->dry_run, "list the counterfactuals without training");
+  sub->callback([a, exit_code] { *exit_code = explain_command(*a); });
+}
+
+}  // namespace parity::cli

@@ -464,3 +464,51 @@ TEST(Determinism, StepNumbersThatDiverge) {
 
 }  // namespace
 }  // namespace parity::engine
+
+namespace parity::engine {
+namespace {
+
+// The case: three seeds of 1x16 that differ by ~5 at the first steps (loss ~15) and by
+// ~0.01 late; a 2x16 run with an unscaled lr whose max gap (5.04) is under the seeds' max spread
+// (5.23) but that ends 0.868 off. v0.1 called it equivalent; the band at each point does not.
+TEST(Compare, TheSeedBandIsPerPointSoALateGapIsNotHiddenByAnEarlySpread) {
+  const auto seeded = [](double early, double late) {
+    return [early, late](double s) {
+      const double t = s / 1024.0;
+      return test::default_loss(s) + 14 * std::exp(-40 * t) + early * std::exp(-40 * t) + late * t;
+    };
+  };
+  CompareRun ref = make_run(1, regression(1, 16), seeded(0, 0));
+  RunConfig s2 = regression(1, 16), s3 = regression(1, 16), two = regression(2, 16);
+  s2.seed = 2;
+  s3.seed = 3;
+  CompareRun seed2 = make_run(2, s2, seeded(5.23, 0.004));
+  CompareRun seed3 = make_run(3, s3, seeded(2.5, 0.017));
+  CompareRun unscaled = make_run(4, two, seeded(5.04, 0.868));
+  ref.final_eval_loss = 0.50;
+  seed2.final_eval_loss = 0.498;
+  seed3.final_eval_loss = 0.499;
+  unscaled.final_eval_loss = 0.728;
+  const Comparison c = compare(ref, {seed2, seed3, unscaled});
+  const RunComparison& row = c.rows[3];
+  EXPECT_EQ(row.verdict, Verdict::kDifferent) << row.summary;
+  EXPECT_GT(row.outside_fraction, 0.5);
+  // The old rule (max gap under the seeds' largest spread anywhere) would have passed it.
+  EXPECT_GT(row.noise_floor, row.delta.max_abs);
+  // The seeds themselves stay inside their band.
+  EXPECT_EQ(c.rows[1].verdict, Verdict::kEquivalent) << c.rows[1].summary;
+
+  // Inside the band everywhere but with an evaluation far outside the seeds': still different.
+  CompareRun close_run = make_run(5, two, seeded(1.0, 0.002));
+  close_run.final_eval_loss = 0.728;
+  const RunComparison eval_row = compare(ref, {seed2, seed3, close_run}).rows[3];
+  EXPECT_EQ(eval_row.verdict, Verdict::kDifferent) << eval_row.summary;
+  EXPECT_TRUE(eval_row.final_eval_outside);
+  ASSERT_FALSE(eval_row.reasons.empty());
+  EXPECT_EQ(eval_row.reasons[0].key, "final_eval");
+  close_run.final_eval_loss = 0.4995;
+  EXPECT_EQ(compare(ref, {seed2, seed3, close_run}).rows[3].verdict, Verdict::kEquivalent);
+}
+
+}  // namespace
+}  // namespace parity::engine

@@ -154,6 +154,10 @@ void check_options(const CompareOptions& options) {
 // linearly, kReorderRel x (1 + k) at the k-th. Beyond it, reordering does not explain the gap.
 constexpr double kReorderRel = 1e-5;
 
+// With a seed group, "equivalent" allows this share of the compared points outside the seeds'
+// band (a band of a few seeds is itself noisy).
+constexpr double kOutsideShare = 0.05;
+
 struct Parting {
   bool within = true;  ///< every point within the reordering bound
   size_t index = 0;    ///< first aligned point beyond it
@@ -236,10 +240,12 @@ class Comparer {
   void take_noise_floors() {
     floor_.assign(runs_.size(), 0.0);
     floor_source_.assign(runs_.size(), "");
+    group_of_.assign(runs_.size(), nullptr);
     for (const SeedGroup& g : out_.groups) {
       for (size_t i : g.indices) {
         if (g.spread < floor_[i]) continue;
         floor_[i] = g.spread;
+        group_of_[i] = &g;
         floor_source_[i] = "spread of " + num(int64_t(g.indices.size())) + " seeds of " +
                            (i == 0 ? "the reference" : "this setup");
       }
@@ -293,32 +299,80 @@ class Comparer {
     const bool from_ref = floor_[0] >= floor_[i];
     row.noise_floor = from_ref ? floor_[0] : floor_[i];
     row.noise_source = from_ref ? floor_source_[0] : floor_source_[i];
-    row.worst_ratio = worst_ratio(aligned, row.noise_floor);
-    row.verdict = decide(row.delta, row.worst_ratio);
+    const SeedGroup* group = from_ref ? group_of_[0] : group_of_[i];
+    row.worst_ratio = worst_ratio(aligned, group, &row.outside_fraction);
+    row.verdict = decide(row.delta, row.worst_ratio, group != nullptr, row.outside_fraction);
+    if (group && row.verdict == Verdict::kEquivalent) check_final_eval(run, *group, row);
     explain(run, row);
     row.summary = summary_of(row);
     return row;
   }
 
-  // max over the finite points of |delta| / allowed, allowed = max(noise_factor x floor,
-  // abs_tolerance + rel_tolerance x |reference loss|).
-  double worst_ratio(const Aligned& a, double noise_floor) const {
+  // The allowed gap at aligned point k: the tolerance, or with a seed group the seeds' min-max
+  // spread at that point (interpolated on their band) times noise_factor, whichever is larger.
+  double allowed_at(const Aligned& a, size_t k, const SeedGroup* group) const {
+    const double tolerance = options_.abs_tolerance + options_.rel_tolerance * std::abs(a.ref[k]);
+    if (!group) return tolerance;
+    return std::max(tolerance, options_.noise_factor * band_spread_at(group->band, a.x[k]));
+  }
+
+  // The band's width (hi - lo) at x, linearly interpolated; 0 outside the band.
+  static double band_spread_at(const Band& b, double x) {
+    if (b.x.empty() || x < b.x.front() || x > b.x.back()) return 0;
+    const auto it = std::lower_bound(b.x.begin(), b.x.end(), x);
+    const size_t j = static_cast<size_t>(it - b.x.begin());
+    const double w_j = b.hi[j] - b.lo[j];
+    if (j == 0 || b.x[j] == x) return w_j;
+    const double w_i = b.hi[j - 1] - b.lo[j - 1];
+    const double t = (x - b.x[j - 1]) / (b.x[j] - b.x[j - 1]);
+    return w_i + t * (w_j - w_i);
+  }
+
+  // max over the finite points of |delta| / allowed; *outside = the share of points above 1.
+  double worst_ratio(const Aligned& a, const SeedGroup* group, double* outside) const {
     double worst = 0;
+    size_t points = 0, above = 0;
     for_each_finite(a, [&](size_t k, double delta) {
-      const double allowed =
-          std::max(options_.noise_factor * noise_floor,
-                   options_.abs_tolerance + options_.rel_tolerance * std::abs(a.ref[k]));
+      const double allowed = allowed_at(a, k, group);
       const double ratio =
           allowed > 0 ? delta / allowed : (delta > 0 ? std::numeric_limits<double>::infinity() : 0);
       worst = std::max(worst, ratio);
+      ++points;
+      above += ratio > 1;
     });
+    *outside = points > 0 ? static_cast<double>(above) / static_cast<double>(points) : 0;
     return worst;
   }
 
-  static Verdict decide(const DeltaStats& d, double worst_ratio) {
+  // With seeds: inside the band almost everywhere (at most kOutsideShare of the points above
+  // it). Without: within the tolerance everywhere.
+  static Verdict decide(const DeltaStats& d, double worst_ratio, bool seeds, double outside) {
     if (d.points == 0 && d.nonfinite_points == 0) return Verdict::kNotComparable;
-    if (d.nonfinite_points > 0 || worst_ratio > 1) return Verdict::kDifferent;
-    return Verdict::kEquivalent;
+    if (d.nonfinite_points > 0) return Verdict::kDifferent;
+    if (seeds) return outside <= kOutsideShare ? Verdict::kEquivalent : Verdict::kDifferent;
+    return worst_ratio > 1 ? Verdict::kDifferent : Verdict::kEquivalent;
+  }
+
+  // With seeds, equivalence also needs the final evaluation within the seeds' spread of theirs.
+  void check_final_eval(const CompareRun& run, const SeedGroup& group, RunComparison& row) const {
+    if (!run.final_eval_loss || !reference_.final_eval_loss) return;
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    size_t with_eval = 0;
+    for (size_t i : group.indices) {
+      if (!runs_[i]->final_eval_loss) continue;
+      lo = std::min(lo, *runs_[i]->final_eval_loss);
+      hi = std::max(hi, *runs_[i]->final_eval_loss);
+      ++with_eval;
+    }
+    if (with_eval < 2) return;
+    row.eval_spread = hi - lo;
+    const double gap = std::abs(*run.final_eval_loss - *reference_.final_eval_loss);
+    const double allowed = std::max(options_.noise_factor * (hi - lo),
+                                    options_.abs_tolerance +
+                                        options_.rel_tolerance * std::abs(*reference_.final_eval_loss));
+    if (gap <= allowed) return;
+    row.verdict = Verdict::kDifferent;
+    row.final_eval_outside = true;
   }
 
   // Different: the diagnosis' causes are the reasons (a diverged loss first; rounding or "a bug"
@@ -333,6 +387,14 @@ class Comparer {
             row.reasons.begin(),
             Reason{"loss", "loss is NaN or infinite at " + num(int64_t(d.nonfinite_points)) +
                                " compared points (diverged)"});
+      }
+      if (row.final_eval_outside) {
+        row.reasons.insert(row.reasons.begin(),
+                           Reason{"final_eval", "final evaluation " +
+                                                    num(*row.final_eval_loss_delta, 3) +
+                                                    " vs the reference, outside the seeds' spread "
+                                                    "of final evaluations (" +
+                                                    num(*row.eval_spread, 3) + ")"});
       }
       if (row.reasons.empty()) {
         const Aligned aligned = align(curves_[index_of(run)], curves_[0]);
@@ -398,6 +460,7 @@ class Comparer {
   std::vector<const CompareRun*> runs_;        ///< 0 = the reference, then the others
   std::vector<Series> curves_, epoch_curves_;  ///< smoothed, on options_.axis and on epochs
   std::vector<double> floor_;                  ///< noise floor per run (0 = none)
+  std::vector<const SeedGroup*> group_of_;     ///< the group giving it (nullptr = none)
   std::vector<std::string> floor_source_;
   const CompareRun* baseline_ = nullptr;
   Comparison out_;

@@ -74,10 +74,10 @@ void ConfigFlags::add_to(CLI::App& app, bool with_config_file) {
   if (with_config_file) {
     config_opt_ = app.add_option("--config", config_file_,
                                  "config JSON (to_json format); flags given as well override it");
-    accelerate_opt_ = app.add_option(
-        "--accelerate-config,--accelerate_config", accelerate_file_,
-        "the YAML `accelerate config` wrote (num_processes, mixed_precision, "
-        "gradient_accumulation_steps, machines); flags given as well override it");
+    accelerate_opt_ =
+        app.add_option("--accelerate-config,--accelerate_config", accelerate_file_,
+                       "the YAML `accelerate config` wrote (num_processes, mixed_precision, "
+                       "gradient_accumulation_steps, machines); flags given as well override it");
   }
 }
 
@@ -121,7 +121,8 @@ void ConfigFlags::apply(RunConfig& config) const {
     if (config.dataset == engine::DatasetKind::kSyntheticRegression)
       config.task = engine::Task::kRegression;
     if (config.dataset == engine::DatasetKind::kFashionMnist ||
-        config.dataset == engine::DatasetKind::kIdx || config.dataset == engine::DatasetKind::kJsonl)
+        config.dataset == engine::DatasetKind::kIdx ||
+        config.dataset == engine::DatasetKind::kJsonl)
       config.task = engine::Task::kClassification;
   }
 }

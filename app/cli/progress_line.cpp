@@ -25,9 +25,9 @@ void ProgressLine::start(const engine::RunStart& start) {
     std::fprintf(stderr, "WARNING: %s\n", start.blas_warning.c_str());
   }
   if (options_.quiet) return;
-  const std::string evaluation =
-      start.test_samples > 0 ? std::to_string(start.test_samples) + " evaluate"
-                             : "none evaluate (no test data: no evaluation)";
+  const std::string evaluation = start.test_samples > 0
+                                     ? std::to_string(start.test_samples) + " evaluate"
+                                     : "none evaluate (no test data: no evaluation)";
   std::fprintf(stderr,
                "[%s] %lld optimizer steps (%lld per epoch), %lld samples train, %s, "
                "effective lr %s\n",

@@ -3,23 +3,22 @@
 // Exit status: 0 when the run ended normally (finished, diverged or stopped: rank 0's end line
 // says which), 1 with one line on stderr otherwise.
 
+#include <parity/launch/progress_protocol.h>
+#include <parity/launch/worker_contract.h>
+#include <parity/train/model_summary.h>
+#include <parity/train/trainer.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
-#include <csignal>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
-
-#include <parity/launch/progress_protocol.h>
-#include <parity/launch/worker_contract.h>
-#include <parity/train/model_summary.h>
-#include <parity/train/trainer.h>
 
 namespace {
 

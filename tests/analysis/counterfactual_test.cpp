@@ -44,7 +44,8 @@ TEST(Counterfactuals, EachCauseAlignedAloneThenAllTogether) {
   EXPECT_EQ(global_batch_size(*all->config), global_batch_size(ref));
   // Nothing left that a change of the run could align, but the deliberate tail handling.
   for (const Reason& r : diagnose(*all->config, ref, 77, 77).causes) {
-    EXPECT_TRUE(r.key == "even_batches" || r.key == "loss_normalization") << r.key << ": " << r.text;
+    EXPECT_TRUE(r.key == "even_batches" || r.key == "loss_normalization")
+        << r.key << ": " << r.text;
   }
 }
 

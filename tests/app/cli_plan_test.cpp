@@ -110,10 +110,21 @@ void write_rows(const std::string& path, int rows) {
 TEST(CliPlan, ReadsTheCsvsSizeAndSaysWhatTrainsAndWhatEvaluates) {
   TempDir home;
   write_rows(home.file("d.csv"), 64);
-  const std::vector<std::string> base{"plan", "--dataset", "csv", "--data", home.file("d.csv"),
-                                      "--target", "y", "--task", "regression", "--model",
-                                      "linear", "--num-processes", "2",
-                                      "--per-device-batch-size", "16"};
+  const std::vector<std::string> base{"plan",
+                                      "--dataset",
+                                      "csv",
+                                      "--data",
+                                      home.file("d.csv"),
+                                      "--target",
+                                      "y",
+                                      "--task",
+                                      "regression",
+                                      "--model",
+                                      "linear",
+                                      "--num-processes",
+                                      "2",
+                                      "--per-device-batch-size",
+                                      "16"};
   CliResult r = run_cli(base, home.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "64 train, none evaluate (no test data: no evaluation)")) << r.out;
@@ -135,13 +146,13 @@ TEST(CliPlan, SaysWhenTheDefaultScheduleEndsBeforeTraining) {
                          "--per-device-batch-size", "16", "--scheduler", "linear"},
                         home.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(contains(r.out, "the lr schedule (5 scheduler steps, the default) ends before "
-                              "training (6): linear holds lr 0 after optimizer step 2"))
+  EXPECT_TRUE(contains(r.out,
+                       "the lr schedule (5 scheduler steps, the default) ends before "
+                       "training (6): linear holds lr 0 after optimizer step 2"))
       << r.out;
-  r = run_cli({"plan", "--dataset", "csv", "--data", home.file("d.csv"), "--target", "y",
-               "--task", "regression", "--model", "linear", "--num-processes", "2",
-               "--per-device-batch-size", "16", "--scheduler", "linear", "--num-training-steps",
-               "6"},
+  r = run_cli({"plan", "--dataset", "csv", "--data", home.file("d.csv"), "--target", "y", "--task",
+               "regression", "--model", "linear", "--num-processes", "2", "--per-device-batch-size",
+               "16", "--scheduler", "linear", "--num-training-steps", "6"},
               home.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_FALSE(contains(r.out, "ends before training")) << r.out;
@@ -153,9 +164,9 @@ TEST(CliPlan, AccelerateConfigSetsTheSetupAndFlagsOverrideIt) {
       << "compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_CPU\nnum_processes: 4\n"
          "mixed_precision: bf16\ngradient_accumulation_steps: 2\nmachine_rank: 0\n"
          "num_machines: 1\nuse_cpu: true\nmain_training_function: main\nfsdp_config: {}\n";
-  CliResult r = run_cli({"plan", "--accelerate-config", home.file("acc.yaml"),
-                         "--per-device-batch-size", "8"},
-                        home.path());
+  CliResult r = run_cli(
+      {"plan", "--accelerate-config", home.file("acc.yaml"), "--per-device-batch-size", "8"},
+      home.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto row = row_starting_with(r.out, "4x8");
   ASSERT_GE(row.size(), 7u) << r.out;

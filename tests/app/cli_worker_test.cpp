@@ -135,11 +135,11 @@ TEST(CliWorker, KilledRankFailsTheRunAndTheOtherRankIsGone) {
 TEST(CliWorker, RerunOfTheSameSetupIsBitwiseIdentical) {
   TempDir home;
   const std::string db_path = home.file("runs.db");
-  CliResult first = run_cli({"run", "--db", db_path, "--worker", PARITY_WORKER, "--dataset",
-                             "synthetic-regression", "--model", "mlp", "--hidden", "8",
-                             "--num-processes", "2", "--per-device-batch-size", "8",
-                             "--synthetic-samples", "128", "--quiet"},
-                            home.path());
+  CliResult first =
+      run_cli({"run", "--db", db_path, "--worker", PARITY_WORKER, "--dataset",
+               "synthetic-regression", "--model", "mlp", "--hidden", "8", "--num-processes", "2",
+               "--per-device-batch-size", "8", "--synthetic-samples", "128", "--quiet"},
+              home.path());
   ASSERT_EQ(first.exit_code, 0) << first.err;
   CliResult again =
       run_cli({"rerun", "1", "--db", db_path, "--worker", PARITY_WORKER, "--quiet"}, home.path());
@@ -166,22 +166,43 @@ TEST(CliExplain, TheSeedsPaddingCaseIsConfirmedByItsCounterfactual) {
     csv << "x,y\n";
     for (int i = 0; i < 77; ++i) csv << (i % 19) / 9.0 - 1 << "," << (i * 7 % 13) / 6.0 << "\n";
   }
-  for (const auto& [w, b] : std::vector<std::pair<std::string, std::string>>{{"1", "16"}, {"2", "8"}}) {
-    CliResult r = run_cli({"run", "--db", db_path, "--worker", PARITY_WORKER, "--dataset", "csv",
-                           "--data", home.file("d.csv"), "--target", "y", "--task", "regression",
-                           "--model", "linear", "--num-processes", w, "--per-device-batch-size",
-                           b, "--epochs", "2", "--lr", "0.1", "--quiet"},
+  for (const auto& [w, b] :
+       std::vector<std::pair<std::string, std::string>>{{"1", "16"}, {"2", "8"}}) {
+    CliResult r = run_cli({"run",
+                           "--db",
+                           db_path,
+                           "--worker",
+                           PARITY_WORKER,
+                           "--dataset",
+                           "csv",
+                           "--data",
+                           home.file("d.csv"),
+                           "--target",
+                           "y",
+                           "--task",
+                           "regression",
+                           "--model",
+                           "linear",
+                           "--num-processes",
+                           w,
+                           "--per-device-batch-size",
+                           b,
+                           "--epochs",
+                           "2",
+                           "--lr",
+                           "0.1",
+                           "--quiet"},
                           home.path());
     ASSERT_EQ(r.exit_code, 0) << r.err;
   }
-  CliResult dry = run_cli({"explain", "--db", db_path, "--reference", "1", "2", "--dry-run"},
-                          home.path());
+  CliResult dry =
+      run_cli({"explain", "--db", db_path, "--reference", "1", "2", "--dry-run"}, home.path());
   ASSERT_EQ(dry.exit_code, 0) << dry.err;
   EXPECT_TRUE(contains(dry.out, "even_batches repeats samples (3 vs 0 per epoch)")) << dry.out;
   EXPECT_TRUE(contains(dry.out, "(not run: --dry-run)")) << dry.out;
-  CliResult r = run_cli({"explain", "--db", db_path, "--reference", "1", "2", "--worker",
-                         PARITY_WORKER},
-                        home.path());
+  CliResult r =
+      run_cli({"explain", "--db", db_path, "--reference", "1", "2", "--worker", PARITY_WORKER},
+              home.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "[1/1] padding: even_batches false with global loss normalisation"))
       << r.out;
@@ -201,7 +222,8 @@ TEST(CliWorker, InspectModelPrintsTheSummaryOrOneErrorLine) {
   TempDir home;
   std::ofstream(home.file("m.json"))
       << R"({"dataset": "synthetic-regression", "task": "regression", "model": "torchscript",
-            "model_file": ")" << PARITY_TEST_DATA << R"(/bn_dropout.pt"})";
+            "model_file": ")"
+      << PARITY_TEST_DATA << R"(/bn_dropout.pt"})";
   const std::string out = home.file("out.txt"), err = home.file("err.txt");
   const std::string cmd = std::string(PARITY_WORKER) + " --inspect-model " + home.file("m.json");
   ASSERT_EQ(std::system((cmd + " >" + out + " 2>" + err).c_str()), 0) << read_file(err);
@@ -210,7 +232,8 @@ TEST(CliWorker, InspectModelPrintsTheSummaryOrOneErrorLine) {
             "\"Linear\",\"ReLU\",\"Sequential\"],\"parameters\":81}\n");
   std::ofstream(home.file("bad.json"))
       << R"({"dataset": "synthetic-regression", "task": "regression", "model": "torchscript",
-            "model_file": ")" << home.file("m.json") << R"("})";
+            "model_file": ")"
+      << home.file("m.json") << R"("})";
   const std::string bad = std::string(PARITY_WORKER) + " --inspect-model " + home.file("bad.json");
   EXPECT_NE(std::system((bad + " >" + out + " 2>" + err).c_str()), 0);
   EXPECT_TRUE(contains(read_file(err), "not a TorchScript module")) << read_file(err);

@@ -17,8 +17,9 @@ namespace fs = std::filesystem;
 class DataSizesTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("parity-sizes-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() /
+           ("parity-sizes-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
@@ -69,17 +70,20 @@ TEST_F(DataSizesTest, JsonlCountsSequencesAndIdxReadsItsHeader) {
   c.data_path = (dir_ / "d.jsonl").string();
   {
     std::ofstream out(c.data_path);
-    for (int i = 0; i < 7; ++i) out << R"({"input_ids": [1, 2], "labels": [1, 2]})" << "\n";
+    for (int i = 0; i < 7; ++i)
+      out << R"({"input_ids": [1, 2], "labels": [1, 2]})"
+          << "\n";
   }
   EXPECT_EQ(read_data_sizes(c).train, 7);
 
   c = RunConfig{};
   c.dataset = DatasetKind::kIdx;
   c.data_path = dir_.string();
-  for (auto [stem, n] : {std::pair{"train-labels-idx1-ubyte", 300}, {"t10k-labels-idx1-ubyte", 50}}) {
+  for (auto [stem, n] :
+       {std::pair{"train-labels-idx1-ubyte", 300}, {"t10k-labels-idx1-ubyte", 50}}) {
     gzFile f = gzopen((dir_ / (std::string(stem) + ".gz")).c_str(), "wb");
-    const unsigned char header[8] = {0, 0, 8, 1, 0, 0, static_cast<unsigned char>(n >> 8),
-                                     static_cast<unsigned char>(n & 0xff)};
+    const unsigned char header[8] = {
+        0, 0, 8, 1, 0, 0, static_cast<unsigned char>(n >> 8), static_cast<unsigned char>(n & 0xff)};
     gzwrite(f, header, sizeof header);
     gzclose(f);
   }

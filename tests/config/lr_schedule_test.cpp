@@ -4,37 +4,17 @@
 #include <gtest/gtest.h>
 #include <parity/config/lr_schedule.h>
 
-#include <fstream>
-#include <nlohmann/json.hpp>
-#include <sstream>
+#include "lr_schedule_fixture.h"
 
 namespace parity::engine {
 namespace {
 
-nlohmann::json fixture() {
-  std::ifstream in(std::string(PARITY_TEST_DATA) + "/lr_schedules.json");
-  std::stringstream text;
-  text << in.rdbuf();
-  return nlohmann::json::parse(text.str());
-}
-
-RunConfig config_of(const nlohmann::json& c) {
-  RunConfig config;
-  config.scheduler = parse_scheduler(c.at("scheduler").get<std::string>());
-  config.warmup_steps = c.value("warmup", 0);
-  config.scheduler_step_size = c.value("step_size", 1000);
-  config.scheduler_gamma = c.value("gamma", 0.1);
-  config.pct_start = c.value("pct_start", 0.3);
-  config.div_factor = c.value("div_factor", 25.0);
-  config.final_div_factor = c.value("final_div_factor", 1e4);
-  return config;
-}
-
 TEST(LrSchedule, EqualsTorchAndTransformersAtEveryPosition) {
-  const auto cases = fixture().at("cases");
+  const auto cases = test::lr_schedule_cases();
   ASSERT_GE(cases.size(), 9u);
   for (const auto& c : cases) {
-    const LrSchedule schedule(config_of(c), c.at("lr").get<double>(), c.at("total").get<int64_t>());
+    const LrSchedule schedule(test::lr_schedule_config(c), c.at("lr").get<double>(),
+                              c.at("total").get<int64_t>());
     const auto lrs = c.at("lrs");
     ASSERT_GE(lrs.size(), c.at("total").get<size_t>());
     for (size_t p = 0; p < lrs.size(); ++p) {
@@ -70,7 +50,7 @@ TEST(LrSchedule, DefaultLengthIsAccelerateExamplesLoaderBatchesTimesEpochsOverAc
   c.per_device_batch_size = 16;
   c.epochs = 3;
   c.gradient_accumulation_steps = 2;
-  c.num_processes = 4;  // the unsharded loader does not know W
+  c.num_processes = 4;                                      // the unsharded loader does not know W
   EXPECT_EQ(default_num_training_steps(c, 77), 5 * 3 / 2);  // ceil(77/16) = 5 batches
   c.drop_last = true;
   EXPECT_EQ(default_num_training_steps(c, 77), 4 * 3 / 2);

@@ -160,7 +160,8 @@ TEST(RunConfig, EachRuleHasItsMessage) {
       {"dropout on linear", [](RunConfig& c) { c.model = ModelKind::kLinear, c.dropout = 0.1; },
        "dropout: 0.1 is not allowed with model linear; dropout is an option of the mlp and cnn "
        "models"},
-      {"batch norm on linear", [](RunConfig& c) { c.model = ModelKind::kLinear, c.batch_norm = true; },
+      {"batch norm on linear",
+       [](RunConfig& c) { c.model = ModelKind::kLinear, c.batch_norm = true; },
        "batch_norm: true is not allowed with model linear; batch norm is an option of the mlp "
        "and cnn models"},
       {"warm-up on step",

@@ -123,10 +123,13 @@ TEST(CsvDataset, TestFileByColumnNameAndValidationSplitFromTheTail) {
 TEST(JsonlDataset, PadsEachBatchToItsLongestAndIgnoresMaskedLabels) {
   TempDir dir;
   const std::string p = dir.path() + "/d.jsonl";
-  std::ofstream(p) << R"({"input_ids": [5, 6, 7], "labels": [5, 6, 7]})" "\n"
-                   << R"({"input_ids": [1, 2], "labels": [-100, 2]})" "\n"
+  std::ofstream(p) << R"({"input_ids": [5, 6, 7], "labels": [5, 6, 7]})"
+                      "\n"
+                   << R"({"input_ids": [1, 2], "labels": [-100, 2]})"
+                      "\n"
                    << "\n"
-                   << R"({"input_ids": [3, 4, 9, 9, 9, 11], "labels": [3, 4, 9, -100, -100, 11]})" "\n";
+                   << R"({"input_ids": [3, 4, 9, 9, 9, 11], "labels": [3, 4, 9, -100, -100, 11]})"
+                      "\n";
   RunConfig c;
   c.dataset = DatasetKind::kJsonl;
   c.model = ModelKind::kBigram;
@@ -138,8 +141,8 @@ TEST(JsonlDataset, PadsEachBatchToItsLongestAndIgnoresMaskedLabels) {
   EXPECT_EQ(split.test.size(), 0);
   auto [x, y] = gather_batch(split.train, {1, 0});
   ASSERT_EQ(x.sizes(), (std::vector<int64_t>{2, 3}));  // the batch's longest, not the file's
-  EXPECT_EQ(x[0][2].item<int64_t>(), 0);              // pad_id
-  EXPECT_EQ(y[0][2].item<int64_t>(), kIgnoreIndex);   // padded labels are ignored
+  EXPECT_EQ(x[0][2].item<int64_t>(), 0);               // pad_id
+  EXPECT_EQ(y[0][2].item<int64_t>(), kIgnoreIndex);    // padded labels are ignored
   // Items a causal LM scores: labels 1.. (shifted), not -100: row 1 has 1, row 0 has 2.
   EXPECT_EQ(count_items(y, /*tokens=*/true), 3);
   auto [x2, y2] = gather_batch(split.train, {2});
@@ -154,14 +157,15 @@ TEST(JsonlDataset, BadLinesNameTheLineAndTheProblem) {
   c.dataset = DatasetKind::kJsonl;
   c.model = ModelKind::kBigram;
   c.data_path = p;
-  for (const auto& [line, expected] :
-       std::vector<std::pair<std::string, std::string>>{
+  for (const auto& [line, expected] : std::vector<std::pair<std::string, std::string>>{
            {R"({"input_ids": [1, 2], "labels": [1]})", "1 labels for 2 input_ids"},
            {R"({"input_ids": [1, 2]})", "no \"labels\" key"},
            {R"({"input_ids": [1, "a"], "labels": [1, 2]})", "not an integer"},
            {R"({"input_ids": [1, 2], "labels": [1, -3]})", "only -100"},
            {"[1, 2", "not a JSON object"}}) {
-    std::ofstream(p) << R"({"input_ids": [1, 2], "labels": [1, 2]})" "\n" << line << "\n";
+    std::ofstream(p) << R"({"input_ids": [1, 2], "labels": [1, 2]})"
+                        "\n"
+                     << line << "\n";
     try {
       load_dataset(c);
       ADD_FAILURE() << "accepted " << line;
@@ -175,8 +179,8 @@ TEST(JsonlDataset, BadLinesNameTheLineAndTheProblem) {
 TEST(IdxDataset, AnyFolderInMnistsLayoutWithItsOwnClassesAndNormalisation) {
   TempDir dir;
   auto images = [](int n) {
-    std::vector<unsigned char> b{0, 0, 8, 3, 0, 0, 0, static_cast<unsigned char>(n), 0, 0, 0, 2,
-                                 0, 0, 0, 2};
+    std::vector<unsigned char> b{0, 0, 8, 3, 0, 0, 0, static_cast<unsigned char>(n),
+                                 0, 0, 0, 2, 0, 0, 0, 2};
     for (int i = 0; i < n * 4; ++i) b.push_back(static_cast<unsigned char>((i * 37) % 256));
     return b;
   };

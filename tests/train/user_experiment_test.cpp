@@ -8,6 +8,7 @@
 #include <random>
 #include <sstream>
 
+#include "../config/lr_schedule_fixture.h"
 #include "datasets.h"
 #include "dist_test_util.h"
 #include "models.h"
@@ -20,7 +21,9 @@ using testing::regression_config;
 using testing::TempDir;
 using testing::train_threaded;
 
-std::string data_file(const std::string& name) { return std::string(PARITY_TEST_DATA) + "/" + name; }
+std::string data_file(const std::string& name) {
+  return std::string(PARITY_TEST_DATA) + "/" + name;
+}
 
 double rel_gap(double a, double b) { return std::abs(a - b) / std::max(1e-12, std::abs(b)); }
 
@@ -150,7 +153,8 @@ TEST(BuiltinModels, BatchNormMakesTheProcessCountMatterAndDropoutIsSeeded) {
   const auto d1 = train_threaded(one);
   const auto d2 = train_threaded(one);
   EXPECT_EQ(d1.sink.steps.back().loss, d2.sink.steps.back().loss);  // the seed fixes the masks
-  EXPECT_NE(d1.sink.steps.back().loss, train_threaded(regression_config(1, 16)).sink.steps.back().loss);
+  EXPECT_NE(d1.sink.steps.back().loss,
+            train_threaded(regression_config(1, 16)).sink.steps.back().loss);
 }
 
 // Variable-length token sequences: 32 of 2..13 tokens, some labels masked.
@@ -217,19 +221,8 @@ TEST(TokenLoss, GlobalNormalisationAgreesAcross1x8And2x4And1x4Acc2AndPerBatchDoe
 }
 
 TEST(Schedules, AcceleratedSchedulerStepsWTimesAndStopsOneCycleAtItsTotalAsAccelerateDoes) {
-  std::ifstream in(data_file("lr_schedules.json"));
-  std::stringstream text;
-  text << in.rdbuf();
-  const auto cases = nlohmann::json::parse(text.str()).at("cases");
-  for (const auto& c : cases) {
-    RunConfig config;
-    config.scheduler = parse_scheduler(c.at("scheduler").get<std::string>());
-    config.warmup_steps = c.value("warmup", 0);
-    config.scheduler_step_size = c.value("step_size", 1000);
-    config.scheduler_gamma = c.value("gamma", 0.1);
-    config.pct_start = c.value("pct_start", 0.3);
-    config.div_factor = c.value("div_factor", 25.0);
-    config.final_div_factor = c.value("final_div_factor", 1e4);
+  for (const auto& c : test::lr_schedule_cases()) {
+    const RunConfig config = test::lr_schedule_config(c);
     const auto& acc = c.at("accelerate");
     AcceleratedScheduler scheduler(
         LrSchedule(config, c.at("lr").get<double>(), c.at("total").get<int64_t>()),

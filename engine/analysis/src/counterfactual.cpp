@@ -39,8 +39,7 @@ Change align_global_batch(const RunConfig& run, const RunConfig& ref) {
     c.per_device_batch_size = *b;
   } else {
     return refused("no per-device batch on " + processes(w) +
-                   (k > 1 ? " with accumulation " + num(int64_t{k}) : "") + " gives " +
-                   num(g_ref));
+                   (k > 1 ? " with accumulation " + num(int64_t{k}) : "") + " gives " + num(g_ref));
   }
   return {"per-device batch " + num(run.per_device_batch_size) + " -> " +
               num(c.per_device_batch_size) + " (global " + num(g_ref) + ")",
@@ -68,7 +67,8 @@ Change align_schedule(const RunConfig& run, const RunConfig& ref, std::optional<
   const double ratio = pace(ref) / pace(run);
   const double length = static_cast<double>(schedule_length(ref, *n_ref)) * ratio;
   const double warmup = static_cast<double>(ref.warmup_steps) * ratio;
-  if (std::abs(length - std::round(length)) > 1e-9 || std::abs(warmup - std::round(warmup)) > 1e-9) {
+  if (std::abs(length - std::round(length)) > 1e-9 ||
+      std::abs(warmup - std::round(warmup)) > 1e-9) {
     return refused("the reference's schedule (" + num(schedule_length(ref, *n_ref)) +
                    " scheduler steps) is not a whole number of this run's (x " + num(ratio) + ")");
   }
@@ -76,7 +76,8 @@ Change align_schedule(const RunConfig& run, const RunConfig& ref, std::optional<
   c.scheduler = ref.scheduler;
   c.num_training_steps = static_cast<int64_t>(std::llround(length));
   c.warmup_steps = static_cast<int64_t>(std::llround(warmup));
-  c.scheduler_step_size = static_cast<int64_t>(std::llround(static_cast<double>(ref.scheduler_step_size) * ratio));
+  c.scheduler_step_size =
+      static_cast<int64_t>(std::llround(static_cast<double>(ref.scheduler_step_size) * ratio));
   c.scheduler_gamma = ref.scheduler_gamma;
   c.pct_start = ref.pct_start;
   c.div_factor = ref.div_factor;
@@ -141,13 +142,14 @@ Change align(const Reason& cause, const RunConfig& run, const RunConfig& ref,
   if (key == "dropped") return align_key(run, ref, "drop_last");
   if (key == "batch_norm") {
     return refused("batch-norm statistics over " + num(per_rank_micro_batch(run)) +
-                   " samples cannot equal those over " + num(per_rank_micro_batch(ref)) +
-                   " on " + processes(run.num_processes) +
+                   " samples cannot equal those over " + num(per_rank_micro_batch(ref)) + " on " +
+                   processes(run.num_processes) +
                    "; compare at equal per-device batch, or without batch norm");
   }
   if (key == "dropout") {
-    return refused("dropout masks differ whenever the batch is cut differently; only a seed "
-                   "group (several seeds of each setup) can show the runs agree statistically");
+    return refused(
+        "dropout masks differ whenever the batch is cut differently; only a seed "
+        "group (several seeds of each setup) can show the runs agree statistically");
   }
   if (key == "rounding" || key == "unexplained" || key == "loss" || key == "range") {
     return refused("no config difference to align");
@@ -177,8 +179,7 @@ std::vector<Counterfactual> counterfactuals(const RunConfig& run, const RunConfi
   std::vector<std::string> touched;  // keys a change set: later changes may not undo them
   for (int round = 0; round < 6; ++round) {
     bool changed = false;
-    for (const Reason& cause :
-         diagnose(all, reference, train_size, reference_train_size).causes) {
+    for (const Reason& cause : diagnose(all, reference, train_size, reference_train_size).causes) {
       const Change change = align(cause, all, reference, train_size, reference_train_size);
       if (!change.config) continue;
       const std::vector<ConfigDiff> diff = config_diff(*change.config, all);
@@ -216,8 +217,8 @@ ProofResult judge_counterfactual(const RunComparison& original,
   ProofResult r;
   const double before = original.worst_ratio, after = counterfactual.worst_ratio;
   r.shrink = after > 0 ? before / after : std::numeric_limits<double>::infinity();
-  const std::string gaps = "worst gap " + num(after, 3) + "x the allowed, was " + num(before, 3) +
-                           "x";
+  const std::string gaps =
+      "worst gap " + num(after, 3) + "x the allowed, was " + num(before, 3) + "x";
   if (counterfactual.verdict == Verdict::kEquivalent) {
     r.proof = Proof::kConfirmed;
     r.text = "confirmed: equivalent now (" + gaps + ")";

@@ -157,11 +157,11 @@ void schedule_reason(const Setups& s, Diagnosis& d) {
         close(warm, warm_ref)) {
       return;
     }
-    d.causes.push_back({"lr_schedule", "the schedules differ in samples: " +
-                                           to_string(s.config.scheduler) + " over " + num(len) +
-                                           " samples (warm-up " + num(warm) + ") vs " +
-                                           to_string(s.reference.scheduler) + " over " +
-                                           num(len_ref) + " (warm-up " + num(warm_ref) + ")"});
+    d.causes.push_back(
+        {"lr_schedule", "the schedules differ in samples: " + to_string(s.config.scheduler) +
+                            " over " + num(len) + " samples (warm-up " + num(warm) + ") vs " +
+                            to_string(s.reference.scheduler) + " over " + num(len_ref) +
+                            " (warm-up " + num(warm_ref) + ")"});
     return;
   }
   const int64_t steps_ref = s.plan_ref->total_optimizer_steps;
@@ -177,13 +177,13 @@ void schedule_reason(const Setups& s, Diagnosis& d) {
     const int64_t len = schedule_length(s.config, *s.n);
     const int64_t len_ref = schedule_length(s.reference, *s.n_ref);
     d.causes.push_back(
-        {"lr_schedule",
-         "the lr differs at equal samples seen: " + num(a) + " vs " + num(b) + " at " +
-             num(samples) + " samples (" + to_string(s.config.scheduler) + " over " + num(len) +
-             " scheduler steps, " + num(int64_t{scheduler_steps_per_optimizer_step(s.config)}) +
-             " per optimizer step, vs " + to_string(s.reference.scheduler) + " over " +
-             num(len_ref) + ", " +
-             num(int64_t{scheduler_steps_per_optimizer_step(s.reference)}) + ")"});
+        {"lr_schedule", "the lr differs at equal samples seen: " + num(a) + " vs " + num(b) +
+                            " at " + num(samples) + " samples (" + to_string(s.config.scheduler) +
+                            " over " + num(len) + " scheduler steps, " +
+                            num(int64_t{scheduler_steps_per_optimizer_step(s.config)}) +
+                            " per optimizer step, vs " + to_string(s.reference.scheduler) +
+                            " over " + num(len_ref) + ", " +
+                            num(int64_t{scheduler_steps_per_optimizer_step(s.reference)}) + ")"});
     return;
   }
 }
@@ -195,20 +195,19 @@ void model_reasons(const Setups& s, Diagnosis& d) {
   const int64_t b = per_rank_micro_batch(c), b_ref = per_rank_micro_batch(r);
   const bool reshaped = b != b_ref || c.num_processes != r.num_processes;
   if (c.batch_norm && r.batch_norm && b != b_ref) {
-    d.causes.push_back({"batch_norm", "batch norm normalises over the per-device batch: " +
-                                          num(b) + " vs " + num(b_ref) +
+    d.causes.push_back({"batch_norm", "batch norm normalises over the per-device batch: " + num(b) +
+                                          " vs " + num(b_ref) +
                                           " samples (a different model, not a reordering)"});
   }
   if (c.dropout > 0 && r.dropout > 0 && reshaped) {
     const bool same_masks = !c.device_specific_seed && c.num_processes > 1;
     d.causes.push_back(
-        {"dropout",
-         "dropout " + num(c.dropout) + ": " +
-             (same_masks ? "with the same seed on every rank, the " + processes(c.num_processes) +
-                               " draw identical masks"
-                         : "the ranks draw their own masks") +
-             ", unlike " + processes(r.num_processes) + " x " + num(b_ref) +
-             "; the curves can agree only statistically"});
+        {"dropout", "dropout " + num(c.dropout) + ": " +
+                        (same_masks ? "with the same seed on every rank, the " +
+                                          processes(c.num_processes) + " draw identical masks"
+                                    : "the ranks draw their own masks") +
+                        ", unlike " + processes(r.num_processes) + " x " + num(b_ref) +
+                        "; the curves can agree only statistically"});
   }
   const bool per_batch = c.loss_normalization == LossNormalization::kPerBatch &&
                          r.loss_normalization == LossNormalization::kPerBatch;
@@ -219,10 +218,10 @@ void model_reasons(const Setups& s, Diagnosis& d) {
         {"loss_normalization",
          "per-batch loss normalisation on token data: each micro-batch's mean over its own "
          "tokens, averaged over micro-batches and ranks, is not the mean over the step's tokens "
-         "(" + num(int64_t{c.num_processes}) + " x " + num(b) + " acc " +
-             num(int64_t{c.gradient_accumulation_steps}) + " vs " +
-             num(int64_t{r.num_processes}) + " x " + num(b_ref) + " acc " +
-             num(int64_t{r.gradient_accumulation_steps}) +
+         "(" +
+             num(int64_t{c.num_processes}) + " x " + num(b) + " acc " +
+             num(int64_t{c.gradient_accumulation_steps}) + " vs " + num(int64_t{r.num_processes}) +
+             " x " + num(b_ref) + " acc " + num(int64_t{r.gradient_accumulation_steps}) +
              "); --loss-normalization global makes them agree"});
   }
 }

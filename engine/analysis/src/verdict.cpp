@@ -199,7 +199,8 @@ Reason no_cause(const RunConfig& a, const RunConfig& b, const Parting& parting,
   if (!parting.within) {
     return {"unexplained",
             "unexplained: possible bug — no config difference changes the arithmetic, and the "
-            "curves part at " + where + " (relative gap " + num(parting.rel, 3) +
+            "curves part at " +
+                where + " (relative gap " + num(parting.rel, 3) +
                 ", beyond fp32 reordering's 1e-5 x (1 + point))"};
   }
   return {"unexplained",
@@ -367,9 +368,9 @@ class Comparer {
     if (with_eval < 2) return;
     row.eval_spread = hi - lo;
     const double gap = std::abs(*run.final_eval_loss - *reference_.final_eval_loss);
-    const double allowed = std::max(options_.noise_factor * (hi - lo),
-                                    options_.abs_tolerance +
-                                        options_.rel_tolerance * std::abs(*reference_.final_eval_loss));
+    const double allowed = std::max(
+        options_.noise_factor * (hi - lo),
+        options_.abs_tolerance + options_.rel_tolerance * std::abs(*reference_.final_eval_loss));
     if (gap <= allowed) return;
     row.verdict = Verdict::kDifferent;
     row.final_eval_outside = true;
@@ -389,12 +390,12 @@ class Comparer {
                                " compared points (diverged)"});
       }
       if (row.final_eval_outside) {
-        row.reasons.insert(row.reasons.begin(),
-                           Reason{"final_eval", "final evaluation " +
-                                                    num(*row.final_eval_loss_delta, 3) +
-                                                    " vs the reference, outside the seeds' spread "
-                                                    "of final evaluations (" +
-                                                    num(*row.eval_spread, 3) + ")"});
+        row.reasons.insert(
+            row.reasons.begin(),
+            Reason{"final_eval", "final evaluation " + num(*row.final_eval_loss_delta, 3) +
+                                     " vs the reference, outside the seeds' spread "
+                                     "of final evaluations (" +
+                                     num(*row.eval_spread, 3) + ")"});
       }
       if (row.reasons.empty()) {
         const Aligned aligned = align(curves_[index_of(run)], curves_[0]);

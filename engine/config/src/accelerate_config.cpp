@@ -10,9 +10,11 @@ namespace {
 // reads elsewhere; they are listed as ignored only when they would matter.
 const std::set<std::string>& quiet_keys() {
   static const std::set<std::string> keys{
-      "compute_environment", "debug", "downcast_bf16", "enable_cpu_affinity", "gpu_ids",
-      "main_training_function", "rdzv_backend", "same_network", "tpu_env", "tpu_use_cluster",
-      "tpu_use_sudo", "dynamo_config", "ipex_config", "mpirun_config"};
+      "compute_environment", "debug",        "downcast_bf16",
+      "enable_cpu_affinity", "gpu_ids",      "main_training_function",
+      "rdzv_backend",        "same_network", "tpu_env",
+      "tpu_use_cluster",     "tpu_use_sudo", "dynamo_config",
+      "ipex_config",         "mpirun_config"};
   return keys;
 }
 
@@ -62,15 +64,16 @@ AccelerateConfig read_accelerate_config(const std::string& path) {
       try {
         out.mixed_precision = parse_mixed_precision(mp);
       } catch (const ConfigError&) {
-        throw ConfigError("accelerate_config", path,
-                          "mixed_precision " + mp + " is not one Parity trains; use no, bf16 or fp16");
+        throw ConfigError(
+            "accelerate_config", path,
+            "mixed_precision " + mp + " is not one Parity trains; use no, bf16 or fp16");
       }
     } else if (key == "gradient_accumulation_steps") {
       out.gradient_accumulation_steps = scalar<int>(v, key, path, "an integer");
     } else if (key == "deepspeed_config" && v.IsMap() && v["gradient_accumulation_steps"]) {
-      out.gradient_accumulation_steps = scalar<int>(v["gradient_accumulation_steps"],
-                                                    "deepspeed_config.gradient_accumulation_steps",
-                                                    path, "an integer");
+      out.gradient_accumulation_steps =
+          scalar<int>(v["gradient_accumulation_steps"],
+                      "deepspeed_config.gradient_accumulation_steps", path, "an integer");
     } else if (key == "use_cpu") {
       if (scalar<bool>(v, key, path, "true or false")) out.device = Device::kCpu;
     } else if (key == "distributed_type") {

@@ -77,7 +77,8 @@ std::string LrSchedule::problem() const {
 
 int64_t default_num_training_steps(const RunConfig& config, int64_t train_size) {
   const int64_t batch = std::max<int64_t>(1, config.per_device_batch_size);
-  const int64_t loader_batches = config.drop_last ? train_size / batch : (train_size + batch - 1) / batch;
+  const int64_t loader_batches =
+      config.drop_last ? train_size / batch : (train_size + batch - 1) / batch;
   return loader_batches * config.epochs / std::max(1, config.gradient_accumulation_steps);
 }
 

@@ -113,7 +113,8 @@ void data_problems(const RunConfig& c, const AddProblem& add) {
   }
   if (c.dataset == DatasetKind::kIdx && c.data_path.empty()) {
     add("data_path", "\"\"",
-        "the idx dataset needs a folder holding train-images-idx3-ubyte and the others (--data DIR)",
+        "the idx dataset needs a folder holding train-images-idx3-ubyte and the others (--data "
+        "DIR)",
         "");
   }
   if (c.dataset == DatasetKind::kCsv && c.target.empty()) {
@@ -131,8 +132,8 @@ void data_problems(const RunConfig& c, const AddProblem& add) {
         "give either a test file or a validation split, not both", "with --test-data");
   }
   if (c.pad_id < 0) add("pad_id", fmt(c.pad_id), "must be at least 0", "");
-  const bool classification_only = c.dataset == DatasetKind::kFashionMnist ||
-                                   c.dataset == DatasetKind::kIdx || c.token_data();
+  const bool classification_only =
+      c.dataset == DatasetKind::kFashionMnist || c.dataset == DatasetKind::kIdx || c.token_data();
   if (classification_only && c.task != Task::kClassification) {
     add("task", to_string(c.task),
         to_string(c.dataset) + " is a classification task; use classification", on);

@@ -2,10 +2,9 @@
 
 #include <zlib.h>
 
-#include <nlohmann/json.hpp>
-
 #include <cmath>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <unordered_map>
 
@@ -79,7 +78,8 @@ DataSplit load_idx(const RunConfig& config) {
   const float stddev = fashion ? kFashionStd : split.train.inputs.std().item<float>();
   for (TensorDataset* d : {&split.train, &split.test}) d->inputs.sub_(mean).div_(stddev);
   split.num_outputs = std::max(split.train.targets.max().item<int64_t>(),
-                               split.test.targets.max().item<int64_t>()) + 1;
+                               split.test.targets.max().item<int64_t>()) +
+                      1;
   if (fashion) split.num_outputs = 10;
   return split;
 }
@@ -214,7 +214,8 @@ std::vector<int64_t> int_array(const nlohmann::json& j, const char* key, const s
   if (!j.contains(key)) throw DatasetError(where + ": no \"" + std::string(key) + "\" key");
   const auto& a = j.at(key);
   if (!a.is_array() || a.empty()) {
-    throw DatasetError(where + ": \"" + std::string(key) + "\" must be a non-empty array of integers");
+    throw DatasetError(where + ": \"" + std::string(key) +
+                       "\" must be a non-empty array of integers");
   }
   std::vector<int64_t> out;
   for (const auto& v : a) {
@@ -268,7 +269,8 @@ TokenRows read_jsonl(const std::string& path) {
 TensorDataset token_dataset(const TokenRows& rows, int64_t pad_id, int64_t& vocab) {
   const auto n = static_cast<int64_t>(rows.ids.size());
   int64_t longest = 0;
-  for (const auto& s : rows.ids) longest = std::max<int64_t>(longest, static_cast<int64_t>(s.size()));
+  for (const auto& s : rows.ids)
+    longest = std::max<int64_t>(longest, static_cast<int64_t>(s.size()));
   TensorDataset d;
   d.inputs = torch::full({n, longest}, pad_id, torch::kInt64);
   d.targets = torch::full({n, longest}, kIgnoreIndex, torch::kInt64);
@@ -321,8 +323,8 @@ DataSplit synthetic_regression(const RunConfig& config) {
   auto noise = torch::randn({n, 1}, gen, torch::kFloat32).mul_(config.synthetic_noise);
   auto y = x * kSyntheticA + kSyntheticB + noise;
   DataSplit split;
-  split.train = {x.slice(0, 0, n_train).contiguous(), y.slice(0, 0, n_train).contiguous()};
-  split.test = {x.slice(0, n_train).contiguous(), y.slice(0, n_train).contiguous()};
+  split.train = {x.slice(0, 0, n_train).contiguous(), y.slice(0, 0, n_train).contiguous(), {}};
+  split.test = {x.slice(0, n_train).contiguous(), y.slice(0, n_train).contiguous(), {}};
   split.num_outputs = 1;
   return split;
 }

@@ -27,8 +27,8 @@ struct TensorDataset {
 
 struct DataSplit {
   TensorDataset train;
-  TensorDataset test;      // empty when there is no test data (no evaluation)
-  int64_t num_outputs = 1; // classes (the vocabulary for token data), or regression outputs
+  TensorDataset test;       // empty when there is no test data (no evaluation)
+  int64_t num_outputs = 1;  // classes (the vocabulary for token data), or regression outputs
 };
 
 /// Reads one IDX file (gzip-compressed or not) into a uint8 tensor of its dimensions.

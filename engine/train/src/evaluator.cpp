@@ -47,7 +47,8 @@ EvalResult Evaluator::evaluate(Model& model) const {
       const int64_t len = y.size(1);
       if (len > 1) {
         auto labels = y.narrow(1, 1, len - 1);
-        auto hits = out.narrow(1, 0, len - 1).argmax(2).eq(labels).logical_and(labels.ne(kIgnoreIndex));
+        auto hits =
+            out.narrow(1, 0, len - 1).argmax(2).eq(labels).logical_and(labels.ne(kIgnoreIndex));
         correct += hits.sum().item<double>();
       }
       count += static_cast<double>(count_items(y, /*tokens=*/true));

@@ -26,9 +26,9 @@ torch::Tensor compute_token_loss(const torch::Tensor& output, const torch::Tenso
   if (len < 2) return torch::zeros({}, output.options().dtype(torch::kFloat32));
   auto logits = output.narrow(1, 0, len - 1).to(torch::kFloat32).reshape({-1, output.size(2)});
   auto labels = target.narrow(1, 1, len - 1).reshape({-1});
-  auto l = F::cross_entropy(logits, labels,
-                            F::CrossEntropyFuncOptions().reduction(torch::kSum).ignore_index(
-                                kIgnoreIndex));
+  auto l = F::cross_entropy(
+      logits, labels,
+      F::CrossEntropyFuncOptions().reduction(torch::kSum).ignore_index(kIgnoreIndex));
   if (sum) return l;
   const auto items = labels.ne(kIgnoreIndex).sum();
   return l / items.clamp_min(1).to(torch::kFloat32);

@@ -174,7 +174,8 @@ ModelTraits traits_of(const RunConfig& config, Model& model) {
     for (const auto& m : seq->net()->modules(/*include_self=*/false)) {
       std::string name = m->name();  // "torch::nn::DropoutImpl"
       name = name.substr(name.rfind(':') + 1);
-      if (name.size() > 4 && name.compare(name.size() - 4, 4, "Impl") == 0) name.resize(name.size() - 4);
+      if (name.size() > 4 && name.compare(name.size() - 4, 4, "Impl") == 0)
+        name.resize(name.size() - 4);
       kinds.insert(name);
     }
   } else if (auto* script = dynamic_cast<ScriptModel*>(&model)) {

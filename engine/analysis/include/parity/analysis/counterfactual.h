@@ -25,11 +25,10 @@ struct Counterfactual {
 /// One counterfactual per cause of `causes` (the verdict's reasons for run vs reference), in
 /// their order, then "all" (every change at once) when more than one applies. Train sizes as
 /// diagnose() takes them (needed for the schedule's length).
-std::vector<Counterfactual> counterfactuals(const RunConfig& run, const RunConfig& reference,
-                                            const std::vector<Reason>& causes,
-                                            std::optional<int64_t> train_size = std::nullopt,
-                                            std::optional<int64_t> reference_train_size =
-                                                std::nullopt);
+std::vector<Counterfactual> counterfactuals(
+    const RunConfig& run, const RunConfig& reference, const std::vector<Reason>& causes,
+    std::optional<int64_t> train_size = std::nullopt,
+    std::optional<int64_t> reference_train_size = std::nullopt);
 
 enum class Proof { kConfirmed, kPartly, kNotConfirmed };
 /// "confirmed", "partly", "not confirmed".
@@ -45,6 +44,7 @@ struct ProofResult {
 /// confirmed when it is equivalent now; partly when its worst ratio shrank by at least
 /// kPartlyFactor; else not confirmed.
 inline constexpr double kPartlyFactor = 2.0;
-ProofResult judge_counterfactual(const RunComparison& original, const RunComparison& counterfactual);
+ProofResult judge_counterfactual(const RunComparison& original,
+                                 const RunComparison& counterfactual);
 
 }  // namespace parity::engine

@@ -22,7 +22,8 @@ enum class OptimizerKind { kSgd, kAdamW };
 enum class SchedulerKind { kConstant, kLinear, kCosine, kStep, kOneCycle };
 enum class LossKind { kAuto, kMse, kCrossEntropy };
 /// How a step's loss is normalised: each micro-batch's own mean / k (Accelerate's plain loop), or
-/// the sum over the step's valid items on every rank / their all-reduced count (num_items_in_batch).
+/// the sum over the step's valid items on every rank / their all-reduced count
+/// (num_items_in_batch).
 enum class LossNormalization { kPerBatch, kGlobal };
 
 /// A config value that is not allowed. what() reads "<field>: <value> is not allowed; <allowed>",
@@ -84,22 +85,22 @@ struct RunConfig {
   ModelKind model = ModelKind::kMlp;
   Init init = Init::kDefault;
   std::vector<int64_t> hidden{256, 128};
-  std::string model_file;   ///< torchscript: a torch.jit.script/trace module saved with .save()
-  double dropout = 0;       ///< mlp, cnn: dropout probability after each hidden activation
-  bool batch_norm = false;  ///< mlp, cnn: batch norm before each hidden activation
+  std::string model_file;     ///< torchscript: a torch.jit.script/trace module saved with .save()
+  double dropout = 0;         ///< mlp, cnn: dropout probability after each hidden activation
+  bool batch_norm = false;    ///< mlp, cnn: batch norm before each hidden activation
   int64_t embedding_dim = 0;  ///< bigram: 0 = logits straight from the embedding table
   OptimizerKind optimizer = OptimizerKind::kSgd;
   double lr = 0.05;  ///< base learning rate, before lr_scaling
   double momentum = 0.0;
   double weight_decay = 0.0;
   SchedulerKind scheduler = SchedulerKind::kConstant;
-  int64_t warmup_steps = 0;            ///< in scheduler steps (constant, linear, cosine)
+  int64_t warmup_steps = 0;  ///< in scheduler steps (constant, linear, cosine)
   /// The schedule's length in scheduler steps, as users pass num_training_steps; 0 = Accelerate's
   /// examples' default, (batches of the unsharded loader x epochs) // accumulation.
   int64_t num_training_steps = 0;
-  double pct_start = 0.3;             ///< onecycle: fraction of the schedule spent rising
-  double div_factor = 25;             ///< onecycle: initial lr = max lr / div_factor
-  double final_div_factor = 1e4;      ///< onecycle: min lr = initial lr / final_div_factor
+  double pct_start = 0.3;              ///< onecycle: fraction of the schedule spent rising
+  double div_factor = 25;              ///< onecycle: initial lr = max lr / div_factor
+  double final_div_factor = 1e4;       ///< onecycle: min lr = initial lr / final_div_factor
   int64_t scheduler_step_size = 1000;  ///< step scheduler: decay every N scheduler steps
   double scheduler_gamma = 0.1;        ///< step scheduler: decay factor
   LossKind loss = LossKind::kAuto;     ///< auto: cross-entropy for classification, mse otherwise

@@ -385,7 +385,8 @@ TEST_F(LossChartTest, PerRankLinesHaveARankLegend) {
   EXPECT_EQ(rankEntries[0].label, "rank 0");
   EXPECT_EQ(rankEntries[1].label, "rank 1");
   EXPECT_NE(rankEntries[0].pen.dashPattern(), rankEntries[1].pen.dashPattern());
-  EXPECT_TRUE(legendTexts(panel).contains("rank 1"));
+  EXPECT_TRUE(legendTexts(panel).contains("ranks 0 1"))
+      << legendTexts(panel).join("|").toStdString();
   for (QAbstractSeries* series : chart->chart()->series()) {
     auto* line = qobject_cast<QLineSeries*>(series);
     if (!line || !line->name().contains(" · rank ")) continue;

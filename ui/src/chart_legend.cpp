@@ -1,6 +1,7 @@
 #include <parity/ui/chart_legend.h>
 #include <parity/ui/loss_chart.h>
 
+#include <QCoreApplication>
 #include <QLayout>
 #include <QMouseEvent>
 #include <QPainter>
@@ -13,33 +14,54 @@ namespace parity::ui {
 namespace {
 
 constexpr int kSwatchWidth = 30;
+constexpr int kRankSwatch = 34;
 constexpr int kGap = 6;
+const QColor kHiddenGrey(0x9e, 0x9e, 0x9e);
 
-/// One entry: its line as drawn, then its text, word-wrapped when wider than the row.
+/// One entry: its line as drawn, then its text, word-wrapped when wider than the row; or, for
+/// the per-rank view, one item naming every rank's line style ("ranks ┄ 0 ╌ 1").
 class LegendItem : public QWidget {
  public:
-  LegendItem(const LegendEntry& entry, QWidget* parent)
-      : QWidget(parent), entry_(entry), text_(entry.label) {
-    if (!entry.note.isEmpty()) text_ += "  " + entry.note;
-    setToolTip(entry.toolTip);
-    setObjectName(entry.runId != 0 ? QString("legendRun%1").arg(entry.runId)
-                                   : QString("legendRank%1").arg(entry.rank));
-    if (entry.runId != 0) setCursor(Qt::PointingHandCursor);
-    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
+  LegendItem(std::vector<LegendEntry> entries, QWidget* parent)
+      : QWidget(parent), entries_(std::move(entries)) {
+    const LegendEntry& first = entries_.front();
+    if (isRanks()) {
+      text_ = tr("ranks");
+      QStringList tips;
+      for (const LegendEntry& e : entries_) {
+        text_ += " " + QString::number(e.rank);
+        tips << e.toolTip;
+      }
+      setToolTip(tips.join("\n"));
+      setObjectName("legendRanks");
+    } else {
+      text_ = first.label;
+      if (!first.note.isEmpty()) text_ += "  " + first.note;
+      setToolTip(first.toolTip);
+      setObjectName(QString("legendRun%1").arg(first.runId));
+      setCursor(Qt::PointingHandCursor);
+    }
   }
 
-  const LegendEntry& entry() const { return entry_; }
+  bool isRanks() const { return entries_.front().rank >= 0; }
   const QString& text() const { return text_; }
 
   QSize sizeHint() const override {
     const QFontMetrics fm(font());
-    return {kSwatchWidth + kGap + fm.horizontalAdvance(text_) + 2, fm.height() + 4};
+    if (isRanks()) {
+      int width = fm.horizontalAdvance(tr("ranks"));
+      for (const LegendEntry& e : entries_)
+        width += kGap + kRankSwatch + 3 + fm.horizontalAdvance(QString::number(e.rank));
+      return {width + 2, fm.height() + 2};
+    }
+    return {kSwatchWidth + kGap + fm.horizontalAdvance(text_) + 2, fm.height() + 2};
   }
   bool hasHeightForWidth() const override { return true; }
   int heightForWidth(int width) const override {
+    if (isRanks()) return sizeHint().height();
     const QFontMetrics fm(font());
     const int textWidth = std::max(20, width - kSwatchWidth - kGap);
-    return fm.boundingRect(QRect(0, 0, textWidth, 10000), Qt::TextWordWrap, text_).height() + 4;
+    return fm.boundingRect(QRect(0, 0, textWidth, 10000), Qt::TextWordWrap, text_).height() + 2;
   }
 
  protected:
@@ -47,19 +69,52 @@ class LegendItem : public QWidget {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
     const QFontMetrics fm(font());
-    const QColor grey(0x9e, 0x9e, 0x9e);
-    QPen pen = entry_.pen;
-    pen.setWidthF(std::max(2.0, pen.widthF()));  // as drawn, a little bolder to be seen
-    if (entry_.hidden) pen.setColor(grey);
-    p.setPen(pen);
-    const int y = 2 + fm.height() / 2;
-    p.drawLine(QPointF(1, y), QPointF(kSwatchWidth - 1, y));
-    p.setPen(entry_.hidden ? grey : palette().color(QPalette::WindowText));
+    const int lineY = 1 + fm.height() / 2;
+    const QColor text = palette().color(QPalette::WindowText);
+    const QColor faint = palette().color(QPalette::PlaceholderText);
+    auto swatch = [&](const LegendEntry& e, int x, int length) {
+      QPen pen = e.pen;
+      // A run's line a little bolder than drawn, to be seen; a rank's as drawn, so that its
+      // dashes read as on the chart.
+      if (e.rank < 0) pen.setWidthF(std::max(2.0, pen.widthF()));
+      if (e.hidden) pen.setColor(kHiddenGrey);
+      p.setPen(pen);
+      p.drawLine(QPointF(x + 1, lineY), QPointF(x + length - 1, lineY));
+    };
+    if (isRanks()) {
+      p.setPen(faint);
+      int x = 0;
+      const QString caption = tr("ranks");
+      p.drawText(QPoint(x, 1 + fm.ascent()), caption);
+      x += fm.horizontalAdvance(caption);
+      for (const LegendEntry& e : entries_) {
+        x += kGap;
+        swatch(e, x, kRankSwatch);
+        x += kRankSwatch + 3;
+        const QString number = QString::number(e.rank);
+        p.setPen(text);
+        p.drawText(QPoint(x, 1 + fm.ascent()), number);
+        x += fm.horizontalAdvance(number);
+      }
+      return;
+    }
+    const LegendEntry& e = entries_.front();
+    swatch(e, 0, kSwatchWidth);
     QFont f = font();
-    f.setStrikeOut(entry_.hidden);
+    f.setStrikeOut(e.hidden);
     p.setFont(f);
-    p.drawText(QRect(kSwatchWidth + kGap, 2, width() - kSwatchWidth - kGap, height() - 2),
-               Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, text_);
+    const QRect area(kSwatchWidth + kGap, 1, width() - kSwatchWidth - kGap, height() - 1);
+    if (e.note.isEmpty() || fm.horizontalAdvance(text_) > area.width()) {
+      p.setPen(e.hidden ? kHiddenGrey : text);
+      p.drawText(area, Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, text_);
+      return;
+    }
+    // On one line: the label, then its note, fainter.
+    p.setPen(e.hidden ? kHiddenGrey : text);
+    p.drawText(area, Qt::AlignLeft | Qt::AlignTop, e.label);
+    p.setPen(e.hidden ? kHiddenGrey : faint);
+    p.drawText(area.adjusted(fm.horizontalAdvance(e.label + "  "), 0, 0, 0),
+               Qt::AlignLeft | Qt::AlignTop, e.note);
   }
   void mouseReleaseEvent(QMouseEvent* event) override {
     if (event->button() == Qt::LeftButton && rect().contains(event->position().toPoint()) &&
@@ -72,7 +127,8 @@ class LegendItem : public QWidget {
   std::function<void()> onClick;  ///< a callback, not a signal: this class has no moc
 
  private:
-  LegendEntry entry_;
+  static QString tr(const char* text) { return QCoreApplication::translate("ChartLegend", text); }
+  std::vector<LegendEntry> entries_;
   QString text_;
 };
 
@@ -119,7 +175,7 @@ class FlowLayout : public QLayout {
       const int h = item->hasHeightForWidth() ? item->heightForWidth(w) : item->sizeHint().height();
       if (x > area.x() && x + w > area.right() + 1) {
         x = area.x();
-        y += rowHeight + 2;
+        y += rowHeight + 1;
         rowHeight = 0;
       }
       if (place) item->setGeometry(QRect(x, y, w, h));
@@ -149,12 +205,20 @@ void ChartLegend::rebuild() {
     delete item->widget();
     delete item;
   }
+  std::vector<LegendEntry> ranks;
   for (const LegendEntry& entry : chart_->legendEntries()) {
-    auto* item = new LegendItem(entry, this);
-    if (entry.runId != 0) {
-      const qint64 id = entry.runId;
-      item->onClick = [this, id] { chart_->setRunHidden(id, !chart_->isRunHidden(id)); };
+    if (entry.rank >= 0) {
+      ranks.push_back(entry);
+      continue;
     }
+    auto* item = new LegendItem({entry}, this);
+    const qint64 id = entry.runId;
+    item->onClick = [this, id] { chart_->setRunHidden(id, !chart_->isRunHidden(id)); };
+    flow->addWidget(item);
+    item->show();
+  }
+  if (!ranks.empty()) {
+    auto* item = new LegendItem(ranks, this);
     flow->addWidget(item);
     item->show();
   }

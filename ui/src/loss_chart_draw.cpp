@@ -28,8 +28,11 @@ constexpr int kMinColumns = 150;
 /// A new range with round ticks, and at no moment an old interval over a new range: Qt Charts
 /// lays out every tick synchronously, so epoch's 0.2 over samples' 0-12,800 (64,000 ticks) froze
 /// the window. The axis holds a fixed handful of ticks while range and interval change together.
-void setRangeAndTicks(QValueAxis* axis, double lo, double hi) {
-  const double step = niceStep(hi - lo, 6);
+/// `lengthPx` long, the axis gets a tick every `pxPerTick` or so (at most 6): on a small plot Qt
+/// Charts replaces labels that do not fit between their neighbours by "...".
+void setRangeAndTicks(QValueAxis* axis, double lo, double hi, double lengthPx, double pxPerTick) {
+  const int ticks = std::clamp(static_cast<int>(lengthPx / pxPerTick), 2, 6);
+  const double step = niceStep(hi - lo, ticks);
   axis->setTickType(QValueAxis::TicksFixed);
   axis->setRange(lo, hi);
   axis->setTickAnchor(std::floor(lo / step) * step);
@@ -254,11 +257,11 @@ std::pair<double, double> LossChart::visibleY(double ylo, double yhi) const {
 // line whose points are unchanged is not touched.
 void LossChart::pushPoints(const Frame& f, double width, double height) {
   const double x0 = f.x0, x1 = f.x1, ylo = f.ylo, yhi = f.yhi;
-  // The log axis's labels thin out or fill in with the plot's height.
+  // The ticks thin out or fill in with the plot's size.
   const bool axesChanged = d_->shownX_ != std::make_pair(x0, x1) ||
                            d_->shownY_ != std::make_pair(ylo, yhi) ||
-                           (d_->logY_ && d_->shownHeight_ != height);
-  d_->shownHeight_ = height;
+                           d_->shownSize_ != QSizeF(width, height);
+  d_->shownSize_ = QSizeF(width, height);
   d_->shownX_ = {x0, x1};
   d_->shownY_ = {ylo, yhi};
   for (QLineSeries* s : f.empty) {
@@ -266,11 +269,11 @@ void LossChart::pushPoints(const Frame& f, double width, double height) {
   }
   if (axesChanged) {
     for (const Pending& p : f.pending) p.series->clear();
-    setRangeAndTicks(d_->axisX_, x0, x1);
+    setRangeAndTicks(d_->axisX_, x0, x1, width, 90);
     if (d_->logY_) {
       setLogTicks(ylo, yhi, height);
     } else if (auto* linear = qobject_cast<QValueAxis*>(d_->axisY_)) {
-      setRangeAndTicks(linear, ylo, yhi);
+      setRangeAndTicks(linear, ylo, yhi, height, 40);
     }
   }
   // The points are already in log10 units on a log axis.

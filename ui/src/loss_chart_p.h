@@ -8,6 +8,7 @@
 
 #include <QList>
 #include <QPointF>
+#include <QSizeF>
 #include <QThread>
 #include <QTimer>
 #include <limits>
@@ -113,7 +114,7 @@ struct LossChart::Private {
   /// On a log axis the points' y is log10(loss) and the y axis a QCategoryAxis labelled at
   /// round losses, so zoomY_ and shownY_ are in log10 units then.
   std::pair<double, double> shownX_{0, 1}, shownY_{0, 1};
-  double shownHeight_ = 0;
+  QSizeF shownSize_;  ///< the plot's size the ticks were laid out for
   /// What the identical-curve check last saw (each run's size, the axis): it reruns on change.
   std::vector<std::size_t> overlapKey_;
   std::vector<LegendEntry> legend_;

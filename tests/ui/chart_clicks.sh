@@ -13,20 +13,8 @@ for tool in xdotool import convert python3; do
   command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed"; exit 77; }
 done
 mkdir -p "$out"
-dir=$(mktemp -d)
-pid=""
-cleanup() {
-  local rc=$?
-  if [ -n "$pid" ]; then
-    kill "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-  fi
-  rm -rf "$dir"
-  exit "$rc"
-}
-trap cleanup EXIT
-export HOME=$dir/home XDG_CONFIG_HOME=$dir/home/.config XDG_DATA_HOME=$dir/home/.local/share
-mkdir -p "$HOME"
+# shellcheck source=xdotool_common.sh
+. "$here/xdotool_common.sh"
 db=$dir/r.db
 common=(--db "$db" -q --dataset synthetic-regression --model linear --synthetic-samples 2048
         --epochs 1 --lr 0.05)

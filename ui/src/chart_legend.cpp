@@ -5,7 +5,6 @@
 #include <QLayout>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QStyle>
 #include <algorithm>
 #include <functional>
 
@@ -202,7 +201,11 @@ ChartLegend::ChartLegend(LossChart* chart, QWidget* parent) : QWidget(parent), c
 void ChartLegend::rebuild() {
   QLayout* flow = layout();
   while (QLayoutItem* item = flow->takeAt(0)) {
-    delete item->widget();
+    // Later: this may run inside the clicked item's own mouse handler.
+    QWidget* old = item->widget();
+    old->hide();
+    old->setObjectName(QString());
+    old->deleteLater();
     delete item;
   }
   std::vector<LegendEntry> ranks;

@@ -10,7 +10,6 @@
 #include <QtCharts/QChart>
 #include <QtCharts/QLegend>
 #include <QtCharts/QLineSeries>
-#include <QtCharts/QLogValueAxis>
 #include <QtCharts/QScatterSeries>
 #include <QtCharts/QValueAxis>
 #include <algorithm>
@@ -52,7 +51,7 @@ LossChart::LossChart(QObject* parent) : QObject(parent), d_(std::make_unique<Pri
   d_->loader_ = new CurveLoader;
   d_->chart_->setAnimationOptions(QChart::NoAnimation);
   // QLegend cuts labels to fit ("2x64 u…") and drops them all at 900 px: ChartLegend, a widget
-  // beside the chart, draws legendEntries() instead.
+  // under the chart, draws legendEntries() instead.
   d_->chart_->legend()->hide();
   d_->chart_->setMargins(QMargins(6, 6, 6, 6));
   d_->axisX_->setLabelFormat("%g");
@@ -378,7 +377,8 @@ void LossChart::updateLegend() {
       if (other.info.id != rs.sameAs) continue;
       e.note = tr("= #%1 %2").arg(other.info.id).arg(other.info.label);
       e.toolTip += "\n" + tr("Identical to run #%1 (%2): the losses agree within 0.1 % of "
-                             "their range at every common %3. Drawn dashed over it.")
+                             "their range wherever both have a point on the %3 axis. Drawn "
+                             "dashed over it.")
                               .arg(other.info.id)
                               .arg(other.info.label, axis);
     }

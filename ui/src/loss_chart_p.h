@@ -19,7 +19,6 @@
 
 QT_BEGIN_NAMESPACE
 class QAbstractAxis;
-class QCategoryAxis;
 class QLineSeries;
 class QScatterSeries;
 class QValueAxis;

@@ -38,7 +38,7 @@ struct ChartRun {
   qint64 stepsDone = 0;
 };
 
-/// One entry of the chart's legend (drawn by ChartLegend, beside the chart, so labels stay whole).
+/// One entry of the chart's legend (drawn by ChartLegend, under the chart, so labels stay whole).
 struct LegendEntry {
   qint64 runId = 0;  ///< 0 on a rank entry
   int rank = -1;     ///< >= 0: the line style every run's rank `rank` is drawn with

@@ -8,21 +8,8 @@ set -euo pipefail
 parity=$1 cli=$2 out=$3
 command -v xdotool >/dev/null || { echo "SKIP: xdotool is not installed"; exit 77; }
 mkdir -p "$out"
-dir=$(mktemp -d)
-pid=""
-cleanup() {
-  local rc=$?
-  if [ -n "$pid" ]; then
-    kill "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-  fi
-  rm -rf "$dir"
-  exit "$rc"
-}
-trap cleanup EXIT
-# A private home: no settings, last database or export folder of the person running the tests.
-export HOME=$dir/home XDG_CONFIG_HOME=$dir/home/.config XDG_DATA_HOME=$dir/home/.local/share
-mkdir -p "$HOME"
+# shellcheck source=xdotool_common.sh
+. "$(cd "$(dirname "$0")" && pwd)/xdotool_common.sh"
 db=$dir/r.db
 "$cli" run --db "$db" --label first --dataset synthetic-regression --model linear \
   --synthetic-samples 256 --per-device-batch-size 32 --epochs 1 >/dev/null

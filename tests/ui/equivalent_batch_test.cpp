@@ -78,6 +78,39 @@ TEST(SetupPlanModel, StepsPerEpochFromTheTrainingSetSize) {
   EXPECT_EQ(model.index(0, SetupPlanModel::kStepsPerEpoch).data().toLongLong(), 100);
 }
 
+// The even_batches tail: a setup whose last batches are padded shows, highlighted, how many samples
+// it draws twice per epoch (DESIGN.md's N=10, W=2, B=3 example repeats [0, 1]).
+TEST(SetupPlanModel, HighlightsTheSamplesEvenBatchesRepeats) {
+  SetupPlanModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  engine::RunConfig one = setup("1x3", 1, 3), even = setup("2x3", 2, 3),
+                    uneven = setup("2x3 uneven", 2, 3);
+  uneven.even_batches = false;
+  engine::RunConfig fullOne = setup("1x256", 1, 256), fullTwo = setup("2x128", 2, 128);
+  for (engine::RunConfig* c : {&one, &even, &uneven}) c->train_samples = 10;
+  for (engine::RunConfig* c : {&fullOne, &fullTwo}) c->train_samples = 60000;
+  model.setSetups({one, even, uneven, fullOne, fullTwo}, 6);
+  auto cell = [&](int row) { return model.index(row, SetupPlanModel::kRepeated); };
+  EXPECT_EQ(model.headerData(SetupPlanModel::kRepeated, Qt::Horizontal).toString(),
+            "Repeated/epoch");
+  EXPECT_EQ(cell(0).data().toLongLong(), 0);
+  EXPECT_EQ(cell(1).data().toLongLong(), 2);
+  EXPECT_EQ(cell(2).data().toLongLong(), 0);
+  EXPECT_EQ(cell(3).data().toLongLong(), 0);    // one process: a short last batch, no padding
+  EXPECT_EQ(cell(4).data().toLongLong(), 160);  // 469 batches of 128 padded to 470
+  for (int row : {0, 2, 3}) {
+    EXPECT_FALSE(cell(row).data(SetupPlanModel::kDiffersRole).toBool()) << row;
+    EXPECT_TRUE(cell(row).data(Qt::BackgroundRole).isNull()) << row;
+  }
+  for (int row : {1, 4}) {
+    EXPECT_TRUE(cell(row).data(SetupPlanModel::kDiffersRole).toBool()) << row;
+    EXPECT_FALSE(cell(row).data(Qt::BackgroundRole).isNull()) << row;
+  }
+  const QString why = cell(4).data(Qt::ToolTipRole).toString();
+  EXPECT_TRUE(why.contains("first 160 samples")) << why.toStdString();
+  EXPECT_TRUE(why.contains("60160 drawn for 60000")) << why.toStdString();
+}
+
 // The columns name the setups' device: CPU setups are not compared "on 2 GPUs".
 TEST(ReferenceBatchModel, ColumnsNameTheSetupsDevice) {
   ReferenceBatchModel model;

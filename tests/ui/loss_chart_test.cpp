@@ -1,15 +1,17 @@
 // The chart controller with data put straight into its store (no database).
 #include <gtest/gtest.h>
+#include <parity/ui/chart_export.h>
+#include <parity/ui/chart_legend.h>
 #include <parity/ui/chart_panel.h>
 #include <parity/ui/chart_view.h>
 #include <parity/ui/loss_chart.h>
 
 #include <QComboBox>
+#include <QFile>
+#include <QTest>
+#include <QtCharts/QCategoryAxis>
 #include <QtCharts/QChart>
-#include <QtCharts/QLegend>
-#include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
-#include <QtCharts/QLogValueAxis>
 #include <QtCharts/QValueAxis>
 #include <cmath>
 #include <map>
@@ -50,12 +52,18 @@ TEST_F(LossChartTest, DrawsADecimationNotEveryPoint) {
   EXPECT_TRUE(chart->isSettled());
 }
 
+/// The labels of the legend's run entries, as the legend widget shows them.
+QStringList legendTexts(ChartPanel& panel) {
+  QStringList texts;
+  for (QWidget* item : panel.legend()->items()) texts << ChartLegend::itemText(item);
+  return texts;
+}
+
 TEST_F(LossChartTest, LegendShowsOneEntryPerRunByLabel) {
   QStringList names;
-  for (QLegendMarker* m : chart->chart()->legend()->markers()) {
-    if (m->isVisible()) names << m->label();
-  }
+  for (const LegendEntry& e : chart->legendEntries()) names << e.label;
   EXPECT_EQ(names, QStringList({"1x64", "2x64"}));
+  EXPECT_EQ(legendTexts(panel), QStringList({"1x64", "2x64"}));
 }
 
 /// The x axis's range and the number of ticks it lays out over it.
@@ -104,13 +112,7 @@ TEST_F(LossChartTest, EveryXAxisChangeInEveryOrderKeepsAFewTicks) {
 
 // Smoothing off and on again used to add a "(raw)" legend entry per run each time.
 TEST_F(LossChartTest, SmoothingOffAndOnKeepsOneLegendEntryPerRun) {
-  auto visibleNames = [&] {
-    QStringList names;
-    for (QLegendMarker* m : chart->chart()->legend()->markers()) {
-      if (m->isVisible()) names << m->label();
-    }
-    return names;
-  };
+  auto visibleNames = [&] { return legendTexts(panel); };
   for (int i = 0; i < 2; ++i) {
     chart->setSmoothing(0);
     chart->redrawNow();
@@ -122,12 +124,9 @@ TEST_F(LossChartTest, SmoothingOffAndOnKeepsOneLegendEntryPerRun) {
 
 // A click on a legend entry hides the run's lines (the entry stays, greyed); another shows them.
 TEST_F(LossChartTest, ClickingALegendEntryHidesAndShowsItsRun) {
-  QLegendMarker* first = nullptr;
-  for (QLegendMarker* m : chart->chart()->legend()->markers()) {
-    if (m->isVisible() && m->label() == "1x64") first = m;
-  }
-  ASSERT_NE(first, nullptr);
-  emit first->clicked();
+  auto entry = [&] { return panel.legend()->findChild<QWidget*>("legendRun1"); };
+  ASSERT_NE(entry(), nullptr);
+  QTest::mouseClick(entry(), Qt::LeftButton);
   chart->redrawNow();
   EXPECT_TRUE(chart->isRunHidden(1));
   EXPECT_FALSE(chart->isRunHidden(2));
@@ -135,10 +134,12 @@ TEST_F(LossChartTest, ClickingALegendEntryHidesAndShowsItsRun) {
   ASSERT_EQ(counts.size(), 2u);
   EXPECT_EQ(counts[0], 0) << "the hidden run is still drawn";
   EXPECT_GT(counts[1], 100);
-  EXPECT_TRUE(first->isVisible()) << "its legend entry went away, so it cannot be clicked back";
+  ASSERT_NE(entry(), nullptr) << "its legend entry went away, so it cannot be clicked back";
+  EXPECT_TRUE(entry()->isVisible());
+  EXPECT_TRUE(chart->legendEntries()[0].hidden);
   EXPECT_TRUE(chart->describeAt(chart->chart()->plotArea().center()).contains("2x64"));
   EXPECT_FALSE(chart->describeAt(chart->chart()->plotArea().center()).contains("1x64:"));
-  emit first->clicked();
+  QTest::mouseClick(entry(), Qt::LeftButton);
   chart->redrawNow();
   EXPECT_FALSE(chart->isRunHidden(1));
   EXPECT_GT(chart->drawnPointCounts()[0], 100);
@@ -233,8 +234,8 @@ TEST_F(LossChartTest, LogAxisAndSmoothingOff) {
   EXPECT_TRUE(chart->logY());
   bool hasLog = false;
   for (QAbstractAxis* a : chart->chart()->axes(Qt::Vertical))
-    hasLog |= qobject_cast<QLogValueAxis*>(a) != nullptr;
-  EXPECT_TRUE(hasLog);
+    hasLog |= qobject_cast<QCategoryAxis*>(a) != nullptr;
+  EXPECT_TRUE(hasLog) << "a log axis is drawn in log10 units with labels at round losses";
   EXPECT_GT(chart->yRange().first, 0);
   EXPECT_GT(chart->drawnPointCounts()[0], 100);
 }
@@ -251,6 +252,151 @@ TEST_F(LossChartTest, HidingARunRemovesItsSeries) {
   chart->setRuns({{2, "2x64", storage::RunStatus::kDiverged, 50000}});
   chart->redrawNow();
   EXPECT_EQ(chart->drawnPointCounts().size(), 1u);
+}
+
+// 1x64 and 2x32 draw the very same curve: the later run is dashed over the earlier one, so both
+// show, and its legend entry says which run it equals.
+TEST_F(LossChartTest, IdenticalCurvesAreDashedAndNamedInTheLegend) {
+  chart->store().append(3, -1, test::syntheticSteps(3, 100000, 64));
+  chart->store().setRanks(3, {-1});
+  chart->setRuns({{1, "1x64", storage::RunStatus::kFinished, 100000},
+                  {2, "2x64", storage::RunStatus::kDiverged, 50000},
+                  {3, "2x32", storage::RunStatus::kFinished, 100000}});
+  chart->redrawNow();
+  EXPECT_EQ(chart->identicalRuns(), (std::map<qint64, qint64>{{3, 1}}));
+  const std::vector<LegendEntry>& legend = chart->legendEntries();
+  ASSERT_EQ(legend.size(), 3u);
+  EXPECT_EQ(legend[0].pen.style(), Qt::SolidLine);
+  EXPECT_EQ(legend[1].pen.style(), Qt::SolidLine);
+  EXPECT_EQ(legend[2].pen.style(), Qt::CustomDashLine);
+  EXPECT_EQ(legend[2].note, "= #1 1x64");
+  EXPECT_TRUE(legend[2].toolTip.contains("Identical to run #1")) << legend[2].toolTip.toStdString();
+  EXPECT_TRUE(legend[0].note.isEmpty());
+  EXPECT_EQ(legendTexts(panel).value(2), "2x32  = #1 1x64");
+  // The line on the chart is the dashed one, drawn over run 1's.
+  QLineSeries* dashed = nullptr;
+  for (QAbstractSeries* series : chart->chart()->series()) {
+    auto* line = qobject_cast<QLineSeries*>(series);
+    if (line && line->name() == "2x32" && line->count() > 0) dashed = line;
+  }
+  ASSERT_NE(dashed, nullptr);
+  EXPECT_EQ(dashed->pen().style(), Qt::CustomDashLine);
+
+  // A third identical run gets another pattern; once run 3's curve parts from run 1's, solid.
+  chart->store().append(4, -1, test::syntheticSteps(4, 100000, 64));
+  chart->store().setRanks(4, {-1});
+  chart->setRuns({{1, "1x64", storage::RunStatus::kFinished, 100000},
+                  {3, "2x32", storage::RunStatus::kFinished, 100000},
+                  {4, "4x16", storage::RunStatus::kFinished, 100000}});
+  chart->redrawNow();
+  EXPECT_EQ(chart->identicalRuns(), (std::map<qint64, qint64>{{3, 1}, {4, 1}}));
+  EXPECT_NE(chart->legendEntries()[1].pen.dashPattern(),
+            chart->legendEntries()[2].pen.dashPattern());
+  chart->forgetRun(3);
+  chart->store().append(3, -1, test::syntheticSteps(3, 100000, 64, -1, 0, 1.05));
+  chart->store().setRanks(3, {-1});
+  chart->setRuns({{1, "1x64", storage::RunStatus::kFinished, 100000},
+                  {3, "2x32", storage::RunStatus::kFinished, 100000}});
+  chart->redrawNow();
+  EXPECT_TRUE(chart->identicalRuns().empty());
+  EXPECT_EQ(chart->legendEntries()[1].pen.style(), Qt::SolidLine);
+  EXPECT_TRUE(chart->legendEntries()[1].note.isEmpty());
+}
+
+// At 900 px wide, six long labels stay whole (QLegend cut them to "2x64 u…" and then dropped all
+// text); so does the exported SVG's legend.
+TEST_F(LossChartTest, LongLabelsStayWholeAt900PxAndInTheExport) {
+  const QStringList labels = {"1x64 reference",        "2x32 same global batch",
+                              "2x64 unscaled lr",      "2x64 linear lr scaling",
+                              "4x16 acc2 bf16 seed 7", "8x8 sqrt lr even_batches=false"};
+  std::vector<ChartRun> runs;
+  for (int i = 0; i < labels.size(); ++i) {
+    const qint64 id = 10 + i;
+    chart->store().append(id, -1, test::syntheticSteps(id, 2000, 64, -1, 0, 1.0 + 0.1 * i));
+    chart->store().setRanks(id, {-1});
+    runs.push_back({id, labels[i], storage::RunStatus::kFinished, 2000});
+  }
+  chart->setRuns(runs);
+  panel.resize(900, 600);
+  chart->redrawNow();
+  QCoreApplication::processEvents();
+  EXPECT_EQ(legendTexts(panel), labels);
+  const QRect legendArea = panel.legend()->rect();
+  for (QWidget* item : panel.legend()->items()) {
+    EXPECT_TRUE(item->isVisible());
+    EXPECT_GE(item->width(), item->sizeHint().width()) << ChartLegend::itemText(item).toStdString();
+    EXPECT_TRUE(legendArea.contains(item->geometry()))
+        << ChartLegend::itemText(item).toStdString() << " lies outside the legend";
+  }
+  EXPECT_GT(panel.view()->height(), 300) << "the legend crowds out the plot";
+
+  QTemporaryDir dir;
+  const QString path = dir.filePath("chart.svg");
+  ASSERT_TRUE(saveWidgetSvg(panel.exportArea(), path, "test").isEmpty());
+  QFile file(path);
+  ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+  const QString svg = QString::fromUtf8(file.readAll());
+  for (const QString& label : labels)
+    EXPECT_TRUE(svg.contains(label.toHtmlEscaped())) << label.toStdString() << " is not whole";
+}
+
+// Log y over 0.35-2.3 labels round losses (it showed a lone "1"), each at its log10 height.
+TEST_F(LossChartTest, LogAxisLabelsRoundLosses) {
+  chart->setLogY(true);
+  chart->setSmoothing(0);
+  chart->redrawNow();
+  QCategoryAxis* axis = nullptr;
+  for (QAbstractAxis* a : chart->chart()->axes(Qt::Vertical))
+    axis = qobject_cast<QCategoryAxis*>(a);
+  ASSERT_NE(axis, nullptr);
+  const QStringList labels = axis->categoriesLabels();
+  EXPECT_GE(labels.size(), 4) << labels.join(" ").toStdString();
+  for (const char* round : {"0.5", "1", "2"}) {
+    EXPECT_TRUE(labels.contains(round))
+        << round << " missing from " << labels.join(" ").toStdString();
+  }
+  for (const QString& label : labels) {
+    EXPECT_NEAR(axis->endValue(label), std::log10(label.toDouble()), 1e-9);
+    EXPECT_GE(axis->endValue(label), axis->min());
+    EXPECT_LE(axis->endValue(label), axis->max());
+  }
+  // Losses, not log10 units, for callers; a zoom keeps round labels inside the new range.
+  EXPECT_LT(chart->yRange().first, 0.5);
+  EXPECT_GT(chart->yRange().second, 2.0);
+  const QRectF plot = chart->chart()->plotArea();
+  chart->zoomToPixels(
+      QRectF(plot.left(), plot.top() + plot.height() / 2, plot.width(), plot.height() / 2));
+  chart->redrawNow();
+  EXPECT_GE(axis->categoriesLabels().size(), 2);
+}
+
+// Per-rank lines: one dash pattern per rank, the same in every run, named in the legend.
+TEST_F(LossChartTest, PerRankLinesHaveARankLegend) {
+  chart->store().append(1, 0, test::syntheticSteps(1, 100000, 32, 0, 0, 1.02));
+  chart->store().append(1, 1, test::syntheticSteps(1, 100000, 32, 1, 0, 0.98));
+  chart->store().setRanks(1, {-1, 0, 1});
+  chart->setShowRanks(true);
+  chart->redrawNow();
+  std::map<int, LegendEntry> rankEntries;
+  for (const LegendEntry& e : chart->legendEntries()) {
+    if (e.rank >= 0) rankEntries[e.rank] = e;
+  }
+  ASSERT_EQ(rankEntries.size(), 2u);
+  EXPECT_EQ(rankEntries[0].label, "rank 0");
+  EXPECT_EQ(rankEntries[1].label, "rank 1");
+  EXPECT_NE(rankEntries[0].pen.dashPattern(), rankEntries[1].pen.dashPattern());
+  EXPECT_TRUE(legendTexts(panel).contains("ranks 0 1"))
+      << legendTexts(panel).join("|").toStdString();
+  for (QAbstractSeries* series : chart->chart()->series()) {
+    auto* line = qobject_cast<QLineSeries*>(series);
+    if (!line || !line->name().contains(" · rank ")) continue;
+    const int rank = line->name().section(" · rank ", 1).toInt();
+    EXPECT_EQ(line->pen().dashPattern(), rankEntries[rank].pen.dashPattern()) << rank;
+    EXPECT_GT(line->count(), 100);
+  }
+  chart->setShowRanks(false);
+  chart->redrawNow();
+  for (const LegendEntry& e : chart->legendEntries()) EXPECT_LT(e.rank, 0);
 }
 
 }  // namespace

@@ -22,6 +22,7 @@
 #include <QTableView>
 #include <QTableWidget>
 #include <QTest>
+#include <QThread>
 #include <QTimer>
 #include <QtCharts/QAreaSeries>
 #include <QtCharts/QChart>
@@ -254,6 +255,60 @@ TEST_F(MainWindowTest, UnwritableDatabaseIsReportedNotFatal) {
 
 namespace parity::ui {
 namespace {
+
+// Throughput in the verdict: a run that ran beside another is marked, as in the runs table.
+TEST(ComparePanelTest, ThroughputColumnsSayWhenARunSharedTheCores) {
+  QTemporaryDir dir;
+  const QString path = dir.filePath("shared.db");
+  int64_t alone = 0, a = 0, b = 0;
+  {
+    storage::Database db(path.toStdString());
+    alone = test::addFinishedRun(db, "alone", 200, 64);
+    db.finish_run(alone, storage::RunStatus::kFinished, "", 144000.0);
+    QThread::msleep(30);
+    // Two runs at once: both started before either finished.
+    a = db.create_run("a", "{}", storage::RunStatus::kQueued);
+    b = db.create_run("b", "{}", storage::RunStatus::kQueued);
+    db.set_started(a, 200);
+    db.set_started(b, 200);
+    db.append_steps(test::syntheticSteps(a, 200, 64));
+    db.append_steps(test::syntheticSteps(b, 200, 64));
+    QThread::msleep(30);
+    db.finish_run(a, storage::RunStatus::kFinished, "", 16000.0);
+    db.finish_run(b, storage::RunStatus::kFinished, "", 16000.0);
+  }
+  MainWindow window({false, true});
+  window.show();
+  window.openDatabase(path);
+  ASSERT_TRUE(test::waitFor([&] { return window.isSettled(false); }));
+  for (int64_t id : {alone, a, b}) window.runsModel()->setShown(id, true);
+  ComparePanel* panel = window.comparePanel();
+  ASSERT_TRUE(test::waitFor([&] { return panel->referenceId() != 0; }));
+  bool done = false;
+  QObject::connect(panel, &ComparePanel::compared, [&] { done = true; });
+  panel->compare();
+  ASSERT_TRUE(test::waitFor([&] { return done; }));
+  QTableWidget* table = panel->verdictTable();
+  int speedColumn = -1;
+  for (int c = 0; c < table->columnCount(); ++c) {
+    if (table->horizontalHeaderItem(c)->text() == "Samples/s") speedColumn = c;
+  }
+  ASSERT_GE(speedColumn, 0) << "no throughput column in the verdict";
+  std::map<int64_t, int> rowOf;
+  for (int row = 0; row < table->rowCount(); ++row)
+    rowOf[static_cast<int64_t>(panel->comparison().rows[row].id)] = row;
+  ASSERT_EQ(rowOf.size(), 3u);
+  const QTableWidgetItem* aloneCell = table->item(rowOf[alone], speedColumn);
+  EXPECT_EQ(aloneCell->text(), "144000");
+  EXPECT_TRUE(aloneCell->toolTip().isEmpty());
+  for (int64_t id : {a, b}) {
+    const QTableWidgetItem* cell = table->item(rowOf[id], speedColumn);
+    EXPECT_EQ(cell->text(), "16000 *") << id;
+    EXPECT_TRUE(cell->toolTip().contains("shared the cores")) << cell->toolTip().toStdString();
+    EXPECT_EQ(cell->toolTip(),
+              window.runsModel()->sharedCoresNote(*window.runsModel()->runById(id)));
+  }
+}
 
 TEST(ComparePanelTest, VerdictTableDiffAndDeltaPlot) {
   QTemporaryDir dir;

@@ -1,3 +1,4 @@
+#include <parity/ui/chart_legend.h>
 #include <parity/ui/chart_panel.h>
 #include <parity/ui/chart_view.h>
 #include <parity/ui/loss_chart.h>
@@ -24,6 +25,8 @@ ChartPanel::ChartPanel(QWidget* parent)
     : QWidget(parent),
       chart_(new LossChart(this)),
       view_(new ChartView(chart_->chart(), this)),
+      plot_(new QWidget(this)),
+      legend_(new ChartLegend(chart_, plot_)),
       xAxis_(new QComboBox(this)),
       smoothing_(new QDoubleSpinBox(this)),
       logY_(new QCheckBox(tr("&Log y"), this)),
@@ -61,7 +64,9 @@ void ChartPanel::setUpControls() {
       tr("EMA weight (debiased); 0 draws the raw loss only. The raw curve "
          "stays faint beneath the smoothed one."));
   logY_->setToolTip(tr("Logarithmic loss axis (Ctrl+L)"));
-  ranks_->setToolTip(tr("Also draw each rank's local loss, dashed"));
+  ranks_->setToolTip(
+      tr("Also draw each rank's local loss, in the run's colour, one dash pattern per rank "
+         "(named in the legend)"));
 
   reset_->setText(tr("Reset zoom"));
   reset_->setToolTip(tr("Show all data again (Home, or double-click the chart)"));
@@ -146,10 +151,21 @@ void ChartPanel::layOut() {
   controls->addWidget(reset_);
   controls->addWidget(export_);
 
+  // The legend under the plot grows a row at a time as the window narrows.
+  plot_->setObjectName("chartPlot");
+  plot_->setAutoFillBackground(true);
+  plot_->setBackgroundRole(QPalette::Base);
+  auto* plotLayout = new QVBoxLayout(plot_);
+  plotLayout->setContentsMargins(0, 0, 0, 2);
+  plotLayout->setSpacing(0);
+  view_->setParent(plot_);
+  plotLayout->addWidget(view_, 1);
+  plotLayout->addWidget(legend_);
+
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 0);
   layout->addLayout(controls);
-  layout->addWidget(view_, 1);
+  layout->addWidget(plot_, 1);
 }
 
 void ChartPanel::setXAxis(engine::Axis kind) {

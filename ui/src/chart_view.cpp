@@ -5,7 +5,6 @@
 #include <QMouseEvent>
 #include <QRubberBand>
 #include <QWheelEvent>
-#include <QtCharts/QLegend>
 #include <cmath>
 
 namespace parity::ui {
@@ -22,16 +21,7 @@ ChartView::ChartView(QChart* chart, QWidget* parent)
          "double-click: reset"));
 }
 
-bool ChartView::onLegend(const QPointF& pixel) const {
-  const QLegend* legend = chart()->legend();
-  return legend->isVisible() && legend->sceneBoundingRect().contains(mapToScene(pixel.toPoint()));
-}
-
 void ChartView::mousePressEvent(QMouseEvent* event) {
-  if (onLegend(event->position())) {  // a legend entry's click: the chart's own handling
-    QChartView::mousePressEvent(event);
-    return;
-  }
   origin_ = last_ = event->position().toPoint();
   if (event->button() == Qt::LeftButton) {
     drag_ = Drag::kZoom;
@@ -58,10 +48,6 @@ void ChartView::mouseMoveEvent(QMouseEvent* event) {
 }
 
 void ChartView::mouseReleaseEvent(QMouseEvent* event) {
-  if (drag_ == Drag::kNone && onLegend(event->position())) {
-    QChartView::mouseReleaseEvent(event);
-    return;
-  }
   if (drag_ == Drag::kZoom) {
     band_->hide();
     const QRect rect = QRect(origin_, event->position().toPoint()).normalized();
@@ -74,10 +60,6 @@ void ChartView::mouseReleaseEvent(QMouseEvent* event) {
 }
 
 void ChartView::mouseDoubleClickEvent(QMouseEvent* event) {
-  if (onLegend(event->position())) {
-    QChartView::mouseDoubleClickEvent(event);
-    return;
-  }
   if (event->button() == Qt::LeftButton) emit resetRequested();
   event->accept();
 }

@@ -37,6 +37,10 @@ QTableWidget* table(QWidget* parent, const QStringList& headers) {
   return t;
 }
 
+// The verdict table's columns: run, verdict, max and final |Δloss|, three of throughput, why.
+constexpr int kSpeedColumn = 4;
+constexpr int kWhyColumn = 7;
+
 QString joinReasons(const std::vector<engine::Reason>& reasons) {
   QStringList texts;
   for (const auto& r : reasons) texts << QString::fromStdString(r.text);
@@ -53,8 +57,8 @@ ComparePanel::ComparePanel(RunsModel* runs, DatabaseClient* db, QWidget* parent)
       plotKind_(new QComboBox(this)),
       compareButton_(new QPushButton(tr("Compare"), this)),
       status_(new QLabel(this)),
-      verdicts_(table(
-          this, {tr("Run"), tr("Verdict"), tr("Max |Δloss|"), tr("Final |Δloss|"), tr("Why")})),
+      verdicts_(table(this, {tr("Run"), tr("Verdict"), tr("Max |Δloss|"), tr("Final |Δloss|"),
+                             tr("Samples/s"), tr("Per device"), tr("Scaling"), tr("Why")})),
       diff_(table(this, {tr("Config key"), tr("This run"), tr("Reference")})),
       deltaChart_(new QChart),
       deltaView_(new QChartView(deltaChart_, this)) {
@@ -62,6 +66,12 @@ ComparePanel::ComparePanel(RunsModel* runs, DatabaseClient* db, QWidget* parent)
   reference_->setMinimumContentsLength(24);
   status_->setForegroundRole(QPalette::PlaceholderText);
   verdicts_->setObjectName("verdictTable");
+  verdicts_->horizontalHeaderItem(kSpeedColumn)
+      ->setToolTip(tr("Training samples per second, all ranks together (* shared the cores)"));
+  verdicts_->horizontalHeaderItem(kSpeedColumn + 1)
+      ->setToolTip(tr("Samples per second per process"));
+  verdicts_->horizontalHeaderItem(kSpeedColumn + 2)
+      ->setToolTip(tr("Throughput on W processes / (W × the single-process throughput)"));
   diff_->setObjectName("configDiffTable");
   deltaChart_->setTitle(tr("Δ loss vs the reference"));
   deltaChart_->legend()->setAlignment(Qt::AlignBottom);
@@ -139,14 +149,32 @@ void ComparePanel::show(const engine::Comparison& c) {
     const QString why = r.verdict == engine::Verdict::kDifferent
                             ? joinReasons(r.reasons)
                             : QString::fromStdString(r.summary);
-    const QStringList cells = {QString("#%1  %2").arg(r.id).arg(QString::fromStdString(r.label)),
-                               QString::fromStdString(engine::to_string(r.verdict)),
-                               reference ? QString() : QString::number(r.delta.max_abs, 'g', 4),
-                               reference ? QString() : QString::number(r.delta.final_abs, 'g', 4),
-                               why};
+    // A run that shared the cores with another measured less than it would alone: say so, as
+    // the runs table does.
+    const storage::RunRow* stored = runs_->runById(r.id);
+    const QString shared = stored ? runs_->sharedCoresNote(*stored) : QString();
+    const QString mark = shared.isEmpty() ? QString() : QStringLiteral(" *");
+    auto speed = [&](double v) { return v > 0 ? QString::number(v, 'f', 0) + mark : QString(); };
+    const QStringList cells = {
+        QString("#%1  %2").arg(r.id).arg(QString::fromStdString(r.label)),
+        QString::fromStdString(engine::to_string(r.verdict)),
+        reference ? QString() : QString::number(r.delta.max_abs, 'g', 4),
+        reference ? QString() : QString::number(r.delta.final_abs, 'g', 4),
+        speed(r.samples_per_s),
+        speed(r.per_device_samples_per_s),
+        r.scaling_efficiency ? QString("%1 %").arg(*r.scaling_efficiency * 100, 0, 'f', 0) + mark
+                             : QString(),
+        why};
     for (int col = 0; col < cells.size(); ++col) {
       auto* item = new QTableWidgetItem(cells[col]);
-      if (col == 4 || col == 0) {
+      if (col >= kSpeedColumn && col < kWhyColumn && !shared.isEmpty()) {
+        item->setToolTip(col == kSpeedColumn + 2
+                             ? shared + "\n" +
+                                   tr("A throughput measured alongside other runs understates "
+                                      "the scaling.")
+                             : shared);
+      }
+      if (col == kWhyColumn || col == 0) {
         item->setToolTip(QString::fromStdString(r.summary) +
                          (r.info.empty() ? QString() : "\n" + joinReasons(r.info)));
       }
@@ -158,7 +186,7 @@ void ComparePanel::show(const engine::Comparison& c) {
       verdicts_->setItem(row, col, item);
     }
   }
-  for (int col = 0; col < 4; ++col) verdicts_->resizeColumnToContents(col);
+  for (int col = 0; col < kWhyColumn; ++col) verdicts_->resizeColumnToContents(col);
   if (!c.rows.empty()) verdicts_->selectRow(c.rows.size() > 1 ? 1 : 0);
 
   plot();
@@ -199,8 +227,8 @@ void ComparePanel::plotDeltas() {
   for (const engine::RunComparison& r : c.rows) {
     if (r.verdict == engine::Verdict::kReference || r.delta_curve.empty()) continue;
     // The delta curve has one point per reference step: decimate to the view's width.
-    const engine::Series shown = decimate_min_max(
-        r.delta_curve, {engine::Range{}, std::max(100, deltaView_->width())});
+    const engine::Series shown =
+        decimate_min_max(r.delta_curve, {engine::Range{}, std::max(100, deltaView_->width())});
     QList<QPointF> points;
     for (std::size_t i = 0; i < shown.size(); ++i) {
       if (!std::isfinite(shown.y[i])) continue;

@@ -78,7 +78,10 @@ EquivalentBatchPanel::EquivalentBatchPanel(SetupsModel* setups, QWidget* parent)
   top->addWidget(new QLabel(tr("Reference single-device batch:"), this));
   top->addWidget(referenceBox_);
   top->addWidget(referenceError_);
-  auto* hint = new QLabel(tr("Highlighted: differs from the reference (hover for why)"), this);
+  auto* hint = new QLabel(
+      tr("Highlighted: differs from the reference, or samples even_batches repeats (hover for "
+         "why)"),
+      this);
   hint->setForegroundRole(QPalette::PlaceholderText);
   top->addSpacing(12);
   top->addWidget(hint);

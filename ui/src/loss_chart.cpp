@@ -1,3 +1,4 @@
+#include <parity/ui/curve_overlap.h>
 #include <parity/ui/loss_chart.h>
 
 #include <QCursor>
@@ -8,24 +9,50 @@
 #include <QToolTip>
 #include <QtCharts/QChart>
 #include <QtCharts/QLegend>
-#include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
-#include <QtCharts/QLogValueAxis>
 #include <QtCharts/QScatterSeries>
 #include <QtCharts/QValueAxis>
 #include <algorithm>
+#include <cmath>
 
 #include "loss_chart_p.h"
 
 namespace parity::ui {
+
+namespace {
+
+/// Dash patterns (in pen widths) of the later runs of an identical group, so the first one's
+/// solid line shows through their gaps.
+QList<qreal> identicalDash(int k) {
+  static const QList<qreal> kPatterns[] = {
+      {5, 3}, {1, 2.5}, {7, 2, 1, 2}, {2, 5}, {9, 3, 1, 2, 1, 3}};
+  return kPatterns[(k - 1) % 5];
+}
+
+/// One line style per rank, the same for every run, named in the legend's rank entries.
+QList<qreal> rankDash(int rank) {
+  static const QList<qreal> kPatterns[] = {{1, 2},  {4, 2}, {6, 2, 1, 2},  {6, 2, 1, 2, 1, 2},
+                                           {10, 3}, {1, 5}, {12, 2, 4, 2}, {3, 3, 1, 3}};
+  return kPatterns[rank % 8];
+}
+
+QPen rankPen(const QColor& color, int rank) {
+  QPen pen(color);
+  pen.setWidthF(1.0);
+  pen.setDashPattern(rankDash(rank));
+  return pen;
+}
+
+}  // namespace
 
 LossChart::LossChart(QObject* parent) : QObject(parent), d_(std::make_unique<Private>()) {
   d_->chart_ = new QChart;
   d_->axisX_ = new QValueAxis;
   d_->loader_ = new CurveLoader;
   d_->chart_->setAnimationOptions(QChart::NoAnimation);
-  d_->chart_->legend()->setAlignment(Qt::AlignBottom);
-  d_->chart_->legend()->setShowToolTips(true);
+  // QLegend cuts labels to fit ("2x64 u…") and drops them all at 900 px: ChartLegend, a widget
+  // under the chart, draws legendEntries() instead.
+  d_->chart_->legend()->hide();
   d_->chart_->setMargins(QMargins(6, 6, 6, 6));
   d_->axisX_->setLabelFormat("%g");
   d_->chart_->addAxis(d_->axisX_, Qt::AlignBottom);
@@ -72,7 +99,10 @@ int LossChart::pointBudget() const { return d_->pointBudget_; }
 void LossChart::setColumnPixels(double pixels) { d_->columnPixels_ = std::max(1.0, pixels); }
 double LossChart::columnPixels() const { return d_->columnPixels_; }
 std::pair<double, double> LossChart::xRange() const { return d_->shownX_; }
-std::pair<double, double> LossChart::yRange() const { return d_->shownY_; }
+std::pair<double, double> LossChart::yRange() const {
+  if (!d_->logY_) return d_->shownY_;
+  return {std::pow(10.0, d_->shownY_.first), std::pow(10.0, d_->shownY_.second)};
+}
 CurveStore& LossChart::store() { return d_->store_; }
 int LossChart::redrawCount() const { return d_->redraws_; }
 int LossChart::drawnPoints() const { return d_->drawnPoints_; }
@@ -166,13 +196,9 @@ LossChart::RunSeries& LossChart::addRun(const ChartRun& run) {
                          tr("%1: loss is NaN or infinite at x = %2").arg(label).arg(point.x()));
     }
   });
-  addSeries(rs.raw, false);
-  addSeries(rs.main, true);
-  addSeries(rs.bad, false);
-  const qint64 id = run.id;
-  for (QLegendMarker* m : d_->chart_->legend()->markers(rs.main)) {
-    connect(m, &QLegendMarker::clicked, this, [this, id] { setRunHidden(id, !isRunHidden(id)); });
-  }
+  addSeries(rs.raw);
+  addSeries(rs.main);
+  addSeries(rs.bad);
   d_->runs_.push_back(rs);
   styleSeries(d_->runs_.back());
   syncRankSeries(d_->runs_.back());
@@ -217,23 +243,18 @@ void LossChart::setAccelerated(bool on) {
   scheduleRedraw();
 }
 
-void LossChart::addSeries(QAbstractSeries* series, bool inLegend) {
+void LossChart::addSeries(QAbstractSeries* series) {
   if (d_->accelerated_ && qobject_cast<QLineSeries*>(series)) series->setUseOpenGL(true);
   d_->chart_->addSeries(series);
   series->attachAxis(d_->axisX_);
   series->attachAxis(d_->axisY_);
-  if (!inLegend) hideFromLegend(series);
-}
-
-void LossChart::hideFromLegend(QAbstractSeries* series) {
-  for (QLegendMarker* m : d_->chart_->legend()->markers(series)) m->setVisible(false);
 }
 
 void LossChart::setRunHidden(qint64 runId, bool hidden) {
   for (RunSeries& rs : d_->runs_) {
     if (rs.info.id != runId || rs.hidden == hidden) continue;
     rs.hidden = hidden;
-    styleLegendEntry(rs);
+    updateLegend();
     scheduleRedraw();
   }
 }
@@ -245,15 +266,6 @@ bool LossChart::isRunHidden(qint64 runId) const {
   return false;
 }
 
-void LossChart::styleLegendEntry(RunSeries& rs) {
-  const QColor grey(0x9e, 0x9e, 0x9e);
-  for (QLegendMarker* m : d_->chart_->legend()->markers(rs.main)) {
-    m->setLabelBrush(rs.hidden ? QBrush(grey) : d_->chart_->legend()->labelBrush());
-    m->setBrush(rs.hidden ? QBrush(grey.lighter(130)) : QBrush(rs.color));
-    m->setPen(rs.hidden ? QPen(grey) : QPen(rs.color));
-  }
-}
-
 void LossChart::styleSeries(RunSeries& rs) {
   QColor faint = rs.color;
   faint.setAlpha(70);
@@ -262,18 +274,15 @@ void LossChart::styleSeries(RunSeries& rs) {
   rs.raw->setPen(rawPen);
   QPen mainPen(rs.color);
   mainPen.setWidthF(d_->beta_ > 0 ? 2.0 : 1.5);
+  if (rs.dash > 0) mainPen.setDashPattern(identicalDash(rs.dash));
   rs.main->setPen(mainPen);
   rs.raw->setVisible(d_->beta_ > 0);
-  hideFromLegend(rs.raw);  // showing a series shows its legend entry again
   rs.bad->setColor(rs.color);
   rs.bad->setBorderColor(QColor(0x9b, 0x00, 0x00));
   for (auto& [rank, s] : rs.ranks) {
     QColor c = rs.color.lighter(135);
-    c.setAlpha(150);
-    QPen pen(c);
-    pen.setWidthF(1.0);
-    pen.setStyle(Qt::DashLine);
-    s->setPen(pen);
+    c.setAlpha(170);
+    s->setPen(rankPen(c, rank));
   }
 }
 
@@ -298,7 +307,7 @@ void LossChart::syncRankSeries(RunSeries& rs) {
     if (rs.ranks.count(rank)) continue;
     auto* s = new QLineSeries;
     s->setName(QString("%1 · rank %2").arg(rs.info.label).arg(rank));
-    addSeries(s, false);
+    addSeries(s);
     rs.ranks[rank] = s;
     added = true;
   }
@@ -315,6 +324,87 @@ void LossChart::updateLegendNames() {
     rs.main->setName(name);
     rs.raw->setName(name + tr(" (raw)"));
   }
+  updateLegend();
+}
+
+void LossChart::findIdenticalRuns() {
+  std::vector<std::size_t> key = {static_cast<std::size_t>(d_->xKind_)};
+  for (const RunSeries& rs : d_->runs_) {
+    const CurveSeries* s = d_->store_.find(rs.info.id, -1);
+    key.push_back(static_cast<std::size_t>(rs.info.id));
+    key.push_back(s ? s->size() : 0);
+  }
+  if (key == d_->overlapKey_) return;
+  d_->overlapKey_ = key;
+  std::vector<const engine::Series*> curves;
+  for (const RunSeries& rs : d_->runs_)
+    curves.push_back(d_->store_.raw(rs.info.id, -1, d_->xKind_));
+  const std::vector<int> group = identicalGroups(curves);
+  std::map<int, int> membersSoFar;  // group head -> later members seen
+  for (std::size_t i = 0; i < d_->runs_.size(); ++i) {
+    RunSeries& rs = d_->runs_[i];
+    const qint64 sameAs = group[i] >= 0 ? d_->runs_[group[i]].info.id : 0;
+    const int dash = group[i] >= 0 ? ++membersSoFar[group[i]] : 0;
+    if (rs.sameAs == sameAs && rs.dash == dash) continue;
+    rs.sameAs = sameAs;
+    rs.dash = dash;
+    styleSeries(rs);
+  }
+}
+
+std::map<qint64, qint64> LossChart::identicalRuns() const {
+  std::map<qint64, qint64> same;
+  for (const RunSeries& rs : d_->runs_) {
+    if (rs.sameAs != 0) same[rs.info.id] = rs.sameAs;
+  }
+  return same;
+}
+
+const std::vector<LegendEntry>& LossChart::legendEntries() const { return d_->legend_; }
+
+void LossChart::updateLegend() {
+  std::vector<LegendEntry> entries;
+  const QString axis =
+      QCoreApplication::translate(engine::kAxisTrContext, engine::names(d_->xKind_).title);
+  for (const RunSeries& rs : d_->runs_) {
+    LegendEntry e;
+    e.runId = rs.info.id;
+    e.label = rs.main->name();
+    e.pen = rs.main->pen();
+    e.hidden = rs.hidden;
+    e.toolTip = tr("Run #%1 %2").arg(rs.info.id).arg(rs.info.label);
+    for (const RunSeries& other : d_->runs_) {
+      if (other.info.id != rs.sameAs) continue;
+      e.note = tr("= #%1 %2").arg(other.info.id).arg(other.info.label);
+      e.toolTip += "\n" + tr("Identical to run #%1 (%2): the losses agree within 0.1 % of "
+                             "their range wherever both have a point on the %3 axis. Drawn "
+                             "dashed over it.")
+                              .arg(other.info.id)
+                              .arg(other.info.label, axis);
+    }
+    e.toolTip += "\n" + (rs.hidden ? tr("Click to show its lines") : tr("Click to hide its lines"));
+    entries.push_back(e);
+  }
+  std::vector<int> ranks;
+  for (const RunSeries& rs : d_->runs_) {
+    for (const auto& [rank, s] : rs.ranks) ranks.push_back(rank);
+  }
+  std::sort(ranks.begin(), ranks.end());
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  for (int rank : ranks) {
+    LegendEntry e;
+    e.rank = rank;
+    e.label = tr("rank %1").arg(rank);
+    e.pen = rankPen(QColor(0x50, 0x50, 0x50), rank);
+    e.pen.setWidthF(1.3);
+    e.toolTip = tr("Each run's rank %1 local loss is drawn in the run's colour, lighter, with "
+                   "this pattern")
+                    .arg(rank);
+    entries.push_back(e);
+  }
+  if (entries == d_->legend_) return;
+  d_->legend_ = std::move(entries);
+  emit legendChanged();
 }
 
 void LossChart::setShowRanks(bool on) {

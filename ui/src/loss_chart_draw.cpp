@@ -1,13 +1,14 @@
 // LossChart: drawing, axes and navigation (data and series management are in loss_chart.cpp).
 #include <parity/analysis/curve_analysis.h>
+#include <parity/ui/axis_ticks.h>
 #include <parity/ui/decimation.h>
 #include <parity/ui/loss_chart.h>
 #include <parity/ui/plot_points.h>
 
 #include <QCoreApplication>
+#include <QtCharts/QCategoryAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QLineSeries>
-#include <QtCharts/QLogValueAxis>
 #include <QtCharts/QScatterSeries>
 #include <QtCharts/QValueAxis>
 #include <algorithm>
@@ -24,20 +25,14 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr int kMinColumns = 150;
 
-/// 1, 2 or 5 times a power of ten, near span / ticks.
-double niceStep(double span, int ticks) {
-  if (!(span > 0) || !std::isfinite(span)) return 1;
-  const double raw = span / ticks;
-  const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-  const double r = raw / magnitude;
-  return (r < 1.5 ? 1 : r < 3.5 ? 2 : r < 7.5 ? 5 : 10) * magnitude;
-}
-
 /// A new range with round ticks, and at no moment an old interval over a new range: Qt Charts
 /// lays out every tick synchronously, so epoch's 0.2 over samples' 0-12,800 (64,000 ticks) froze
 /// the window. The axis holds a fixed handful of ticks while range and interval change together.
-void setRangeAndTicks(QValueAxis* axis, double lo, double hi) {
-  const double step = niceStep(hi - lo, 6);
+/// `lengthPx` long, the axis gets a tick every `pxPerTick` or so (at most 6): on a small plot Qt
+/// Charts replaces labels that do not fit between their neighbours by "...".
+void setRangeAndTicks(QValueAxis* axis, double lo, double hi, double lengthPx, double pxPerTick) {
+  const int ticks = std::clamp(static_cast<int>(lengthPx / pxPerTick), 2, 6);
+  const double step = niceStep(hi - lo, ticks);
   axis->setTickType(QValueAxis::TicksFixed);
   axis->setRange(lo, hi);
   axis->setTickAnchor(std::floor(lo / step) * step);
@@ -69,10 +64,10 @@ void LossChart::setLogY(bool on) {
 void LossChart::rebuildYAxis() {
   QAbstractAxis* old = d_->axisY_;
   if (d_->logY_) {
-    auto* axis = new QLogValueAxis;
-    axis->setBase(10);
-    axis->setLabelFormat("%g");
-    axis->setMinorTickCount(8);
+    // Lines are drawn in log10(loss) on a linear axis whose labels sit at round losses (0.4,
+    // 0.5, 1, 2, ...): QLogValueAxis labels only powers of its base.
+    auto* axis = new QCategoryAxis;
+    axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     d_->axisY_ = axis;
   } else {
     auto* axis = new QValueAxis;
@@ -80,6 +75,7 @@ void LossChart::rebuildYAxis() {
     d_->axisY_ = axis;
   }
   d_->axisY_->setTitleText(d_->logY_ ? tr("loss (log)") : tr("loss"));
+  d_->shownY_ = {0, 0};  // the new axis has no range yet: the next frame sets it
   d_->chart_->addAxis(d_->axisY_, Qt::AlignLeft);
   for (QAbstractSeries* s : d_->chart_->series()) {
     if (old) s->detachAxis(old);
@@ -121,8 +117,7 @@ LossChart::LineCache& LossChart::reduce(LineCache& cache, const engine::Series& 
   cache = LineCache{series.size(), x0, x1,   beta,  columns, d_->xKind_,
                     d_->logY_,     {}, kInf, -kInf, {},      {}};
   // Through the series' MinMaxIndex each column costs O(log n), not one visit per point.
-  auto decimate = [&](const engine::Series& s, const MinMaxIndex* idx,
-                      const DecimateOptions& o) {
+  auto decimate = [&](const engine::Series& s, const MinMaxIndex* idx, const DecimateOptions& o) {
     if (idx && idx->size() == s.size()) {
       decimate_min_max(s, *idx, o, d_->decimated_);
     } else {
@@ -137,6 +132,9 @@ LossChart::LineCache& LossChart::reduce(LineCache& cache, const engine::Series& 
   } else {
     decimate(series, index, {engine::Range{x0, x1}, columns});
     appendPoints(d_->decimated_, d_->logY_, cache.points);
+  }
+  if (d_->logY_) {
+    for (QPointF& p : cache.points) p.setY(std::log10(p.y()));
   }
   for (const QPointF& p : cache.points) {
     if (p.x() < x0 || p.x() > x1) continue;  // the neighbours outside only lead the line in
@@ -157,10 +155,12 @@ void LossChart::redrawNow() {
   Frame frame;
   frame.columns = decimationColumns(width);
   std::tie(frame.x0, frame.x1) = visibleX();
-  reduceLines(frame);  // phase 1: every line reduced (or reused), the y extent found
+  findIdenticalRuns();  // dashes the later runs of an identical group before they are drawn
+  reduceLines(frame);   // phase 1: every line reduced (or reused), the y extent found
   std::tie(frame.ylo, frame.yhi) = visibleY(frame.ylo, frame.yhi);
   pushPoints(frame, width, height);  // phase 2: axes, then the points
   placeBadMarkers(frame);
+  updateLegend();
   emit redrawn();
 }
 
@@ -243,17 +243,13 @@ void LossChart::reduceLines(Frame& f) {
 }
 
 std::pair<double, double> LossChart::visibleY(double ylo, double yhi) const {
+  // In log10 units on a log axis, where an empty chart shows 0.1 to 1 and a flat line a factor
+  // of two either side.
   if (d_->zoomY_) return *d_->zoomY_;
-  if (!(ylo <= yhi)) return {d_->logY_ ? 0.1 : 0, 1};
-  if (d_->logY_) {
-    const double pad = std::pow(yhi / ylo, 0.05);
-    ylo /= pad;
-    yhi *= pad;
-    if (ylo == yhi) return {ylo / 2, yhi * 2};
-    return {ylo, yhi};
-  }
+  if (!(ylo <= yhi)) return {d_->logY_ ? -1 : 0, 1};
   const double pad = (yhi - ylo) * 0.05;
-  return {ylo - (pad > 0 ? pad : 0.5), yhi + (pad > 0 ? pad : 0.5)};
+  const double flat = d_->logY_ ? std::log10(2.0) : 0.5;
+  return {ylo - (pad > 0 ? pad : flat), yhi + (pad > 0 ? pad : flat)};
 }
 
 // Qt Charts recomputes a line's geometry whenever its points or an axis range change; emptying the
@@ -261,8 +257,11 @@ std::pair<double, double> LossChart::visibleY(double ylo, double yhi) const {
 // line whose points are unchanged is not touched.
 void LossChart::pushPoints(const Frame& f, double width, double height) {
   const double x0 = f.x0, x1 = f.x1, ylo = f.ylo, yhi = f.yhi;
-  const bool axesChanged =
-      d_->shownX_ != std::make_pair(x0, x1) || d_->shownY_ != std::make_pair(ylo, yhi);
+  // The ticks thin out or fill in with the plot's size.
+  const bool axesChanged = d_->shownX_ != std::make_pair(x0, x1) ||
+                           d_->shownY_ != std::make_pair(ylo, yhi) ||
+                           d_->shownSize_ != QSizeF(width, height);
+  d_->shownSize_ = QSizeF(width, height);
   d_->shownX_ = {x0, x1};
   d_->shownY_ = {ylo, yhi};
   for (QLineSeries* s : f.empty) {
@@ -270,15 +269,15 @@ void LossChart::pushPoints(const Frame& f, double width, double height) {
   }
   if (axesChanged) {
     for (const Pending& p : f.pending) p.series->clear();
-    setRangeAndTicks(d_->axisX_, x0, x1);
-    if (auto* linear = qobject_cast<QValueAxis*>(d_->axisY_)) {
-      setRangeAndTicks(linear, ylo, yhi);
-    } else {
-      d_->axisY_->setRange(ylo, yhi);
+    setRangeAndTicks(d_->axisX_, x0, x1, width, 90);
+    if (d_->logY_) {
+      setLogTicks(ylo, yhi, height);
+    } else if (auto* linear = qobject_cast<QValueAxis*>(d_->axisY_)) {
+      setRangeAndTicks(linear, ylo, yhi, height, 40);
     }
   }
-  PixelScale scale{x0, (x1 - x0) / width, d_->logY_ ? std::log10(ylo) : ylo,
-                   (d_->logY_ ? std::log10(yhi) - std::log10(ylo) : yhi - ylo) / height, d_->logY_};
+  // The points are already in log10 units on a log axis.
+  PixelScale scale{x0, (x1 - x0) / width, ylo, (yhi - ylo) / height, false};
   int drawn = 0;
   for (const Pending& p : f.pending) {
     if (p.kind == LineKind::kSmooth && !(p.cache->simplifiedFor == scale)) {
@@ -297,10 +296,22 @@ void LossChart::pushPoints(const Frame& f, double width, double height) {
   d_->drawnPoints_ = drawn;
 }
 
+// The log axis's labels: round losses at their log10 position (ylo, yhi in log10 units).
+void LossChart::setLogTicks(double ylo, double yhi, double height) {
+  auto* axis = qobject_cast<QCategoryAxis*>(d_->axisY_);
+  if (!axis) return;
+  for (const QString& label : axis->categoriesLabels()) axis->remove(label);
+  axis->setRange(ylo, yhi);
+  axis->setStartValue(ylo);
+  for (double loss : logTicks(std::pow(10.0, ylo), std::pow(10.0, yhi), height)) {
+    const double at = std::log10(loss);
+    if (at > ylo) axis->append(QString::number(loss, 'g', 6), at);
+  }
+}
+
 // Markers for NaN/inf losses sit just under the top edge, where no curve can hide them.
 void LossChart::placeBadMarkers(const Frame& f) {
-  const double top =
-      d_->logY_ ? f.yhi / std::pow(f.yhi / f.ylo, 0.03) : f.yhi - (f.yhi - f.ylo) * 0.03;
+  const double top = f.yhi - (f.yhi - f.ylo) * 0.03;
   for (std::size_t i = 0; i < d_->runs_.size(); ++i) {
     QList<QPointF> points;
     for (double x : f.badByRun[i]) points.append(QPointF(x, top));
@@ -364,8 +375,6 @@ double LossChart::toValueY(double py) const {
   const QRectF plot = d_->chart_->plotArea();
   const double t = plot.height() > 0 ? (plot.bottom() - py) / plot.height() : 0;
   const auto [lo, hi] = d_->shownY_;
-  if (d_->logY_ && lo > 0 && hi > 0)
-    return std::exp(std::log(lo) + t * (std::log(hi) - std::log(lo)));
   return lo + t * (hi - lo);
 }
 

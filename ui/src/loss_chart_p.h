@@ -8,6 +8,7 @@
 
 #include <QList>
 #include <QPointF>
+#include <QSizeF>
 #include <QThread>
 #include <QTimer>
 #include <limits>
@@ -66,6 +67,8 @@ struct LossChart::RunSeries {
   LineCache rawCache, mainCache;
   std::map<int, LineCache> rankCache;
   bool hidden = false;  ///< lines off, legend entry greyed (clicked in the legend)
+  qint64 sameAs = 0;    ///< the earlier run whose curve this one's coincides with (0: none)
+  int dash = 0;         ///< 0 solid; k: the k-th later member of its identical group
 };
 
 /// Marks a zoom or pan in progress: a coarser redraw now, a full one once the user pauses.
@@ -107,7 +110,13 @@ struct LossChart::Private {
   bool logY_ = false;
   bool showRanks_ = false;
   std::optional<std::pair<double, double>> zoomX_, zoomY_;
+  /// On a log axis the points' y is log10(loss) and the y axis a QCategoryAxis labelled at
+  /// round losses, so zoomY_ and shownY_ are in log10 units then.
   std::pair<double, double> shownX_{0, 1}, shownY_{0, 1};
+  QSizeF shownSize_;  ///< the plot's size the ticks were laid out for
+  /// What the identical-curve check last saw (each run's size, the axis): it reruns on change.
+  std::vector<std::size_t> overlapKey_;
+  std::vector<LegendEntry> legend_;
 };
 
 }  // namespace parity::ui

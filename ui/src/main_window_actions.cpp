@@ -138,15 +138,16 @@ void MainWindow::createMenus() {
 QString MainWindow::askSavePath(const QString& title, const QString& name, const QString& filter) {
   QSettings s(QSettings::IniFormat, QSettings::UserScope, "parity", "parity");
   const QString dir = s.value("export/dir", QDir::homePath()).toString();
-  const QString path = askPath(this, FileDialogKind::kSaveFile, title, QDir(dir).filePath(name), filter);
+  const QString path =
+      askPath(this, FileDialogKind::kSaveFile, title, QDir(dir).filePath(name), filter);
   if (!path.isEmpty()) s.setValue("export/dir", QFileInfo(path).absolutePath());
   return path;
 }
 
 void MainWindow::newDatabase() {
-  const QString path = askPath(
-      this, FileDialogKind::kSaveFile, tr("New database"), QFileInfo(databasePath()).absolutePath() + "/parity-new.db",
-      tr("Parity databases (*.db);;All files (*)"));
+  const QString path = askPath(this, FileDialogKind::kSaveFile, tr("New database"),
+                               QFileInfo(databasePath()).absolutePath() + "/parity-new.db",
+                               tr("Parity databases (*.db);;All files (*)"));
   if (path.isEmpty()) return;
   if (QFileInfo::exists(path)) {
     // The dialog already asked to replace it; an existing database is simply opened, not wiped.
@@ -157,8 +158,8 @@ void MainWindow::newDatabase() {
 
 void MainWindow::chooseDatabase() {
   const QString path = askPath(this, FileDialogKind::kOpenFile, tr("Open database"),
-                                                    QFileInfo(databasePath()).absolutePath(),
-                                                    tr("Parity databases (*.db);;All files (*)"));
+                               QFileInfo(databasePath()).absolutePath(),
+                               tr("Parity databases (*.db);;All files (*)"));
   if (!path.isEmpty()) openDatabase(path);
 }
 
@@ -184,7 +185,7 @@ void MainWindow::exportChart(bool svg) {
   const QString path = svg ? askSavePath(tr("Save chart"), "parity-chart.svg", tr("SVG (*.svg)"))
                            : askSavePath(tr("Save chart"), "parity-chart.png", tr("PNG (*.png)"));
   if (path.isEmpty()) return;
-  QWidget* view = chartPanel_->view();
+  QWidget* view = chartPanel_->exportArea();  // the chart and its legend, labels whole
   LossChart* chart = chartPanel_->lossChart();
   // OpenGL-drawn lines live on a GL surface a vector painter cannot see: draw them plainly.
   const bool accelerated = chart->accelerated();

@@ -253,6 +253,15 @@ int RunsModel::sharedCoresWith(const storage::RunRow& r) const {
   return others;
 }
 
+QString RunsModel::sharedCoresNote(const storage::RunRow& r) const {
+  const int others = sharedCoresWith(r);
+  if (others == 0) return {};
+  const QString alongside = others == 1 ? tr("1 other run") : tr("%1 other runs").arg(others);
+  return tr("* ran at the same time as %1: they shared the cores, so this is lower than the run "
+            "alone would measure")
+      .arg(alongside);
+}
+
 QVariant RunsModel::sortValue(const storage::RunRow& r, int column) const {
   switch (column) {
     case kId:
@@ -289,14 +298,9 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
         return tr("Final evaluation loss: %1").arg(*r->final_eval_loss, 0, 'g', 5);
       }
       if (column == kSpeed) {
-        const int others = sharedCoresWith(*r);
         const QString what = tr("Training samples per second, all ranks together");
-        if (others == 0) return what;
-        const QString alongside = others == 1 ? tr("1 other run") : tr("%1 other runs").arg(others);
-        return what + "\n" +
-               tr("* ran at the same time as %1: they shared the cores, so this is lower than "
-                  "the run alone would measure")
-                   .arg(alongside);
+        const QString shared = sharedCoresNote(*r);
+        return shared.isEmpty() ? what : what + "\n" + shared;
       }
       if (column == kNotes && !r->notes.empty()) return QString::fromStdString(r->notes);
       return {};

@@ -39,6 +39,7 @@ void SetupPlanModel::setSetups(const std::vector<engine::RunConfig>& setups,
       r.planError = QString::fromStdString(e.what());
     }
     r.batchDiffers = r.plan.global_batch != reference_;
+    r.padded = r.planned && r.plan.padded_samples > 0;
     r.lrDiffers = std::abs(r.plan.effective_lr - c.lr) > 1e-12 * std::max(1.0, std::abs(c.lr));
     rows_.push_back(std::move(r));
   }
@@ -75,6 +76,9 @@ QVariant SetupPlanModel::display(const Row& r, int column) const {
                                                              c.gradient_accumulation_steps);
       return match ? QVariant(static_cast<qlonglong>(*match)) : QVariant(tr("—"));
     }
+    case kRepeated:
+      return r.planned ? QVariant(static_cast<qlonglong>(r.plan.padded_samples))
+                       : QVariant(QStringLiteral("?"));
     case kNotes: {
       QStringList notes;
       if (!r.planError.isEmpty()) notes << r.planError;
@@ -115,6 +119,22 @@ QString SetupPlanModel::reason(const Row& r, int column) const {
               "single-process steps lasts the same number of samples")
         .arg(r.plan.scheduler_steps_per_optimizer_step);
   }
+  if (column == kRepeated && r.padded) {
+    const int64_t n = r.plan.samples_per_epoch - r.plan.padded_samples;
+    return tr("even_batches pads the epoch's last batches: each epoch the first %1 samples of "
+              "its order are drawn twice (%2 drawn for %3 in the training set, %4 %), so they "
+              "weigh double in the gradient and the curve ends apart from an unpadded setup's")
+        .arg(r.plan.padded_samples)
+        .arg(r.plan.samples_per_epoch)
+        .arg(n)
+        .arg(100.0 * static_cast<double>(r.plan.padded_samples) / static_cast<double>(n), 0, 'f',
+             2);
+  }
+  if (column == kRepeated && !r.planned && r.config.even_batches && r.config.num_processes > 1) {
+    return tr(
+        "Known once the CSV file is read: even_batches may repeat samples at the epoch's "
+        "end");
+  }
   if (column == kNotes) return display(r, kNotes).toString();
   return {};
 }
@@ -123,8 +143,8 @@ QVariant SetupPlanModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= rowCount()) return {};
   const Row& r = rows_[index.row()];
   const int column = index.column();
-  const bool differs =
-      (column == kGlobalBatch && r.batchDiffers) || (column == kEffectiveLr && r.lrDiffers);
+  const bool differs = (column == kGlobalBatch && r.batchDiffers) ||
+                       (column == kEffectiveLr && r.lrDiffers) || (column == kRepeated && r.padded);
   switch (role) {
     case Qt::DisplayRole:
       return display(r, column);
@@ -155,6 +175,7 @@ QVariant SetupPlanModel::headerData(int section, Qt::Orientation orientation, in
                                  QT_TR_NOOP("Opt. steps/epoch"),
                                  QT_TR_NOOP("Sched. steps/opt. step"),
                                  QT_TR_NOOP("Match ref."),
+                                 QT_TR_NOOP("Repeated/epoch"),
                                  QT_TR_NOOP("Notes")};
   static const char* kTips[] = {
       "",
@@ -164,6 +185,8 @@ QVariant SetupPlanModel::headerData(int section, Qt::Orientation orientation, in
       QT_TR_NOOP("optimizer steps in one epoch of the training set"),
       QT_TR_NOOP("scheduler steps per optimizer step (processes, or 1 with split_batches)"),
       QT_TR_NOOP("per-device batch that keeps the global batch equal to the reference"),
+      QT_TR_NOOP("samples even_batches draws twice per epoch to pad the last batches (Accelerate "
+                 "cycles from the start of the epoch's order)"),
       QT_TR_NOOP("padding, dropped samples, a short last accumulation group")};
   if (section < 0 || section >= kColumnCount) return {};
   if (role == Qt::DisplayRole) return tr(kNames[section]);

@@ -1,6 +1,6 @@
 #pragma once
 /// The loss chart with its controls: x-axis choice, EMA smoothing, log y, per-rank curves,
-/// reset zoom. Owns the LossChart controller and the view.
+/// reset zoom. Owns the LossChart controller, the view and the legend under it.
 /// Thread affinity: UI thread.
 
 #include <parity/ui/curve_store.h>
@@ -15,6 +15,7 @@ class QToolButton;
 
 namespace parity::ui {
 
+class ChartLegend;
 class ChartView;
 class LossChart;
 
@@ -25,6 +26,9 @@ class ChartPanel : public QWidget {
 
   LossChart* lossChart() const { return chart_; }
   ChartView* view() const { return view_; }
+  ChartLegend* legend() const { return legend_; }
+  /// The chart with its legend: what PNG/SVG export renders.
+  QWidget* exportArea() const { return plot_; }
 
   void setXAxis(engine::Axis kind);
   void setSmoothing(double beta);
@@ -48,6 +52,8 @@ class ChartPanel : public QWidget {
 
   LossChart* chart_;
   ChartView* view_;
+  QWidget* plot_;  ///< view_ above legend_
+  ChartLegend* legend_;
   QComboBox* xAxis_;
   QDoubleSpinBox* smoothing_;
   QCheckBox* logY_;

@@ -3,7 +3,7 @@
 /// can re-decimate for the new range instead of letting Qt Charts scale stale points:
 /// left-drag = zoom to a rectangle, right- or middle-drag = pan, wheel = zoom around the cursor
 /// (x only; with Shift, y only), double-click or Home = reset, arrow keys = pan. The mouse over the
-/// plot is reported (hover values); clicks on the legend go to the chart (show/hide a run).
+/// plot is reported (hover values). The legend is a widget of its own (ChartLegend).
 /// Thread affinity: UI thread.
 
 #include <QtCharts/QChartView>
@@ -40,7 +40,6 @@ class ChartView : public QChartView {
   bool event(QEvent* event) override;
 
  private:
-  bool onLegend(const QPointF& pixel) const;
   enum class Drag { kNone, kZoom, kPan };
   Drag drag_ = Drag::kNone;
   QPoint origin_;

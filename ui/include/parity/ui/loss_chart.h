@@ -13,8 +13,10 @@
 
 #include <QColor>
 #include <QObject>
+#include <QPen>
 #include <QPointF>
 #include <QString>
+#include <map>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -34,6 +36,23 @@ struct ChartRun {
   QString label;
   storage::RunStatus status = storage::RunStatus::kQueued;
   qint64 stepsDone = 0;
+};
+
+/// One entry of the chart's legend (drawn by ChartLegend, under the chart, so labels stay whole).
+struct LegendEntry {
+  qint64 runId = 0;  ///< 0 on a rank entry
+  int rank = -1;     ///< >= 0: the line style every run's rank `rank` is drawn with
+  QString label;
+  QString note;  ///< e.g. "= #1 1x64": this run's curve coincides with run 1's
+  QString toolTip;
+  QPen pen;  ///< the line as drawn (colour, width, dash pattern)
+  bool hidden = false;
+
+  bool operator==(const LegendEntry& o) const {
+    return runId == o.runId && rank == o.rank && label == o.label && note == o.note &&
+           toolTip == o.toolTip && pen == o.pen && hidden == o.hidden;
+  }
+  bool operator!=(const LegendEntry& o) const { return !(*this == o); }
 };
 
 class LossChart : public QObject {
@@ -115,12 +134,19 @@ class LossChart : public QObject {
   /// entry toggles it.
   void setRunHidden(qint64 runId, bool hidden);
   bool isRunHidden(qint64 runId) const;
+  /// The legend as last drawn: one entry per run in run order, then (per-rank view) one per rank
+  /// line style. legendChanged() says when it changed.
+  const std::vector<LegendEntry>& legendEntries() const;
+  /// Run ids whose curve coincides, on the current x axis, with an earlier run's: id -> that
+  /// run's id (the first of its group). They are drawn dashed over it.
+  std::map<qint64, qint64> identicalRuns() const;
   /// What the runs shown are at the x under a chart pixel: for each, the nearest step with its
   /// samples, loss and lr. Empty outside the plot area or with nothing drawn.
   QString describeAt(const QPointF& chartPixel) const;
 
  signals:
   void redrawn();
+  void legendChanged();
   void fetchFailed(const QString& message);
 
  private:
@@ -135,10 +161,10 @@ class LossChart : public QObject {
   void onFetched(quint64 token, const CurveFetch& result);
   RunSeries& addRun(const ChartRun& run);
   void removeRun(qint64 runId);
-  void addSeries(QAbstractSeries* series, bool inLegend);
-  void hideFromLegend(QAbstractSeries* series);
-  void styleLegendEntry(RunSeries& rs);
+  void addSeries(QAbstractSeries* series);
   void syncRankSeries(RunSeries& rs);
+  void findIdenticalRuns();
+  void updateLegend();
   void rebuildYAxis();
   void styleSeries(RunSeries& rs);
   void updateLegendNames();
@@ -149,6 +175,7 @@ class LossChart : public QObject {
   void reduceLines(Frame& frame);
   std::pair<double, double> visibleY(double ylo, double yhi) const;
   void pushPoints(const Frame& frame, double width, double height);
+  void setLogTicks(double ylo, double yhi, double height);
   void placeBadMarkers(const Frame& frame);
   bool anyActive() const;
   /// Decimates (or reuses) one series for the visible x range; returns its cached points.

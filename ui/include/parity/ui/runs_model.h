@@ -69,6 +69,9 @@ class RunsModel : public QAbstractTableModel {
 
   /// Other runs whose time running overlapped this one's (they shared the machine's cores).
   int sharedCoresWith(const storage::RunRow& r) const;
+  /// Why a throughput of such a run reads low ("* ran at the same time as 1 other run: they
+  /// shared the cores, ..."); empty when it ran alone. The runs table and the verdict show it.
+  QString sharedCoresNote(const storage::RunRow& r) const;
   /// "1:05" style; empty for negative.
   static QString formatDuration(double seconds);
 

@@ -2,7 +2,9 @@
 /// What each configured setup actually does (plan_setup): global batch, effective lr, optimizer
 /// steps per epoch, scheduler steps per optimizer step, and the per-device batch that would match
 /// the reference. Cells that differ from the single-device reference (global batch, or effective
-/// lr vs the base lr) are highlighted, with the reason in the tooltip.
+/// lr vs the base lr) are highlighted, with the reason in the tooltip, and so is the even_batches
+/// tail: the samples repeated per epoch where a setup's last batches are padded (the reason
+/// 1x256 and 2x128 end apart).
 /// Thread affinity: UI thread.
 
 #include <parity/config/batch_plan.h>
@@ -23,6 +25,7 @@ class SetupPlanModel : public QAbstractTableModel {
     kStepsPerEpoch,
     kSchedulerPace,
     kMatch,
+    kRepeated,
     kNotes,
     kColumnCount
   };
@@ -47,6 +50,7 @@ class SetupPlanModel : public QAbstractTableModel {
     QString planError;
     bool batchDiffers = false;
     bool lrDiffers = false;
+    bool padded = false;  ///< even_batches repeats samples each epoch
   };
   QVariant display(const Row& r, int column) const;
   QString reason(const Row& r, int column) const;

@@ -154,6 +154,10 @@ Change align(const Reason& cause, const RunConfig& run, const RunConfig& ref,
   if (key == "rounding" || key == "unexplained" || key == "loss" || key == "range") {
     return refused("no config difference to align");
   }
+  if (key == "final_eval") {
+    return refused("the final evaluation is where the gap shows, not a setting; the causes "
+                   "listed with it are tested");
+  }
   return align_key(run, ref, key);  // seeds, precision, device, experiment keys
 }
 

@@ -26,6 +26,27 @@ TEST(LrSchedule, EqualsTorchAndTransformersAtEveryPosition) {
   }
 }
 
+TEST(LrSchedule, OneCycleCyclesMomentumAsTorchDoesByDefault) {
+  size_t checked = 0;
+  for (const auto& c : test::lr_schedule_cases()) {
+    RunConfig config = test::lr_schedule_config(c);
+    const LrSchedule schedule(config, c.at("lr").get<double>(), c.at("total").get<int64_t>());
+    if (!c.contains("momenta")) {
+      EXPECT_FALSE(schedule.momentum(0)) << c.at("scheduler");
+      continue;
+    }
+    const auto momenta = c.at("momenta");
+    for (size_t p = 0; p < momenta.size(); ++p, ++checked) {
+      ASSERT_TRUE(schedule.momentum(static_cast<int64_t>(p)));
+      EXPECT_DOUBLE_EQ(*schedule.momentum(static_cast<int64_t>(p)), momenta[p].get<double>())
+          << "position " << p;
+    }
+    config.cycle_momentum = false;
+    EXPECT_FALSE(LrSchedule(config, 0.1, 10).momentum(3));
+  }
+  EXPECT_GT(checked, 30u);
+}
+
 TEST(LrSchedule, WarmUpStartsFromZeroAsTransformersDoes) {
   RunConfig c;
   c.scheduler = SchedulerKind::kLinear;

@@ -28,7 +28,8 @@ LrSchedule::LrSchedule(const RunConfig& config, double base_lr, int64_t total_sc
       gamma_(config.scheduler_gamma),
       pct_start_(config.pct_start),
       div_factor_(config.div_factor),
-      final_div_factor_(config.final_div_factor) {}
+      final_div_factor_(config.final_div_factor),
+      cycle_momentum_(config.cycle_momentum) {}
 
 double LrSchedule::lr(int64_t step) const {
   const auto s = static_cast<double>(step);
@@ -64,6 +65,16 @@ double LrSchedule::lr(int64_t step) const {
     }
   }
   return base_lr_;
+}
+
+std::optional<double> LrSchedule::momentum(int64_t step) const {
+  if (kind_ != SchedulerKind::kOneCycle || !cycle_momentum_) return std::nullopt;
+  constexpr double kBase = 0.85, kMax = 0.95;  // OneCycleLR's base_momentum, max_momentum
+  const auto s = static_cast<double>(step);
+  const double rise_end = pct_start_ * static_cast<double>(total_) - 1;
+  const double fall_end = static_cast<double>(total_ - 1);
+  if (s <= rise_end) return anneal_cos(kMax, kBase, s / rise_end);
+  return anneal_cos(kBase, kMax, (s - rise_end) / (fall_end - rise_end));
 }
 
 std::string LrSchedule::problem() const {

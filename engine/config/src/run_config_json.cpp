@@ -240,6 +240,8 @@ const std::vector<FieldIo>& fields() {
             "onecycle: initial lr = lr / div_factor"),
       field("final_div_factor", &RunConfig::final_div_factor, K::kNumber, kExperiment,
             "onecycle: final lr = initial lr / final_div_factor"),
+      field("cycle_momentum", &RunConfig::cycle_momentum, K::kBool, kExperiment,
+            "true|false: onecycle cycles momentum 0.95-0.85 (torch's default, true)"),
       field("scheduler_step_size", &RunConfig::scheduler_step_size, K::kInt, kExperiment,
             "step scheduler: decay every N scheduler steps"),
       field("scheduler_gamma", &RunConfig::scheduler_gamma, K::kNumber, kExperiment,

@@ -23,7 +23,17 @@ OptimizerStepResult take_optimizer_step(torch::optim::Optimizer& optimizer, Grad
   OptimizerStepResult result;
   result.lr = scheduler.lr();
   scaler.unscale_(params);
-  for (auto& group : optimizer.param_groups()) group.options().set_lr(result.lr);
+  const std::optional<double> momentum = scheduler.momentum();
+  for (auto& group : optimizer.param_groups()) {
+    group.options().set_lr(result.lr);
+    if (!momentum) continue;
+    // OneCycleLR writes the cycled value into the group: SGD's momentum, AdamW's beta1.
+    if (auto* sgd = dynamic_cast<torch::optim::SGDOptions*>(&group.options())) {
+      sgd->momentum(*momentum);
+    } else if (auto* adamw = dynamic_cast<torch::optim::AdamWOptions*>(&group.options())) {
+      adamw->betas(std::make_tuple(*momentum, std::get<1>(adamw->betas())));
+    }
+  }
   result.stepped = scaler.step(optimizer);
   scheduler.step(/*optimizer_step_was_skipped=*/!result.stepped);
   scaler.update();

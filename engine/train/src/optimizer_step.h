@@ -27,6 +27,8 @@ class AcceleratedScheduler {
   AcceleratedScheduler(LrSchedule schedule, int steps_per_optimizer_step);
   /// The lr the next optimizer step uses.
   double lr() const { return schedule_.lr(position_); }
+  /// OneCycleLR's cycled momentum / beta1 for the next step (nullopt: the optimizer's own).
+  std::optional<double> momentum() const { return schedule_.momentum(position_); }
   /// OneCycleLR is not stepped past its total_steps (Accelerate's guard on _step_count).
   void step(bool optimizer_step_was_skipped) {
     if (optimizer_step_was_skipped) return;

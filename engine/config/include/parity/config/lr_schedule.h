@@ -9,6 +9,7 @@
 #include <parity/config/run_config.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ class LrSchedule {
   LrSchedule(const RunConfig& config, double base_lr, int64_t total_scheduler_steps);
   /// The lr at scheduler position `step` (0-based), computed as torch computes it.
   double lr(int64_t step) const;
+  /// OneCycleLR's momentum (SGD) or beta1 (AdamW) at `step` when it cycles them (cycle_momentum,
+  /// base 0.85, max 0.95, torch's defaults); nullopt for every other schedule.
+  std::optional<double> momentum(int64_t step) const;
   int64_t total_steps() const { return total_; }
   /// OneCycleLR refuses to be stepped past total_steps; Accelerate stops stepping it there.
   bool caps_at_total() const { return kind_ == SchedulerKind::kOneCycle; }
@@ -36,6 +40,7 @@ class LrSchedule {
   int64_t step_size_;
   double gamma_;
   double pct_start_, div_factor_, final_div_factor_;
+  bool cycle_momentum_;
   mutable std::vector<double> step_lr_;  ///< StepLR's chain: base, base*g, (base*g)*g, ...
 };
 

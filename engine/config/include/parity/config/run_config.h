@@ -101,6 +101,9 @@ struct RunConfig {
   double pct_start = 0.3;              ///< onecycle: fraction of the schedule spent rising
   double div_factor = 25;              ///< onecycle: initial lr = max lr / div_factor
   double final_div_factor = 1e4;       ///< onecycle: min lr = initial lr / final_div_factor
+  /// onecycle: momentum (SGD) or beta1 (AdamW) cycled 0.95 -> 0.85 -> 0.95 against the lr, as
+  /// OneCycleLR does by default (it overrides the optimizer's own momentum)
+  bool cycle_momentum = true;
   int64_t scheduler_step_size = 1000;  ///< step scheduler: decay every N scheduler steps
   double scheduler_gamma = 0.1;        ///< step scheduler: decay factor
   LossKind loss = LossKind::kAuto;     ///< auto: cross-entropy for classification, mse otherwise

@@ -37,7 +37,9 @@ void ConfigForm::addField(const QString& field, const QString& label, QWidget* e
 
 void ConfigForm::setFieldVisible(const QString& field, bool visible) {
   auto it = fields_.find(field);
-  if (it != fields_.end()) form_->setRowVisible(it->row, visible);
+  if (it == fields_.end()) return;
+  form_->setRowVisible(it->row, visible);
+  it->hidden = !visible;
 }
 
 void ConfigForm::changed() {
@@ -50,7 +52,8 @@ QStringList ConfigForm::showIssues(const std::vector<engine::ConfigIssue>& issue
   for (const auto& issue : issues) {
     QString field = QString::fromStdString(issue.field);
     field = alias_.value(field, field);
-    if (fields_.contains(field)) {
+    // A hidden row's message would be seen by no one: it goes to the panel's summary instead.
+    if (fields_.contains(field) && !fields_.value(field).hidden) {
       byField[field] << QString::fromStdString(issue.message);
     } else {
       unplaced << QString::fromStdString(issue.message);

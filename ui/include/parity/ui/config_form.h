@@ -20,7 +20,8 @@ class ConfigForm : public QWidget {
  public:
   explicit ConfigForm(QWidget* parent = nullptr);
 
-  /// Shows each issue under its field; returns the messages of issues with no field here.
+  /// Shows each issue under its field; returns the messages of issues with no field here, or
+  /// whose field is hidden.
   QStringList showIssues(const std::vector<engine::ConfigIssue>& issues);
   /// The inline message under a field (empty when none); for tests.
   QString issueText(const QString& field) const;
@@ -47,6 +48,7 @@ class ConfigForm : public QWidget {
     QWidget* row = nullptr;
     QWidget* editor = nullptr;
     QLabel* message = nullptr;
+    bool hidden = false;  ///< hidden by setFieldVisible (the field does not apply)
   };
   QHash<QString, Field> fields_;
   QHash<QString, QString> alias_;

@@ -368,10 +368,9 @@ void ExperimentForm::browseData() {
 void ExperimentForm::browseTestData() {
   const bool jsonl = comboValue<engine::DatasetKind>(dataset_) == engine::DatasetKind::kJsonl;
   const QString start = testData_->text().isEmpty() ? dataPath_->text() : testData_->text();
-  const QString path =
-      askPath(this, FileDialogKind::kOpenFile, tr("Test data"), start,
-              jsonl ? tr("JSON Lines (*.jsonl *.json);;All files (*)")
-                    : tr("CSV files (*.csv);;All files (*)"));
+  const QString path = askPath(this, FileDialogKind::kOpenFile, tr("Test data"), start,
+                               jsonl ? tr("JSON Lines (*.jsonl *.json);;All files (*)")
+                                     : tr("CSV files (*.csv);;All files (*)"));
   if (path.isEmpty()) return;
   testData_->setText(path);
   emit testData_->editingFinished();

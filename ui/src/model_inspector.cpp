@@ -53,7 +53,8 @@ void ModelInspector::inspect(const engine::RunConfig& config) {
                     .arg(searched.join(", ")));
     return;
   }
-  configFile_ = std::make_unique<QTemporaryFile>(QDir::temp().filePath("parity-inspect-XXXXXX.json"));
+  configFile_ =
+      std::make_unique<QTemporaryFile>(QDir::temp().filePath("parity-inspect-XXXXXX.json"));
   if (!configFile_->open()) {
     emit failed(tr("could not write a temporary config: %1").arg(configFile_->errorString()));
     configFile_.reset();
@@ -97,7 +98,8 @@ void ModelInspector::finish(int exitCode) {
   const QJsonObject o = doc.object();
   ModelInfo info;
   info.parameters = o.value("parameters").toInteger();
-  for (const QJsonValue& kind : o.value("layer_kinds").toArray()) info.layerKinds << kind.toString();
+  for (const QJsonValue& kind : o.value("layer_kinds").toArray())
+    info.layerKinds << kind.toString();
   info.dropout = o.value("dropout").toBool();
   info.batchNorm = o.value("batch_norm").toBool();
   emit inspected(info);

@@ -34,7 +34,8 @@ class ModelInspector : public QObject {
   /// (`searched` gets the places looked in).
   static QString findWorker(QStringList* searched = nullptr);
 
-  /// Starts inspecting `config` (a full, valid config); the answer comes as inspected() or failed().
+  /// Starts inspecting `config` (a full, valid config); the answer comes as inspected() or
+  /// failed().
   void inspect(const engine::RunConfig& config);
   /// Drops the request in flight, if any, without an answer.
   void cancel();

@@ -1,7 +1,8 @@
 #pragma once
 /// The Setups panel: the list of setups (add, presets, duplicate, remove, rename in place, import
-/// an accelerate config into the selected one), the selected setup's form, the shared experiment's form, the validation summary, and Launch
-/// (disabled until every setup passes check()).
+/// an accelerate config into the selected one), the selected setup's form, the shared
+/// experiment's form, the validation summary, and Launch (disabled until every setup passes
+/// check()).
 /// Thread affinity: UI thread.
 
 #include <parity/config/run_config.h>

@@ -243,17 +243,18 @@ bool SetupsPanel::importAccelerateConfig(const QString& path) {
   setupForm_->setConfig(model_->config(row));
   refreshValidation();
 
+  // Accelerate's own key names, which the user just wrote in the file.
   QStringList set;
-  if (file.num_processes) set << tr("%n process(es)", nullptr, *file.num_processes);
+  if (file.num_processes) set << QString("num_processes %1").arg(*file.num_processes);
   if (file.mixed_precision) {
-    set << tr("precision %1").arg(QString::fromStdString(engine::to_string(*file.mixed_precision)));
+    set << "mixed_precision " + QString::fromStdString(engine::to_string(*file.mixed_precision));
   }
   if (file.gradient_accumulation_steps) {
-    set << tr("accumulation %1").arg(*file.gradient_accumulation_steps);
+    set << QString("gradient_accumulation_steps %1").arg(*file.gradient_accumulation_steps);
   }
-  if (file.device) set << QString::fromStdString(engine::to_string(*file.device));
+  if (file.device) set << "device " + QString::fromStdString(engine::to_string(*file.device));
   QString text = set.isEmpty() ? tr("%1 sets nothing Parity uses.").arg(name)
-                               : tr("From %1: %2.").arg(name, set.join(", "));
+                               : tr("Set from %1: %2.").arg(name, set.join(", "));
   if (!file.ignored.empty()) {
     QStringList ignored;
     for (const auto& key : file.ignored) ignored << QString::fromStdString(key);

@@ -439,21 +439,24 @@ void ExperimentForm::refreshSchedule(const engine::RunConfig& c) {
   numTrainingSteps_->setSpecialValueText(
       tr("default (%1)").arg(engine::default_num_training_steps(c, train)));
   if (!engine::check(c).empty()) {
-    lrPreview_->setNote(tr("the preview needs a valid config"));
+    lrPreview_->setNote(tr("the preview needs a valid first setup"));
     scheduleNote_->clear();
     return;
   }
   const LrCurve curve = lrCurve(c, train);
   lrPreview_->setCurve(curve);
-  const QString setup = c.label.empty() ? tr("first setup") : QString::fromStdString(c.label);
-  QString text =
-      tr("%1: %n optimizer step(s)", nullptr, static_cast<int>(curve.optimizerSteps)).arg(setup);
+  const QString setup = c.label.empty() ? tr("First setup") : QString::fromStdString(c.label);
+  const int perStep = std::max(1, engine::scheduler_steps_per_optimizer_step(c));
+  QString text = tr("%1: %2 optimizer steps of %3 samples")
+                     .arg(setup)
+                     .arg(curve.optimizerSteps)
+                     .arg(engine::global_batch_size(c));
+  if (perStep > 1) text += tr(", each %1 scheduler steps").arg(perStep);
   if (usesLength(c.scheduler)) {
-    text += tr(", schedule %n scheduler step(s)", nullptr, static_cast<int>(curve.scheduleLength));
-    const int perStep = std::max(1, engine::scheduler_steps_per_optimizer_step(c));
+    text += tr("; the schedule lasts %1 scheduler steps").arg(curve.scheduleLength);
     const int64_t endsAt = (curve.scheduleLength + perStep - 1) / perStep;
     if (endsAt < curve.optimizerSteps) {
-      text += tr("; it ends at optimizer step %1, before training does").arg(endsAt);
+      text += tr(" and ends at optimizer step %1, before training does").arg(endsAt);
     }
   }
   scheduleNote_->setStyleSheet(curve.problem.isEmpty() ? kNoteStyle : kErrorStyle);

@@ -44,8 +44,8 @@ SetupsPanel::SetupsPanel(SetupsModel* model, QWidget* parent)
       add_(new QToolButton(this)),
       duplicate_(new QToolButton(this)),
       remove_(new QToolButton(this)),
-      import_(new QToolButton(this)),
-      importNote_(new QLabel(this)),
+      import_(new QToolButton),
+      importNote_(new QLabel),
       tabs_(new QTabWidget(this)),
       setupForm_(new SetupForm),
       experimentForm_(new ExperimentForm),
@@ -102,7 +102,20 @@ void SetupsPanel::setUpListAndButtons() {
 }
 
 void SetupsPanel::setUpFormsAndLaunch() {
-  tabs_->addTab(scrolled(setupForm_), tr("Setup"));
+  // The import fills the setup shown, so it sits under that setup's form.
+  auto* setupPage = new QWidget;
+  auto* setupLayout = new QVBoxLayout(setupPage);
+  setupLayout->setContentsMargins(0, 0, 0, 0);
+  setupLayout->addWidget(setupForm_);
+  auto* importRow = new QHBoxLayout;
+  importRow->setContentsMargins(6, 0, 6, 6);
+  importRow->addWidget(import_);
+  importRow->addStretch(1);
+  setupLayout->addLayout(importRow);
+  importNote_->setContentsMargins(6, 0, 6, 6);
+  setupLayout->addWidget(importNote_);
+  setupLayout->addStretch(1);
+  tabs_->addTab(scrolled(setupPage), tr("Setup"));
   tabs_->addTab(scrolled(experimentForm_), tr("Experiment (shared)"));
   summary_->setWordWrap(true);
   summary_->setObjectName("validationSummary");
@@ -162,7 +175,6 @@ void SetupsPanel::layOut() {
   buttons->addWidget(duplicate_);
   buttons->addWidget(remove_);
   buttons->addStretch(1);
-  buttons->addWidget(import_);
   auto* launchRow = new QHBoxLayout;
   launchRow->addWidget(new QLabel(tr("Run at once:"), this));
   launchRow->addWidget(concurrency_);
@@ -174,7 +186,6 @@ void SetupsPanel::layOut() {
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addWidget(list_);
   layout->addLayout(buttons);
-  layout->addWidget(importNote_);
   layout->addWidget(tabs_, 1);
   layout->addWidget(summary_);
   layout->addLayout(launchRow);
@@ -282,6 +293,7 @@ void SetupsPanel::loadCurrent() {
   setupForm_->setEnabled(row >= 0);
   duplicate_->setEnabled(row >= 0);
   remove_->setEnabled(row >= 0);
+  import_->setEnabled(row >= 0);
   if (row >= 0) setupForm_->setConfig(model_->config(row));
   refreshValidation();
 }

@@ -148,6 +148,27 @@ TEST(ExperimentForm, ShowsOnlyTheFieldsThatApply) {
   EXPECT_DOUBLE_EQ(form.config(RunConfig{}).dropout, 0.0);
 }
 
+TEST(ExperimentForm, EveryShownRowKeepsItsHeightAfterRowsWereHiddenAndShown) {
+  // Qt 6.4's QFormLayout gave the rows after hidden ones zero height once a row wrapped its
+  // text (the data's size, an issue): the Model row vanished from the window.
+  ExperimentForm form;
+  form.resize(420, 900);
+  form.show();
+  RunConfig c;
+  form.setConfig(c);
+  c.dataset = engine::DatasetKind::kJsonl;
+  c.data_path = "/nowhere/train.jsonl";
+  c.model = engine::ModelKind::kBigram;
+  c.scheduler = engine::SchedulerKind::kOneCycle;
+  form.setConfig(c);
+  ASSERT_TRUE(test::waitFor([&] { return form.editor("model")->height() > 0; }, 2000));
+  for (const char* f : {"dataset", "data_path", "train_samples", "model", "embedding_dim",
+                        "loss_normalization", "scheduler", "pct_start"}) {
+    EXPECT_GT(form.editor(f)->height(), 10) << f;
+  }
+  EXPECT_FALSE(form.dataSizesText().isEmpty());
+}
+
 TEST(ExperimentForm, SaysHowManySamplesTrainAndEvaluate) {
   QTemporaryDir dir;
   RunConfig c;

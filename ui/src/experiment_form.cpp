@@ -44,8 +44,7 @@ QDoubleSpinBox* real(QWidget* parent, double lo, double hi, int decimals, double
 }
 
 QLabel* note(QWidget* parent) {
-  auto* l = new QLabel(parent);
-  l->setWordWrap(true);
+  auto* l = new WrappedLabel(parent);
   l->setTextInteractionFlags(Qt::TextSelectableByMouse);
   return l;
 }
@@ -261,6 +260,7 @@ QWidget* ExperimentForm::pathRow(QLineEdit* edit, const QString& toolTip,
 
 void ExperimentForm::connectEditors() {
   const auto edited = [this] {
+    if (loading_) return;  // setConfig() refreshes once, when every editor holds its value
     updateVisibility();
     refreshDerived();
     changed();

@@ -6,14 +6,31 @@
 #include <parity/config/run_config.h>
 
 #include <QHash>
+#include <QLabel>
 #include <QString>
 #include <QWidget>
 #include <vector>
 
 class QFormLayout;
-class QLabel;
 
 namespace parity::ui {
+
+/// A word-wrapped label for a form row (an issue, a note). It reports no height-for-width, since
+/// Qt 6.4's QFormLayout, once a row has one, can give rows after hidden rows zero height (the Model
+/// row vanished); its height follows the width the layout gave it instead.
+class WrappedLabel : public QLabel {
+ public:
+  explicit WrappedLabel(QWidget* parent = nullptr);
+  bool hasHeightForWidth() const override { return false; }
+  QSize sizeHint() const override;
+  QSize minimumSizeHint() const override;
+
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+
+ private:
+  int heightAt(int width) const;
+};
 
 class ConfigForm : public QWidget {
   Q_OBJECT

@@ -294,6 +294,7 @@ void SetupsPanel::loadCurrent() {
   duplicate_->setEnabled(row >= 0);
   remove_->setEnabled(row >= 0);
   import_->setEnabled(row >= 0);
+  showImportMessage({}, false);  // it spoke of the setup shown before
   if (row >= 0) setupForm_->setConfig(model_->config(row));
   refreshValidation();
 }

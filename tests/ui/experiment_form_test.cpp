@@ -17,6 +17,7 @@
 #include <QFile>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTemporaryDir>
 
 #include "test_util.h"
@@ -148,27 +149,6 @@ TEST(ExperimentForm, ShowsOnlyTheFieldsThatApply) {
   EXPECT_DOUBLE_EQ(form.config(RunConfig{}).dropout, 0.0);
 }
 
-TEST(ExperimentForm, EveryShownRowKeepsItsHeightAfterRowsWereHiddenAndShown) {
-  // Qt 6.4's QFormLayout gave the rows after hidden ones zero height once a row wrapped its
-  // text (the data's size, an issue): the Model row vanished from the window.
-  ExperimentForm form;
-  form.resize(420, 900);
-  form.show();
-  RunConfig c;
-  form.setConfig(c);
-  c.dataset = engine::DatasetKind::kJsonl;
-  c.data_path = "/nowhere/train.jsonl";
-  c.model = engine::ModelKind::kBigram;
-  c.scheduler = engine::SchedulerKind::kOneCycle;
-  form.setConfig(c);
-  ASSERT_TRUE(test::waitFor([&] { return form.editor("model")->height() > 0; }, 2000));
-  for (const char* f : {"dataset", "data_path", "train_samples", "model", "embedding_dim",
-                        "loss_normalization", "scheduler", "pct_start"}) {
-    EXPECT_GT(form.editor(f)->height(), 10) << f;
-  }
-  EXPECT_FALSE(form.dataSizesText().isEmpty());
-}
-
 TEST(ExperimentForm, SaysHowManySamplesTrainAndEvaluate) {
   QTemporaryDir dir;
   RunConfig c;
@@ -287,6 +267,27 @@ TEST_F(ExperimentInPanel, NewFieldsReachEverySetupAndAreCheckedInline) {
   EXPECT_TRUE(message.contains("pad_id")) << message.toStdString();
   EXPECT_FALSE(form->issueText("data_path").isEmpty());  // jsonl needs a file
   EXPECT_FALSE(panel.launchButton()->isEnabled());
+}
+
+TEST_F(ExperimentInPanel, EveryShownRowKeepsItsHeightAfterRowsWereHiddenAndShown) {
+  // Qt 6.4's QFormLayout, asked for its height-for-width by the tab's scroll area, gave the rows
+  // after hidden ones zero height once a row wrapped its text: the Model row vanished.
+  RunConfig e = model.experiment();
+  e.dataset = engine::DatasetKind::kJsonl;
+  e.data_path = writeFile(dir, "train.jsonl", "{\"input_ids\": [1, 2], \"labels\": [2, -100]}\n")
+                    .toStdString();
+  e.model = engine::ModelKind::kBigram;
+  e.scheduler = engine::SchedulerKind::kOneCycle;
+  model.reset(e, model.configs());
+  panel.resize(420, 900);
+  panel.findChild<QTabWidget*>()->setCurrentIndex(1);
+  ExperimentForm* form = panel.experimentForm();
+  test::waitFor([&] { return false; }, 300);  // let the layouts settle
+  for (const char* f : {"dataset", "data_path", "train_samples", "model", "embedding_dim",
+                        "loss_normalization", "scheduler", "pct_start"}) {
+    EXPECT_GT(form->editor(f)->height(), 10) << f;
+  }
+  EXPECT_TRUE(form->dataSizesText().startsWith("1 train")) << form->dataSizesText().toStdString();
 }
 
 TEST_F(ExperimentInPanel, ImportsAnAccelerateConfigIntoTheSelectedSetup) {

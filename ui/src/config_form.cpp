@@ -3,8 +3,31 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace parity::ui {
+
+WrappedLabel::WrappedLabel(QWidget* parent) : QLabel(parent) { setWordWrap(true); }
+
+int WrappedLabel::heightAt(int width) const {
+  return text().isEmpty() ? 0 : QLabel::heightForWidth(std::max(1, width));
+}
+
+QSize WrappedLabel::sizeHint() const {
+  const int w = width() > 1 ? width() : QLabel::sizeHint().width();
+  return {QLabel::sizeHint().width(), heightAt(w)};
+}
+
+QSize WrappedLabel::minimumSizeHint() const {
+  const int w = width() > 1 ? width() : QLabel::sizeHint().width();
+  return {QLabel::minimumSizeHint().width(), heightAt(w)};
+}
+
+void WrappedLabel::resizeEvent(QResizeEvent* event) {
+  QLabel::resizeEvent(event);
+  // A new width wraps the text anew: ask the layout for the height that takes.
+  if (heightAt(width()) != height()) updateGeometry();
+}
 
 ConfigForm::ConfigForm(QWidget* parent) : QWidget(parent), form_(new QFormLayout(this)) {
   form_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
@@ -20,9 +43,8 @@ void ConfigForm::addField(const QString& field, const QString& label, QWidget* e
   box->setContentsMargins(0, 0, 0, 0);
   box->setSpacing(1);
   box->addWidget(editor);
-  auto* message = new QLabel(row);
+  auto* message = new WrappedLabel(row);
   message->setObjectName("issue_" + field);
-  message->setWordWrap(true);
   message->setStyleSheet("color: #c62828;");
   message->hide();
   box->addWidget(message);
@@ -37,7 +59,9 @@ void ConfigForm::addField(const QString& field, const QString& label, QWidget* e
 
 void ConfigForm::setFieldVisible(const QString& field, bool visible) {
   auto it = fields_.find(field);
-  if (it != fields_.end()) form_->setRowVisible(it->row, visible);
+  if (it == fields_.end()) return;
+  form_->setRowVisible(it->row, visible);
+  it->hidden = !visible;
 }
 
 void ConfigForm::changed() {
@@ -50,7 +74,8 @@ QStringList ConfigForm::showIssues(const std::vector<engine::ConfigIssue>& issue
   for (const auto& issue : issues) {
     QString field = QString::fromStdString(issue.field);
     field = alias_.value(field, field);
-    if (fields_.contains(field)) {
+    // A hidden row's message would be seen by no one: it goes to the panel's summary instead.
+    if (fields_.contains(field) && !fields_.value(field).hidden) {
       byField[field] << QString::fromStdString(issue.message);
     } else {
       unplaced << QString::fromStdString(issue.message);

@@ -64,6 +64,9 @@ void applyExperiment(const engine::RunConfig& e, engine::RunConfig& s) {
   s.max_steps = e.max_steps;
   s.dataset = e.dataset;
   s.data_path = e.data_path;
+  s.test_data = e.test_data;
+  s.validation_split = e.validation_split;
+  s.pad_id = e.pad_id;
   s.features = e.features;
   s.target = e.target;
   s.task = e.task;
@@ -73,15 +76,24 @@ void applyExperiment(const engine::RunConfig& e, engine::RunConfig& s) {
   s.model = e.model;
   s.init = e.init;
   s.hidden = e.hidden;
+  s.model_file = e.model_file;
+  s.dropout = e.dropout;
+  s.batch_norm = e.batch_norm;
+  s.embedding_dim = e.embedding_dim;
   s.optimizer = e.optimizer;
   s.lr = e.lr;
   s.momentum = e.momentum;
   s.weight_decay = e.weight_decay;
   s.scheduler = e.scheduler;
   s.warmup_steps = e.warmup_steps;
+  s.num_training_steps = e.num_training_steps;
+  s.pct_start = e.pct_start;
+  s.div_factor = e.div_factor;
+  s.final_div_factor = e.final_div_factor;
   s.scheduler_step_size = e.scheduler_step_size;
   s.scheduler_gamma = e.scheduler_gamma;
   s.loss = e.loss;
+  s.loss_normalization = e.loss_normalization;
   s.eval_every_epoch = e.eval_every_epoch;
 }
 
@@ -91,6 +103,9 @@ bool isExperimentField(const std::string& field) {
                                                 "dataset",
                                                 "data_path",
                                                 "data",
+                                                "test_data",
+                                                "validation_split",
+                                                "pad_id",
                                                 "features",
                                                 "target",
                                                 "task",
@@ -100,15 +115,24 @@ bool isExperimentField(const std::string& field) {
                                                 "model",
                                                 "init",
                                                 "hidden",
+                                                "model_file",
+                                                "dropout",
+                                                "batch_norm",
+                                                "embedding_dim",
                                                 "optimizer",
                                                 "lr",
                                                 "momentum",
                                                 "weight_decay",
                                                 "scheduler",
                                                 "warmup_steps",
+                                                "num_training_steps",
+                                                "pct_start",
+                                                "div_factor",
+                                                "final_div_factor",
                                                 "scheduler_step_size",
                                                 "scheduler_gamma",
                                                 "loss",
+                                                "loss_normalization",
                                                 "eval_every_epoch"};
   return kFields.count(field) > 0;
 }

@@ -1,9 +1,13 @@
+#include <parity/config/accelerate_config.h>
 #include <parity/ui/experiment_form.h>
+#include <parity/ui/file_dialogs.h>
 #include <parity/ui/setup_form.h>
 #include <parity/ui/setup_presets.h>
 #include <parity/ui/setups_model.h>
 #include <parity/ui/setups_panel.h>
 
+#include <QDir>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -40,6 +44,8 @@ SetupsPanel::SetupsPanel(SetupsModel* model, QWidget* parent)
       add_(new QToolButton(this)),
       duplicate_(new QToolButton(this)),
       remove_(new QToolButton(this)),
+      import_(new QToolButton),
+      importNote_(new QLabel),
       tabs_(new QTabWidget(this)),
       setupForm_(new SetupForm),
       experimentForm_(new ExperimentForm),
@@ -53,6 +59,7 @@ SetupsPanel::SetupsPanel(SetupsModel* model, QWidget* parent)
   layOut();
   experimentForm_->setConfig(model_->experiment());
   setCurrentRow(0);
+  updatePreviewSetup();
   refreshValidation();
 }
 
@@ -81,10 +88,34 @@ void SetupsPanel::setUpListAndButtons() {
   connect(add_, &QToolButton::clicked, this, &SetupsPanel::addSetup);
   connect(duplicate_, &QToolButton::clicked, this, &SetupsPanel::duplicateSetup);
   connect(remove_, &QToolButton::clicked, this, &SetupsPanel::removeSetup);
+
+  import_->setText(tr("Import accelerate config…"));
+  import_->setToolTip(
+      tr("Fill the selected setup from the YAML file `accelerate config` writes "
+         "(~/.cache/huggingface/accelerate/default_config.yaml): num_processes, mixed_precision, "
+         "gradient_accumulation_steps, device"));
+  connect(import_, &QToolButton::clicked, this, &SetupsPanel::chooseAccelerateConfig);
+  importNote_->setObjectName("importNote");
+  importNote_->setWordWrap(true);
+  importNote_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  importNote_->hide();
 }
 
 void SetupsPanel::setUpFormsAndLaunch() {
-  tabs_->addTab(scrolled(setupForm_), tr("Setup"));
+  // The import fills the setup shown, so it sits under that setup's form.
+  auto* setupPage = new QWidget;
+  auto* setupLayout = new QVBoxLayout(setupPage);
+  setupLayout->setContentsMargins(0, 0, 0, 0);
+  setupLayout->addWidget(setupForm_);
+  auto* importRow = new QHBoxLayout;
+  importRow->setContentsMargins(6, 0, 6, 6);
+  importRow->addWidget(import_);
+  importRow->addStretch(1);
+  setupLayout->addLayout(importRow);
+  importNote_->setContentsMargins(6, 0, 6, 6);
+  setupLayout->addWidget(importNote_);
+  setupLayout->addStretch(1);
+  tabs_->addTab(scrolled(setupPage), tr("Setup"));
   tabs_->addTab(scrolled(experimentForm_), tr("Experiment (shared)"));
   summary_->setWordWrap(true);
   summary_->setObjectName("validationSummary");
@@ -118,9 +149,12 @@ void SetupsPanel::connectModel() {
   connect(setupForm_, &SetupForm::edited, this, &SetupsPanel::storeCurrent);
   connect(experimentForm_, &ExperimentForm::edited, this, &SetupsPanel::storeExperiment);
   connect(model_, &SetupsModel::setupsChanged, this, &SetupsPanel::refreshValidation);
+  // The lr preview and the schedule's default length are the first setup's.
+  connect(model_, &SetupsModel::setupsChanged, this, &SetupsPanel::updatePreviewSetup);
   connect(model_, &QAbstractItemModel::modelReset, this, [this] {
     experimentForm_->setConfig(model_->experiment());
     setCurrentRow(0);
+    updatePreviewSetup();
   });
   connect(model_, &QAbstractItemModel::dataChanged, this,
           [this](const QModelIndex& from, const QModelIndex& to) {
@@ -193,11 +227,74 @@ void SetupsPanel::removeSetup() {
   setCurrentRow(std::min(row, model_->rowCount() - 1));
 }
 
+void SetupsPanel::chooseAccelerateConfig() {
+  const QString start = QDir::home().filePath(".cache/huggingface/accelerate/default_config.yaml");
+  const QString path = askPath(this, FileDialogKind::kOpenFile, tr("Accelerate config"), start,
+                               tr("YAML files (*.yaml *.yml);;All files (*)"));
+  if (!path.isEmpty()) importAccelerateConfig(path);
+}
+
+bool SetupsPanel::importAccelerateConfig(const QString& path) {
+  const int row = currentRow();
+  const QString name = QFileInfo(path).fileName();
+  if (row < 0) {
+    showImportMessage(tr("Select a setup to import %1 into.").arg(name), true);
+    return false;
+  }
+  engine::AccelerateConfig file;
+  try {
+    file = engine::read_accelerate_config(path.toStdString());
+  } catch (const std::exception& e) {
+    showImportMessage(QString::fromStdString(e.what()), true);
+    return false;
+  }
+  engine::RunConfig setup = model_->config(row);
+  engine::apply_accelerate_config(file, setup);
+  model_->setSetup(row, setup);
+  setupForm_->setConfig(model_->config(row));
+  refreshValidation();
+
+  // Accelerate's own key names, which the user just wrote in the file.
+  QStringList set;
+  if (file.num_processes) set << QString("num_processes %1").arg(*file.num_processes);
+  if (file.mixed_precision) {
+    set << "mixed_precision " + QString::fromStdString(engine::to_string(*file.mixed_precision));
+  }
+  if (file.gradient_accumulation_steps) {
+    set << QString("gradient_accumulation_steps %1").arg(*file.gradient_accumulation_steps);
+  }
+  if (file.device) set << "device " + QString::fromStdString(engine::to_string(*file.device));
+  QString text = set.isEmpty() ? tr("%1 sets nothing Parity uses.").arg(name)
+                               : tr("Set from %1: %2.").arg(name, set.join(", "));
+  if (!file.ignored.empty()) {
+    QStringList ignored;
+    for (const auto& key : file.ignored) ignored << QString::fromStdString(key);
+    text += ' ' + tr("Not used: %1.").arg(ignored.join(", "));
+  }
+  showImportMessage(text, false);
+  return true;
+}
+
+void SetupsPanel::showImportMessage(const QString& text, bool error) {
+  importNote_->setText(text);
+  importNote_->setStyleSheet(error ? "color: #c62828;" : "");
+  importNote_->setVisible(!text.isEmpty());
+}
+
+QString SetupsPanel::importMessage() const { return importNote_->text(); }
+
+void SetupsPanel::updatePreviewSetup() {
+  experimentForm_->setPreviewSetup(model_->rowCount() > 0 ? model_->config(0)
+                                                          : model_->experiment());
+}
+
 void SetupsPanel::loadCurrent() {
   const int row = currentRow();
   setupForm_->setEnabled(row >= 0);
   duplicate_->setEnabled(row >= 0);
   remove_->setEnabled(row >= 0);
+  import_->setEnabled(row >= 0);
+  showImportMessage({}, false);  // it spoke of the setup shown before
   if (row >= 0) setupForm_->setConfig(model_->config(row));
   refreshValidation();
 }

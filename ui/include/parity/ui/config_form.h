@@ -6,21 +6,39 @@
 #include <parity/config/run_config.h>
 
 #include <QHash>
+#include <QLabel>
 #include <QString>
 #include <QWidget>
 #include <vector>
 
 class QFormLayout;
-class QLabel;
 
 namespace parity::ui {
+
+/// A word-wrapped label for a form row (an issue, a note). It reports no height-for-width, since
+/// Qt 6.4's QFormLayout, once a row has one, can give rows after hidden rows zero height (the Model
+/// row vanished); its height follows the width the layout gave it instead.
+class WrappedLabel : public QLabel {
+ public:
+  explicit WrappedLabel(QWidget* parent = nullptr);
+  bool hasHeightForWidth() const override { return false; }
+  QSize sizeHint() const override;
+  QSize minimumSizeHint() const override;
+
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+
+ private:
+  int heightAt(int width) const;
+};
 
 class ConfigForm : public QWidget {
   Q_OBJECT
  public:
   explicit ConfigForm(QWidget* parent = nullptr);
 
-  /// Shows each issue under its field; returns the messages of issues with no field here.
+  /// Shows each issue under its field; returns the messages of issues with no field here, or
+  /// whose field is hidden.
   QStringList showIssues(const std::vector<engine::ConfigIssue>& issues);
   /// The inline message under a field (empty when none); for tests.
   QString issueText(const QString& field) const;
@@ -47,6 +65,7 @@ class ConfigForm : public QWidget {
     QWidget* row = nullptr;
     QWidget* editor = nullptr;
     QLabel* message = nullptr;
+    bool hidden = false;  ///< hidden by setFieldVisible (the field does not apply)
   };
   QHash<QString, Field> fields_;
   QHash<QString, QString> alias_;

@@ -1,18 +1,31 @@
 #pragma once
-/// The experiment every setup shares: dataset (and its path / CSV columns), training samples,
-/// model, optimizer, base lr, scheduler, epochs or max steps. Fields that do not apply to the
-/// chosen dataset, model or scheduler are hidden.
+/// The experiment every setup shares: dataset (its files, test data or validation split, CSV
+/// columns, pad id), training samples, model (its file, dropout, batch norm, embedding), loss
+/// normalisation, optimizer, base lr, scheduler (and onecycle's settings), epochs or max steps.
+/// Fields that do not apply to the chosen dataset, model or scheduler are hidden, and count as
+/// their neutral value. Beside the editors it shows what the choices mean: how many samples
+/// train and evaluate (read from the files when a path changes, not per keystroke), what a
+/// TorchScript file holds (asked of parity-worker, asynchronously), the schedule's default length
+/// and a preview of the lr over samples seen for the first setup.
 /// Thread affinity: UI thread.
 
+#include <parity/config/data_sizes.h>
 #include <parity/ui/config_form.h>
+
+#include <optional>
 
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QLabel;
 class QLineEdit;
 class QSpinBox;
 
 namespace parity::ui {
+
+class LrPreview;
+class ModelInspector;
+struct ModelInfo;
 
 class ExperimentForm : public ConfigForm {
   Q_OBJECT
@@ -22,13 +35,40 @@ class ExperimentForm : public ConfigForm {
   void setConfig(const engine::RunConfig& config);
   /// `base` with the experiment fields replaced by the editors' values.
   engine::RunConfig config(const engine::RunConfig& base) const;
+  /// The setup the schedule's default length and the lr preview are computed for (the first
+  /// setup's full config; its experiment fields are replaced by the editors').
+  void setPreviewSetup(const engine::RunConfig& setup);
+
+  /// What the form shows beside the editors; for tests.
+  QString dataSizesText() const;
+  QString modelInfoText() const;
+  const LrPreview* lrPreview() const { return lrPreview_; }
+  /// True while parity-worker is inspecting the model file.
+  bool inspecting() const;
 
  private:
+  QWidget* pathRow(QLineEdit* edit, const QString& toolTip, void (ExperimentForm::*browse)());
+  void connectEditors();
+  void datasetChosen();
   void updateVisibility();
   void browseData();
+  void browseTestData();
+  void browseModelFile();
+  /// The data's size, the schedule and the model summary after an edit; files are read again
+  /// only when what they depend on changed.
+  void refreshDerived();
+  void refreshDataSizes(const engine::RunConfig& c);
+  void refreshSchedule(const engine::RunConfig& c);
+  void refreshModelInfo(const engine::RunConfig& c);
+  void showModelInfo(const ModelInfo& info);
+  void showModelError(const QString& message);
 
   QComboBox* dataset_;
   QLineEdit* dataPath_;
+  QLineEdit* testData_;
+  QDoubleSpinBox* validationSplit_;
+  QSpinBox* padId_;
+  QLabel* dataSizes_;
   QComboBox* task_;
   QLineEdit* target_;
   QLineEdit* features_;
@@ -36,17 +76,35 @@ class ExperimentForm : public ConfigForm {
   QSpinBox* syntheticSamples_;
   QDoubleSpinBox* noise_;
   QComboBox* model_;
+  QLineEdit* modelFile_;
+  QLabel* modelInfo_;
   QLineEdit* hidden_;
+  QDoubleSpinBox* dropout_;
+  QCheckBox* batchNorm_;
+  QSpinBox* embeddingDim_;
+  QComboBox* lossNormalization_;
   QComboBox* optimizer_;
   QDoubleSpinBox* lr_;
   QDoubleSpinBox* momentum_;
   QDoubleSpinBox* weightDecay_;
   QComboBox* scheduler_;
   QSpinBox* warmup_;
+  QSpinBox* numTrainingSteps_;
+  QDoubleSpinBox* pctStart_;
+  QDoubleSpinBox* divFactor_;
+  QDoubleSpinBox* finalDivFactor_;
   QSpinBox* stepSize_;
   QDoubleSpinBox* gamma_;
   QSpinBox* epochs_;
   QSpinBox* maxSteps_;
+  LrPreview* lrPreview_;
+  QLabel* scheduleNote_;
+  ModelInspector* inspector_;
+
+  engine::RunConfig previewSetup_;
+  std::optional<engine::DataSizes> sizes_;  ///< of the data as last read; nullopt: unknown
+  QString sizesKey_;                        ///< what sizes_ was read from
+  QString inspectKey_;                      ///< what the model summary shown was asked for
 };
 
 }  // namespace parity::ui

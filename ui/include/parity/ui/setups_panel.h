@@ -1,7 +1,8 @@
 #pragma once
-/// The Setups panel: the list of setups (add, presets, duplicate, remove, rename in place), the
-/// selected setup's form, the shared experiment's form, the validation summary, and Launch
-/// (disabled until every setup passes check()).
+/// The Setups panel: the list of setups (add, presets, duplicate, remove, rename in place, import
+/// an accelerate config into the selected one), the selected setup's form, the shared
+/// experiment's form, the validation summary, and Launch (disabled until every setup passes
+/// check()).
 /// Thread affinity: UI thread.
 
 #include <parity/config/run_config.h>
@@ -38,6 +39,11 @@ class SetupsPanel : public QWidget {
 
   /// Adds a preset setup by its index in presets().
   void addPreset(int index);
+  /// Fills the selected setup from an `accelerate config` YAML file (num_processes, mixed
+  /// precision, accumulation, device); false when it cannot be read. The outcome, with the keys
+  /// Parity does not use, is shown under the list (importMessage()).
+  bool importAccelerateConfig(const QString& path);
+  QString importMessage() const;
 
  signals:
   /// Launch was pressed with every setup valid.
@@ -51,6 +57,9 @@ class SetupsPanel : public QWidget {
   void addSetup();
   void duplicateSetup();
   void removeSetup();
+  void chooseAccelerateConfig();
+  void showImportMessage(const QString& text, bool error);
+  void updatePreviewSetup();
   void loadCurrent();
   void storeCurrent();
   void storeExperiment();
@@ -62,6 +71,8 @@ class SetupsPanel : public QWidget {
   QToolButton* add_;
   QToolButton* duplicate_;
   QToolButton* remove_;
+  QToolButton* import_;
+  QLabel* importNote_;
   QTabWidget* tabs_;
   SetupForm* setupForm_;
   ExperimentForm* experimentForm_;

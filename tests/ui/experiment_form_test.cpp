@@ -1,0 +1,329 @@
+// The Experiment form's user-experiment fields with QT_QPA_PLATFORM=offscreen: every field round
+// trips, fields show only where they apply, the data's size and the lr preview are the engine's,
+// a TorchScript file is inspected by parity-worker, and an accelerate config fills a setup.
+#include <gtest/gtest.h>
+#include <parity/config/batch_plan.h>
+#include <parity/config/lr_schedule.h>
+#include <parity/ui/experiment_form.h>
+#include <parity/ui/lr_preview.h>
+#include <parity/ui/model_inspector.h>
+#include <parity/ui/setup_form.h>
+#include <parity/ui/setup_presets.h>
+#include <parity/ui/setups_model.h>
+#include <parity/ui/setups_panel.h>
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTemporaryDir>
+
+#include "test_util.h"
+
+namespace parity::ui {
+namespace {
+
+using engine::RunConfig;
+
+QString writeFile(const QTemporaryDir& dir, const QString& name, const QString& text) {
+  const QString path = dir.filePath(name);
+  QFile f(path);
+  EXPECT_TRUE(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+  f.write(text.toUtf8());
+  return path;
+}
+
+QString csvRows(int rows) {
+  QString text = "x,y\n";
+  for (int i = 0; i < rows; ++i) text += QString("%1,%2\n").arg(i).arg(2 * i + 1);
+  return text;
+}
+
+bool shown(const ExperimentForm& form, const char* field) {
+  return form.editor(field)->isVisibleTo(&form);
+}
+
+RunConfig regression(int processes, int64_t batch) {
+  RunConfig c;
+  c.dataset = engine::DatasetKind::kSyntheticRegression;
+  c.task = engine::Task::kRegression;
+  c.model = engine::ModelKind::kLinear;
+  c.synthetic_samples = 1024;
+  c.num_processes = processes;
+  c.per_device_batch_size = batch;
+  return c;
+}
+
+TEST(ExperimentForm, RoundTripsEveryNewField) {
+  ExperimentForm form;
+  RunConfig tokens;
+  tokens.dataset = engine::DatasetKind::kJsonl;
+  tokens.data_path = "/nowhere/train.jsonl";
+  tokens.test_data = "/nowhere/test.jsonl";
+  tokens.pad_id = 3;
+  tokens.model = engine::ModelKind::kTorchScript;
+  tokens.model_file = "/nowhere/model.pt";
+  tokens.embedding_dim = 24;
+  tokens.loss_normalization = engine::LossNormalization::kGlobal;
+  tokens.scheduler = engine::SchedulerKind::kOneCycle;
+  tokens.num_training_steps = 500;
+  tokens.pct_start = 0.25;
+  tokens.div_factor = 10;
+  tokens.final_div_factor = 100;
+  form.setConfig(tokens);
+  const RunConfig t = form.config(RunConfig{});
+  EXPECT_EQ(t.dataset, tokens.dataset);
+  EXPECT_EQ(t.data_path, tokens.data_path);
+  EXPECT_EQ(t.test_data, tokens.test_data);
+  EXPECT_EQ(t.pad_id, 3);
+  EXPECT_EQ(t.model, tokens.model);
+  EXPECT_EQ(t.model_file, tokens.model_file);
+  EXPECT_EQ(t.embedding_dim, 24);
+  EXPECT_EQ(t.loss_normalization, engine::LossNormalization::kGlobal);
+  EXPECT_EQ(t.scheduler, engine::SchedulerKind::kOneCycle);
+  EXPECT_EQ(t.num_training_steps, 500);
+  EXPECT_DOUBLE_EQ(t.pct_start, 0.25);
+  EXPECT_DOUBLE_EQ(t.div_factor, 10);
+  EXPECT_DOUBLE_EQ(t.final_div_factor, 100);
+
+  RunConfig images;
+  images.dataset = engine::DatasetKind::kIdx;
+  images.data_path = "/nowhere/idx";
+  images.validation_split = 0.2;
+  images.model = engine::ModelKind::kCnn;
+  images.dropout = 0.3;
+  images.batch_norm = true;
+  images.scheduler = engine::SchedulerKind::kCosine;
+  images.warmup_steps = 7;
+  form.setConfig(images);
+  const RunConfig i = form.config(RunConfig{});
+  EXPECT_EQ(i.dataset, engine::DatasetKind::kIdx);
+  EXPECT_EQ(i.data_path, images.data_path);
+  EXPECT_DOUBLE_EQ(i.validation_split, 0.2);
+  EXPECT_EQ(i.model, engine::ModelKind::kCnn);
+  EXPECT_DOUBLE_EQ(i.dropout, 0.3);
+  EXPECT_TRUE(i.batch_norm);
+  EXPECT_EQ(i.scheduler, engine::SchedulerKind::kCosine);
+  EXPECT_EQ(i.warmup_steps, 7);
+  EXPECT_EQ(i.loss_normalization, engine::LossNormalization::kPerBatch);
+}
+
+TEST(ExperimentForm, ShowsOnlyTheFieldsThatApply) {
+  ExperimentForm form;
+  form.show();
+  RunConfig c;
+  c.dataset = engine::DatasetKind::kJsonl;
+  c.model = engine::ModelKind::kBigram;
+  c.scheduler = engine::SchedulerKind::kOneCycle;
+  form.setConfig(c);
+  for (const char* f :
+       {"data_path", "test_data", "pad_id", "embedding_dim", "num_training_steps", "pct_start",
+        "div_factor", "final_div_factor", "loss_normalization", "lr_preview"}) {
+    EXPECT_TRUE(shown(form, f)) << f;
+  }
+  for (const char* f : {"target", "features", "task", "model_file", "hidden", "dropout",
+                        "batch_norm", "warmup_steps", "scheduler_step_size"}) {
+    EXPECT_FALSE(shown(form, f)) << f;
+  }
+
+  c.dataset = engine::DatasetKind::kIdx;
+  c.model = engine::ModelKind::kMlp;
+  c.scheduler = engine::SchedulerKind::kConstant;
+  form.setConfig(c);
+  for (const char* f : {"data_path", "hidden", "dropout", "batch_norm", "warmup_steps"}) {
+    EXPECT_TRUE(shown(form, f)) << f;
+  }
+  for (const char* f :
+       {"test_data", "pad_id", "embedding_dim", "model_file", "pct_start", "num_training_steps"}) {
+    EXPECT_FALSE(shown(form, f)) << f;
+  }
+
+  // Choosing torchscript in the combo shows its file and summary; a hidden value does not count.
+  auto* model = qobject_cast<QComboBox*>(form.editor("model"));
+  qobject_cast<QDoubleSpinBox*>(form.editor("dropout"))->setValue(0.5);
+  model->setCurrentIndex(model->findData(static_cast<int>(engine::ModelKind::kTorchScript)));
+  EXPECT_TRUE(shown(form, "model_file"));
+  EXPECT_FALSE(shown(form, "dropout"));
+  EXPECT_DOUBLE_EQ(form.config(RunConfig{}).dropout, 0.0);
+}
+
+TEST(ExperimentForm, SaysHowManySamplesTrainAndEvaluate) {
+  QTemporaryDir dir;
+  RunConfig c;
+  c.dataset = engine::DatasetKind::kCsv;
+  c.task = engine::Task::kRegression;
+  c.target = "y";
+  c.data_path = writeFile(dir, "data.csv", csvRows(64)).toStdString();
+  ExperimentForm form;
+  form.setConfig(c);
+  EXPECT_EQ(form.dataSizesText().toStdString(),
+            "64 train, none evaluate (no test data: no evaluation)");
+
+  auto* split = qobject_cast<QDoubleSpinBox*>(form.editor("validation_split"));
+  split->setValue(0.25);
+  EXPECT_EQ(form.dataSizesText().toStdString(),
+            engine::describe_data_sizes(engine::read_data_sizes(form.config(c))));
+  EXPECT_TRUE(form.dataSizesText().startsWith("48 train, 16 evaluate"))
+      << form.dataSizesText().toStdString();
+
+  // A file that cannot be read is named inline.
+  c.data_path = dir.filePath("missing.csv").toStdString();
+  form.setConfig(c);
+  EXPECT_TRUE(form.dataSizesText().contains("missing.csv")) << form.dataSizesText().toStdString();
+}
+
+TEST(ExperimentForm, LrPreviewIsTheEngineScheduleOverSamplesSeen) {
+  RunConfig c = regression(2, 16);
+  c.epochs = 2;
+  c.lr = 0.1;
+  c.scheduler = engine::SchedulerKind::kLinear;
+  c.warmup_steps = 10;
+  const int64_t train = 1024;
+  const LrCurve curve = lrCurve(c, train);
+  const int64_t steps = engine::plan_setup(c, train).total_optimizer_steps;
+  ASSERT_EQ(steps, 64);  // 1024 / (2 x 16) per epoch, two epochs
+  ASSERT_EQ(curve.points.size(), steps);
+  const engine::LrSchedule schedule(c, engine::effective_lr(c), engine::schedule_length(c, train));
+  EXPECT_DOUBLE_EQ(curve.points.front().y(), 0.0);  // warm-up from 0
+  EXPECT_DOUBLE_EQ(curve.points.front().x(), 32.0);
+  for (int s = 0; s < steps; ++s) {
+    EXPECT_DOUBLE_EQ(curve.points[s].x(), (s + 1) * 32.0) << s;
+    // Two scheduler steps per optimizer step on two processes.
+    EXPECT_DOUBLE_EQ(curve.points[s].y(), schedule.lr(2 * s)) << s;
+  }
+
+  // The form draws the same curve for its first setup and names the default length.
+  ExperimentForm form;
+  form.setConfig(c);
+  form.setPreviewSetup(c);
+  EXPECT_EQ(form.lrPreview()->curve().points, curve.points);
+  auto* length = qobject_cast<QSpinBox*>(form.editor("num_training_steps"));
+  EXPECT_EQ(length->specialValueText().toStdString(),
+            "default (" + std::to_string(engine::default_num_training_steps(c, train)) + ")");
+  EXPECT_EQ(length->text(), length->specialValueText());
+
+  // OneCycleLR is held at its total once the positions pass it.
+  c.scheduler = engine::SchedulerKind::kOneCycle;
+  c.warmup_steps = 0;
+  c.num_training_steps = 40;
+  const LrCurve capped = lrCurve(c, train);
+  const engine::LrSchedule onecycle(c, engine::effective_lr(c), 40);
+  EXPECT_DOUBLE_EQ(capped.points.back().y(), onecycle.lr(40));
+  EXPECT_DOUBLE_EQ(capped.points[19].y(), onecycle.lr(38));
+}
+
+TEST(ExperimentForm, InspectsATorchScriptFileWithParityWorker) {
+  if (ModelInspector::findWorker().isEmpty()) {
+    GTEST_SKIP() << "parity-worker is not built beside the tests (ninja parity-worker)";
+  }
+  RunConfig c = regression(1, 16);
+  c.model = engine::ModelKind::kTorchScript;
+  c.model_file = PARITY_TEST_DATA "/bn_dropout.pt";
+  ExperimentForm form;
+  form.setPreviewSetup(c);
+  form.setConfig(c);
+  ASSERT_TRUE(test::waitFor([&] { return !form.inspecting(); }, 60000));
+  const QString info = form.modelInfoText();
+  EXPECT_TRUE(info.startsWith("81 parameters")) << info.toStdString();
+  EXPECT_TRUE(info.contains("BatchNorm1d")) << info.toStdString();
+  EXPECT_TRUE(info.contains("Dropout")) << info.toStdString();
+
+  // Not a module: the worker's message, inline.
+  c.model_file = PARITY_TEST_DATA "/lr_schedules.json";
+  form.setConfig(c);
+  ASSERT_TRUE(test::waitFor([&] { return !form.inspecting(); }, 60000));
+  EXPECT_TRUE(form.modelInfoText().contains("lr_schedules.json"))
+      << form.modelInfoText().toStdString();
+  EXPECT_FALSE(form.modelInfoText().contains("parameters"));
+}
+
+class ExperimentInPanel : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    panel.show();
+    for (int i = 0; i < 3; ++i) panel.addPreset(i);
+  }
+  QTemporaryDir dir;
+  SetupsModel model;
+  SetupsPanel panel{&model};
+};
+
+TEST_F(ExperimentInPanel, NewFieldsReachEverySetupAndAreCheckedInline) {
+  ExperimentForm* form = panel.experimentForm();
+  auto* norm = qobject_cast<QComboBox*>(form->editor("loss_normalization"));
+  norm->setCurrentIndex(norm->findData(static_cast<int>(engine::LossNormalization::kGlobal)));
+  qobject_cast<QDoubleSpinBox*>(form->editor("dropout"))->setValue(0.25);
+  for (int r = 0; r < model.rowCount(); ++r) {
+    EXPECT_EQ(model.config(r).loss_normalization, engine::LossNormalization::kGlobal) << r;
+    EXPECT_DOUBLE_EQ(model.config(r).dropout, 0.25) << r;
+  }
+  auto* dataset = qobject_cast<QComboBox*>(form->editor("dataset"));
+  dataset->setCurrentIndex(dataset->findData(static_cast<int>(engine::DatasetKind::kJsonl)));
+  EXPECT_EQ(model.config(0).model, engine::ModelKind::kBigram);  // token data trains bigram
+  qobject_cast<QSpinBox*>(form->editor("pad_id"))->setValue(-1);
+  const QString message = form->issueText("pad_id");
+  EXPECT_TRUE(message.contains("pad_id")) << message.toStdString();
+  EXPECT_FALSE(form->issueText("data_path").isEmpty());  // jsonl needs a file
+  EXPECT_FALSE(panel.launchButton()->isEnabled());
+}
+
+TEST_F(ExperimentInPanel, EveryShownRowKeepsItsHeightAfterRowsWereHiddenAndShown) {
+  // Qt 6.4's QFormLayout, asked for its height-for-width by the tab's scroll area, gave the rows
+  // after hidden ones zero height once a row wrapped its text: the Model row vanished.
+  RunConfig e = model.experiment();
+  e.dataset = engine::DatasetKind::kJsonl;
+  e.data_path = writeFile(dir, "train.jsonl", "{\"input_ids\": [1, 2], \"labels\": [2, -100]}\n")
+                    .toStdString();
+  e.model = engine::ModelKind::kBigram;
+  e.scheduler = engine::SchedulerKind::kOneCycle;
+  model.reset(e, model.configs());
+  panel.resize(420, 900);
+  panel.findChild<QTabWidget*>()->setCurrentIndex(1);
+  ExperimentForm* form = panel.experimentForm();
+  test::waitFor([&] { return false; }, 300);  // let the layouts settle
+  for (const char* f : {"dataset", "data_path", "train_samples", "model", "embedding_dim",
+                        "loss_normalization", "scheduler", "pct_start"}) {
+    EXPECT_GT(form->editor(f)->height(), 10) << f;
+  }
+  EXPECT_TRUE(form->dataSizesText().startsWith("1 train")) << form->dataSizesText().toStdString();
+}
+
+TEST_F(ExperimentInPanel, ImportsAnAccelerateConfigIntoTheSelectedSetup) {
+  panel.setCurrentRow(1);
+  const RunConfig before0 = model.config(0);
+  const QString yaml = writeFile(dir, "default_config.yaml",
+                                 "compute_environment: LOCAL_MACHINE\n"
+                                 "debug: false\n"
+                                 "distributed_type: MULTI_CPU\n"
+                                 "gradient_accumulation_steps: 2\n"
+                                 "mixed_precision: bf16\n"
+                                 "num_machines: 1\n"
+                                 "num_cpu_threads_per_process: 2\n"
+                                 "num_processes: 4\n"
+                                 "use_cpu: true\n");
+  ASSERT_TRUE(panel.importAccelerateConfig(yaml)) << panel.importMessage().toStdString();
+  const RunConfig c = model.config(1);
+  EXPECT_EQ(c.num_processes, 4);
+  EXPECT_EQ(c.mixed_precision, engine::MixedPrecision::kBf16);
+  EXPECT_EQ(c.gradient_accumulation_steps, 2);
+  EXPECT_EQ(c.device, engine::Device::kCpu);
+  EXPECT_EQ(qobject_cast<QSpinBox*>(panel.setupForm()->editor("num_processes"))->value(), 4);
+  EXPECT_EQ(model.config(0).num_processes, before0.num_processes);
+  EXPECT_TRUE(panel.importMessage().contains("Not used")) << panel.importMessage().toStdString();
+  // Listed once; keys that change nothing Parity compares (debug, ...) are not listed.
+  EXPECT_EQ(panel.importMessage().count("num_cpu_threads_per_process"), 1)
+      << panel.importMessage().toStdString();
+  EXPECT_TRUE(panel.importMessage().contains("num_processes 4"))
+      << panel.importMessage().toStdString();
+
+  const QString fp8 = writeFile(dir, "fp8.yaml", "mixed_precision: fp8\nnum_processes: 8\n");
+  EXPECT_FALSE(panel.importAccelerateConfig(fp8));
+  EXPECT_TRUE(panel.importMessage().contains("mixed_precision"))
+      << panel.importMessage().toStdString();
+  EXPECT_EQ(model.config(1).num_processes, 4);  // unchanged by a file that was refused
+}
+
+}  // namespace
+}  // namespace parity::ui

@@ -1,0 +1,169 @@
+// ExperimentForm's derived lines: how many samples train and evaluate, the schedule's default
+// length and lr preview, and the TorchScript file's summary (the editors are in
+// experiment_form.cpp).
+#include <parity/config/batch_plan.h>
+#include <parity/config/data_sizes.h>
+#include <parity/config/lr_schedule.h>
+#include <parity/ui/experiment_form.h>
+#include <parity/ui/lr_preview.h>
+#include <parity/ui/model_inspector.h>
+
+#include <QDateTime>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QSpinBox>
+#include <algorithm>
+
+#include "experiment_form_p.h"
+
+namespace parity::ui {
+
+using namespace experiment;
+
+namespace {
+
+// A file as what its derived line depends on: its path, time and size.
+QString fileStamp(const std::string& path) {
+  const QFileInfo info(QString::fromStdString(path));
+  return QString::fromStdString(path) + '@' +
+         (info.exists() ? QString::number(info.lastModified().toMSecsSinceEpoch()) + ':' +
+                              QString::number(info.size())
+                        : QStringLiteral("missing"));
+}
+
+}  // namespace
+
+void ExperimentForm::setPreviewSetup(const engine::RunConfig& setup) {
+  previewSetup_ = setup;
+  refreshDerived();
+}
+
+void ExperimentForm::refreshDerived() {
+  const engine::RunConfig c = config(previewSetup_);
+  refreshDataSizes(c);
+  refreshSchedule(c);
+  refreshModelInfo(c);
+}
+
+void ExperimentForm::refreshDataSizes(const engine::RunConfig& c) {
+  if (auto known = engine::known_data_sizes(c)) {
+    sizes_ = *known;
+    sizesKey_.clear();
+  } else {
+    // Read again only when a file, or what is cut from it, changed (files by time and size).
+    const QString key = QString::fromStdString(engine::to_string(c.dataset)) + '|' +
+                        fileStamp(c.data_path) + '|' + fileStamp(c.test_data) + '|' +
+                        QString::number(c.validation_split) + '|' +
+                        QString::number(c.train_samples);
+    if (key == sizesKey_) return;
+    sizesKey_ = key;
+    if (c.data_path.empty()) {
+      sizes_.reset();
+      dataSizes_->setStyleSheet(kNoteStyle);
+      dataSizes_->setText(tr("choose the data to count its samples"));
+      return;
+    }
+    try {
+      sizes_ = engine::read_data_sizes(c);
+    } catch (const std::exception& e) {
+      sizes_.reset();
+      dataSizes_->setStyleSheet(kErrorStyle);
+      dataSizes_->setText(QString::fromStdString(e.what()));
+      return;
+    }
+  }
+  dataSizes_->setStyleSheet({});
+  dataSizes_->setText(QString::fromStdString(engine::describe_data_sizes(*sizes_)));
+}
+
+void ExperimentForm::refreshSchedule(const engine::RunConfig& c) {
+  if (!sizes_) {
+    numTrainingSteps_->setSpecialValueText(tr("default (needs the data's size)"));
+    lrPreview_->setNote(tr("the preview needs the data's size"));
+    scheduleNote_->clear();
+    return;
+  }
+  const int64_t train = sizes_->train;
+  numTrainingSteps_->setSpecialValueText(
+      tr("default (%1)").arg(engine::default_num_training_steps(c, train)));
+  if (!engine::check(c).empty()) {
+    lrPreview_->setNote(tr("the preview needs a valid first setup"));
+    scheduleNote_->clear();
+    return;
+  }
+  const LrCurve curve = lrCurve(c, train);
+  lrPreview_->setCurve(curve);
+  const QString setup = c.label.empty() ? tr("First setup") : QString::fromStdString(c.label);
+  const int perStep = std::max(1, engine::scheduler_steps_per_optimizer_step(c));
+  QString text = tr("%1: %2 optimizer steps of %3 samples")
+                     .arg(setup)
+                     .arg(curve.optimizerSteps)
+                     .arg(engine::global_batch_size(c));
+  if (perStep > 1) text += tr(", each %1 scheduler steps").arg(perStep);
+  if (usesLength(c.scheduler)) {
+    text += tr("; the schedule lasts %1 scheduler steps").arg(curve.scheduleLength);
+    const int64_t endsAt = (curve.scheduleLength + perStep - 1) / perStep;
+    if (endsAt < curve.optimizerSteps) {
+      text += tr(" and ends at optimizer step %1, before training does").arg(endsAt);
+    }
+  }
+  scheduleNote_->setStyleSheet(curve.problem.isEmpty() ? kNoteStyle : kErrorStyle);
+  scheduleNote_->setText(curve.problem.isEmpty() ? text : curve.problem);
+}
+
+void ExperimentForm::refreshModelInfo(const engine::RunConfig& c) {
+  if (c.model != engine::ModelKind::kTorchScript) {
+    inspector_->cancel();
+    inspectKey_.clear();
+    modelInfo_->clear();
+    return;
+  }
+  if (c.model_file.empty()) {
+    inspector_->cancel();
+    inspectKey_.clear();
+    modelInfo_->setStyleSheet(kNoteStyle);
+    modelInfo_->setText(tr("choose a file to see its parameters and layers"));
+    return;
+  }
+  // What the summary depends on: the file and the input the data gives it.
+  const QString key = fileStamp(c.model_file) + '|' +
+                      QString::fromStdString(engine::to_string(c.dataset)) + '|' +
+                      fileStamp(c.data_path) + '|' + features_->text() + '|' + target_->text() +
+                      '|' + QString::number(static_cast<int>(c.task));
+  if (key == inspectKey_) return;
+  const auto issues = engine::check(c);
+  if (!issues.empty()) {
+    inspector_->cancel();
+    inspectKey_.clear();
+    modelInfo_->setStyleSheet(kNoteStyle);
+    modelInfo_->setText(tr("inspected once the config is valid"));
+    return;
+  }
+  inspectKey_ = key;
+  modelInfo_->setStyleSheet(kNoteStyle);
+  modelInfo_->setText(tr("inspecting %1…").arg(QFileInfo(modelFile_->text()).fileName()));
+  inspector_->inspect(c);
+}
+
+void ExperimentForm::showModelInfo(const ModelInfo& info) {
+  QString text = tr("%1 parameters; %2")
+                     .arg(QLocale().toString(info.parameters))
+                     .arg(info.layerKinds.join(", "));
+  if (info.batchNorm) text += tr("\nbatch norm: its statistics follow the per-device batch");
+  if (info.dropout) text += tr("\ndropout: its masks follow the seed");
+  modelInfo_->setStyleSheet({});
+  modelInfo_->setText(text);
+}
+
+void ExperimentForm::showModelError(const QString& message) {
+  modelInfo_->setStyleSheet(kErrorStyle);
+  modelInfo_->setText(message);
+}
+
+QString ExperimentForm::dataSizesText() const { return dataSizes_->text(); }
+QString ExperimentForm::modelInfoText() const { return modelInfo_->text(); }
+bool ExperimentForm::inspecting() const { return inspector_->busy(); }
+
+}  // namespace parity::ui

@@ -90,6 +90,7 @@ void applyExperiment(const engine::RunConfig& e, engine::RunConfig& s) {
   s.pct_start = e.pct_start;
   s.div_factor = e.div_factor;
   s.final_div_factor = e.final_div_factor;
+  s.cycle_momentum = e.cycle_momentum;
   s.scheduler_step_size = e.scheduler_step_size;
   s.scheduler_gamma = e.scheduler_gamma;
   s.loss = e.loss;
@@ -129,6 +130,7 @@ bool isExperimentField(const std::string& field) {
                                                 "pct_start",
                                                 "div_factor",
                                                 "final_div_factor",
+                                                "cycle_momentum",
                                                 "scheduler_step_size",
                                                 "scheduler_gamma",
                                                 "loss",

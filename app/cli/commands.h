@@ -27,5 +27,10 @@ std::string db_or_default(const std::string& db_path);
 /// Opens an existing database; throws UsageError when the file does not exist (so a typo in
 /// --db does not create an empty database).
 storage::Database open_existing_db(const std::string& path);
+/// Opens an existing database to look at it (list, show, export, compare): read-only, saying so
+/// once on stderr, when this process cannot write it; otherwise read-write, first marking the runs
+/// whose launcher is gone as failed (Database::reconcile_orphaned_runs). Throws UsageError when
+/// the file does not exist.
+storage::Database open_for_viewing(const std::string& path);
 
 }  // namespace parity::cli

@@ -18,6 +18,7 @@ struct LaunchFlags {
   std::string worker;
   std::string log_dir;
   double hang_timeout_s = 120;
+  double busy_wait_s = 120;
   int threads_per_rank = 0;
   bool quiet = false;
 
@@ -31,6 +32,11 @@ struct LaunchFlags {
                    "seconds a rank may stay silent before the run is failed")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
+    sub.add_option("--db-busy-wait,--db_busy_wait", busy_wait_s,
+                   "seconds a locked database is waited out (steps queue in memory meanwhile) "
+                   "before the run fails")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
     sub.add_option("--threads-per-rank,--threads_per_rank", threads_per_rank,
                    "intra-op threads per rank (default: cores / local ranks)")
         ->check(CLI::NonNegativeNumber);
@@ -45,6 +51,7 @@ struct LaunchFlags {
     o.launch.stop = stop.flag();
     o.log_dir = log_dir;
     o.quiet = quiet;
+    o.busy_wait_s = busy_wait_s;
     return o;
   }
 };
@@ -162,8 +169,8 @@ void add_run_command(CLI::App& app, int* exit_code) {
   CLI::App* sub = app.add_subcommand("run", "train one setup as a recorded run");
   sub->footer(
       "Exit code: 0 for a finished run, 1 if it failed, diverged or was stopped, 2 for a bad "
-      "command line or config (nothing is written then).\nSIGINT/SIGTERM stop the run (recorded "
-      "as stopped).");
+      "command line or config (nothing is written then).\nSIGINT/SIGTERM/SIGHUP stop the run "
+      "(recorded as stopped).");
   args->config.add_to(*sub);
   args->launch.add_to(*sub);
   sub->add_option("--run-id,--run_id", args->run_id,

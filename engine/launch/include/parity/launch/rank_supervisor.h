@@ -5,7 +5,9 @@
 /// per-run folder, so nothing listens on the network.
 ///
 /// Each rank runs in its own process group with PR_SET_PDEATHSIG(SIGKILL), its stdin is /dev/null
-/// and its stdout and stderr go to <log_dir>/rank<RANK>.log. Only the status pipe is inherited.
+/// and its stdout and stderr go to <log_dir>/rank<RANK>.log (0600, in a folder created 0700; see
+/// <parity/launch/run_folders.h>). Only the status pipe is inherited. The sink's failure() stops
+/// the run as failed, as a dead rank does.
 /// A rank exits 0 when the run ended normally (finished or diverged: rank 0 says which in its
 /// RunEnd line), non-zero with one clear stderr line otherwise.
 
@@ -32,6 +34,9 @@ struct LaunchOptions {
   std::string log_dir;          ///< where rank stderr logs go; empty = the private run folder
   const std::atomic<bool>* stop = nullptr;  ///< set to stop the run (outcome kStopped)
   double term_grace_s = 3;                  ///< after SIGTERM, how long ranks get before SIGKILL
+  /// Written to the private run folder's `owner` file, so a later start can tell the folder of a
+  /// supervisor that was killed (see remove_stale_run_folders); empty = no owner file.
+  std::string run_folder_owner;
 };
 
 /// Result of a launched run.

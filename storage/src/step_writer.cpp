@@ -1,4 +1,5 @@
 #include <parity/storage/step_writer.h>
+#include <sqlite3.h>
 
 #include <algorithm>
 #include <chrono>
@@ -16,25 +17,27 @@ Clock::duration seconds(double s) {
   return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
 }
 
-// Runs one write, retrying while the database is busy until `busy_since + wait` has passed.
+// SQLite's own wait for a lock, per attempt, on the writer's connection: short, so the writer's
+// bound (busy_wait_s) is kept to within this much.
+constexpr int kWriterBusyTimeoutMs = 250;
+
+// Runs one write, retrying while the database is busy until `since + wait_s` has passed.
 // Returns "" when it was written, else why not (a hard error, or a lock held too long).
 template <typename F>
-std::string with_busy_wait(F&& write, std::optional<Clock::time_point>& busy_since, double wait_s) {
+std::string with_busy_wait(F&& write, Clock::time_point since, double wait_s) {
   while (true) {
     try {
       write();
       return "";
     } catch (const StorageError& e) {
       if (!e.is_busy()) return e.what();
-      const auto now = Clock::now();
-      if (!busy_since) busy_since = now;
-      if (now - *busy_since >= seconds(wait_s)) {
+      if (Clock::now() - since >= seconds(wait_s)) {
         char waited[32];
         std::snprintf(waited, sizeof waited, "%g", wait_s);
         return std::string("the database stayed locked for more than ") + waited +
                " s: " + e.what();
       }
-      // busy_timeout has already waited a while inside SQLite; a short pause guards against a
+      // busy_timeout has already waited a little inside SQLite; a short pause guards against a
       // refusal that returns at once (SQLITE_LOCKED, a busy snapshot).
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     } catch (const std::exception& e) {
@@ -52,6 +55,7 @@ StepWriter::StepWriter(const std::string& db_path, StepWriterOptions options)
   options_.batch_rows = std::max<size_t>(options_.batch_rows, 1);
   options_.busy_wait_s = std::max(0.0, options_.busy_wait_s);
   auto db = std::make_unique<Database>(path_);
+  sqlite3_busy_timeout(db->handle(), kWriterBusyTimeoutMs);
   thread_ = std::thread([this, db = std::move(db)] { loop(*db); });
 }
 
@@ -115,7 +119,8 @@ std::optional<std::string> StepWriter::failure() const {
 }
 
 std::string StepWriter::write(Database& db, Batch& batch) {
-  std::optional<Clock::time_point> busy_since;
+  // The bound counts from the batch's first attempt, however its time splits between parts.
+  const auto since = Clock::now();
   bool rows_failed;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -125,14 +130,13 @@ std::string StepWriter::write(Database& db, Batch& batch) {
   // Rows in push order, each kind in one transaction; after a hard error no later row is written,
   // so the stored rows stay a prefix.
   if (!rows_failed) {
-    error = with_busy_wait([&] { db.append_steps(batch.steps); }, busy_since, options_.busy_wait_s);
+    error = with_busy_wait([&] { db.append_steps(batch.steps); }, since, options_.busy_wait_s);
     if (error.empty())
-      error =
-          with_busy_wait([&] { db.append_evals(batch.evals); }, busy_since, options_.busy_wait_s);
+      error = with_busy_wait([&] { db.append_evals(batch.evals); }, since, options_.busy_wait_s);
   }
   // Run updates are attempted even then: marking the run failed is what is left to do.
   for (auto& update : batch.updates) {
-    std::string e = with_busy_wait([&] { update(db); }, busy_since, options_.busy_wait_s);
+    std::string e = with_busy_wait([&] { update(db); }, since, options_.busy_wait_s);
     if (error.empty()) error = e;
   }
   return error;

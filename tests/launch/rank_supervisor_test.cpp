@@ -14,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -413,6 +414,32 @@ TEST(Launcher, ExecutableDirThatCannotBeReadThrowsNamingTheLink) {
     EXPECT_NE(std::string(e.what()).find("/nonexistent/parity/self"), std::string::npos)
         << e.what();
   }
+}
+
+/// A sink whose store fails at its third step, as a full disk would.
+class FailingSink : public StepSink {
+ public:
+  void on_step(const StepRecord&) override {
+    if (++steps_ == 3) failed_at_ = std::chrono::steady_clock::now();
+  }
+  std::optional<std::string> failure() const override {
+    if (steps_ < 3) return std::nullopt;
+    return "database or disk is full";
+  }
+  std::chrono::steady_clock::time_point failed_at_;
+
+ private:
+  int steps_ = 0;
+};
+
+TEST(Launcher, ASinkThatCannotRecordStopsTheRunPromptly) {
+  FailingSink sink;
+  const LaunchResult r = RankSupervisor(fake_config("forever", 2, 100000), fake_options()).run(sink);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - sink.failed_at_).count();
+  EXPECT_EQ(r.outcome, RunOutcome::kFailed);
+  EXPECT_EQ(r.message, "cannot record the run: database or disk is full");
+  EXPECT_LT(seconds, 1.0) << "from the sink's failure to every rank reaped";
 }
 
 }  // namespace

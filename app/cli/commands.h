@@ -20,6 +20,11 @@ void add_compare_command(CLI::App& app, int* exit_code);
 void add_plan_command(CLI::App& app, int* exit_code);
 void add_rerun_command(CLI::App& app, int* exit_code);
 
+/// Checks of a numeric option whose refusal says in words what is allowed ("a number above 0"),
+/// where CLI11's PositiveNumber prints its range as two 309-digit numbers.
+CLI::Validator above_zero();
+CLI::Validator zero_or_more();
+
 /// Adds --db FILE (default: the user's database) to a subcommand.
 CLI::Option* add_db_option(CLI::App& sub, std::string* db_path);
 /// --db's value, or the default path when not given.

@@ -31,15 +31,15 @@ struct LaunchFlags {
     sub.add_option("--hang-timeout,--hang_timeout", hang_timeout_s,
                    "seconds a rank may stay silent before the run is failed")
         ->capture_default_str()
-        ->check(CLI::PositiveNumber);
+        ->check(above_zero());
     sub.add_option("--db-busy-wait,--db_busy_wait", busy_wait_s,
                    "seconds a locked database is waited out (steps queue in memory meanwhile) "
                    "before the run fails")
         ->capture_default_str()
-        ->check(CLI::NonNegativeNumber);
+        ->check(zero_or_more());
     sub.add_option("--threads-per-rank,--threads_per_rank", threads_per_rank,
                    "intra-op threads per rank (default: cores / local ranks)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(zero_or_more());
     sub.add_flag("--quiet,-q", quiet, "no progress line");
   }
 
@@ -89,6 +89,7 @@ int run_command(const RunArgs& a) {
       config = engine::from_json(row->config_json);
       if (config.label.empty()) config.label = row->label;
       require_valid(config);
+      require_hostable(config);
     } catch (const std::exception& e) {
       db->set_status(run_id, storage::RunStatus::kFailed, e.what());
       throw;
@@ -98,6 +99,7 @@ int run_command(const RunArgs& a) {
     config = a.config.build();
     if (config.label.empty()) config.label = engine::default_label(config);
     require_valid(config);
+    require_hostable(config);
   }
 
   SignalStop stop;
@@ -140,6 +142,7 @@ int run_set_command(const RunSetArgs& a) {
   for (auto& c : configs) {
     if (c.label.empty()) c.label = engine::default_label(c);
     require_valid(c);
+    require_hostable(c);
   }
   SignalStop stop;
   RunnerOptions options = a.launch.runner(stop);
@@ -178,10 +181,10 @@ void add_run_command(CLI::App& app, int* exit_code) {
                   "config");
   sub->add_option("--nnodes", args->nnodes, "machines taking part (multi-node: TCPStore)")
       ->group("Multi-node")
-      ->check(CLI::PositiveNumber);
+      ->check(above_zero());
   sub->add_option("--node-rank,--node_rank", args->node_rank, "this machine's index")
       ->group("Multi-node")
-      ->check(CLI::NonNegativeNumber);
+      ->check(zero_or_more());
   sub->add_option("--master-addr,--master_addr", args->master_addr, "rank 0's machine")
       ->group("Multi-node")
       ->capture_default_str();

@@ -1,6 +1,7 @@
 #include "run_runner.h"
 
 #include <parity/config/batch_plan.h>
+#include <parity/launch/rank_capacity.h>
 #include <parity/launch/run_folders.h>
 #include <parity/storage/supervisor.h>
 #include <signal.h>
@@ -75,6 +76,14 @@ void make_logs_folder_private(const std::string& db_path) {
 }
 
 }  // namespace
+
+void require_hostable(const engine::RunConfig& config) {
+  const engine::RankCapacity cap = engine::rank_capacity();
+  if (config.num_processes <= cap.max_ranks) return;
+  throw UsageError("--num-processes " + std::to_string(config.num_processes) +
+                   ": this machine can host at most " + std::to_string(cap.max_ranks) +
+                   " ranks in a run, limited by " + cap.reason);
+}
 
 std::string default_log_dir(const std::string& db_path, int64_t run_id) {
   return logs_folder(db_path) + "/run-" + std::to_string(run_id);

@@ -52,6 +52,10 @@ struct RunReport {
 /// folders are private (0700) and the logs 0600.
 std::string default_log_dir(const std::string& db_path, int64_t run_id);
 
+/// Throws UsageError when this machine cannot host config's ranks (engine::rank_capacity()),
+/// naming the limit and its numbers. Call it before anything is written or started.
+void require_hostable(const engine::RunConfig& config);
+
 /// Runs config as the existing (queued) run run_id. The config must be valid. Launch failures
 /// (no worker, cannot fork) end the run as failed rather than throwing; StorageError propagates.
 /// First removes the private run folders that killed launchers left in TMPDIR.

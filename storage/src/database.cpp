@@ -59,6 +59,13 @@ RunStatus read_status(const Statement& st, int column, int64_t run_id) {
 
 std::string status_text(RunStatus status) { return std::string(to_string(status)); }
 
+// A label is one line wherever it shows (tables, CSV, legends): line breaks and tabs become spaces.
+std::string one_line(std::string label) {
+  for (char& c : label)
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  return label;
+}
+
 void check_config_json(const std::string& config_json) {
   if (!config_json.empty() && !nlohmann::json::accept(config_json)) {
     throw StorageError("create_run: config_json is not valid JSON: " + config_json.substr(0, 80));
@@ -309,7 +316,7 @@ int64_t Database::create_run(const std::string& label, const std::string& config
                              RunStatus status) {
   check_config_json(config_json);
   Statement st(db_, "INSERT INTO runs (label, status, created_at, config_json) VALUES (?,?,?,?)");
-  st.bind(1, label).bind(2, status_text(status)).bind(3, now_unix_seconds());
+  st.bind(1, one_line(label)).bind(2, status_text(status)).bind(3, now_unix_seconds());
   st.bind(4, config_json.empty() ? std::string("{}") : config_json).run();
   return sqlite3_last_insert_rowid(db_);
 }
@@ -352,7 +359,7 @@ void Database::finish_run(int64_t run_id, RunStatus status, const std::string& e
 
 void Database::rename_run(int64_t run_id, const std::string& label) {
   Statement st(db_, "UPDATE runs SET label = ?2 WHERE id = ?1");
-  st.bind(1, run_id).bind(2, label).run();
+  st.bind(1, run_id).bind(2, one_line(label)).run();
   require_run_changed(db_, "rename_run", run_id);
 }
 

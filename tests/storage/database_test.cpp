@@ -448,5 +448,14 @@ TEST(Database, DefaultPathFollowsXdgDataHome) {
   EXPECT_THROW(default_database_path(), StorageError);
 }
 
+TEST(Database, LabelsAreStoredAsOneLine) {
+  TempDir dir;
+  Database db(dir.file("labels.db"));
+  const int64_t id = db.create_run("two\nlines\tand\r\nmore", "{}");
+  EXPECT_EQ(db.get_run(id)->label, "two lines and  more");
+  db.rename_run(id, "again\nbroken");
+  EXPECT_EQ(db.get_run(id)->label, "again broken");
+}
+
 }  // namespace
 }  // namespace parity::storage

@@ -117,6 +117,7 @@ class Database {
   // Updates of a run id that does not exist throw StorageError ("no run with id N").
 
   /// Returns the new id (ids are never reused). config_json must be valid JSON; "" is stored as {}.
+  /// A label is stored as one line: line breaks and tabs (here and in rename_run) become spaces.
   int64_t create_run(const std::string& label, const std::string& config_json,
                      RunStatus status = RunStatus::kQueued);
   void set_status(int64_t run_id, RunStatus status, const std::string& error = "");

@@ -98,9 +98,9 @@ int demo_command(const DemoArgs& a) {
     compare_options.ema_weight = a.ema;
     const engine::Comparison cmp =
         compare_in_db(db, ids.front(), {ids.begin() + 1, ids.end()}, compare_options);
-    std::cout << "\nParity verdict vs " << setups.front().label
-              << " (aligned on samples seen, EMA " << fmt(a.ema) << "; equivalent within "
-              << fmt(100 * a.rel_tolerance) << "% of the loss):\n";
+    std::cout << "\nParity verdict vs " << setups.front().label << " (aligned on samples seen, EMA "
+              << fmt(a.ema) << "; equivalent within " << fmt(100 * a.rel_tolerance)
+              << "% of the loss):\n";
     Table table({"run", "label", "verdict", "max |Δloss|", "why"});
     for (const auto& r : cmp.rows) {
       if (r.verdict == engine::Verdict::kReference) continue;
@@ -133,8 +133,9 @@ void add_demo_command(CLI::App& app, int* exit_code) {
   sub->add_option("--epochs", a->epochs, "epochs per run")
       ->capture_default_str()
       ->check(above_zero());
-  sub->add_option("--train-samples,--train_samples", a->train_samples,
-                  "training samples used (0 = all 60000; the default divides by every global batch)")
+  sub->add_option(
+         "--train-samples,--train_samples", a->train_samples,
+         "training samples used (0 = all 60000; the default divides by every global batch)")
       ->capture_default_str()
       ->check(zero_or_more());
   sub->add_option("--seed", a->seed, "the seed of every run")->capture_default_str();

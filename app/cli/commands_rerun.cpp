@@ -34,8 +34,8 @@ int rerun_command(const RerunArgs& a) {
   const engine::RunConfig config = engine::from_json(row->config_json);
   engine::validate(config);
   require_hostable(config);
-  const int64_t again = db.create_run(row->label + " (rerun of " + std::to_string(original) + ")",
-                                      row->config_json);
+  const int64_t again =
+      db.create_run(row->label + " (rerun of " + std::to_string(original) + ")", row->config_json);
   SignalStop stop;
   RunnerOptions options;
   options.launch.worker_path = resolve_worker(a.worker);

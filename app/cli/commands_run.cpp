@@ -1,5 +1,6 @@
 // `run` (one setup) and `run-set` (several, one after another).
 #include <parity/config/run_config.h>
+#include <parity/storage/supervisor.h>
 
 #include <iostream>
 #include <memory>
@@ -148,7 +149,13 @@ int run_set_command(const RunSetArgs& a) {
   RunnerOptions options = a.launch.runner(stop);
   storage::Database db(db_or_default(a.launch.db));
   std::vector<int64_t> ids;
-  for (const auto& c : configs) ids.push_back(db.create_run(c.label, engine::to_json(c)));
+  // Claimed at once: if this launcher is killed, the setups it had not reached yet are reconciled
+  // too, instead of staying queued for ever.
+  const storage::SupervisorIdentity self = storage::SupervisorIdentity::current();
+  for (const auto& c : configs) {
+    ids.push_back(db.create_run(c.label, engine::to_json(c)));
+    db.claim_run(ids.back(), self);
+  }
 
   std::vector<RunReport> reports;
   for (size_t i = 0; i < configs.size(); ++i) {

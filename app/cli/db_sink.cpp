@@ -15,7 +15,9 @@ storage::StepWriterOptions writer_options(int64_t run_id, double busy_wait_s) {
 }  // namespace
 
 DbSink::DbSink(storage::Database& db, int64_t run_id, ProgressLine* progress, double busy_wait_s)
-    : run_id_(run_id), writer_(db.path(), writer_options(run_id, busy_wait_s)), progress_(progress) {
+    : run_id_(run_id),
+      writer_(db.path(), writer_options(run_id, busy_wait_s)),
+      progress_(progress) {
   const storage::SupervisorIdentity self = storage::SupervisorIdentity::current();
   writer_.push([run_id, self](storage::Database& d) { d.claim_run(run_id, self); });
 }

@@ -18,8 +18,8 @@ CLI::Validator number_check(bool zero_allowed) {
         } catch (const std::exception&) {
           used = 0;
         }
-        const bool ok = used == text.size() && used > 0 && std::isfinite(v) &&
-                        (zero_allowed ? v >= 0 : v > 0);
+        const bool ok =
+            used == text.size() && used > 0 && std::isfinite(v) && (zero_allowed ? v >= 0 : v > 0);
         return ok ? "" : "'" + text + "' is not allowed; it must be " + allowed;
       },
       zero_allowed ? "NUMBER>=0" : "NUMBER>0");

@@ -30,7 +30,7 @@ bool pid_exists(int64_t pid) {
 }
 
 struct ProcStat {
-  char state = '?';       // field 3: R, S, D, Z (zombie: dead, not yet reaped), ...
+  char state = '?';        // field 3: R, S, D, Z (zombie: dead, not yet reaped), ...
   int64_t start_time = 0;  // field 22
 };
 

@@ -23,28 +23,6 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
-std::vector<std::string> fake_run_args(const std::string& db, const std::string& label,
-                                       int processes, int steps) {
-  return {"run",
-          "--db",
-          db,
-          "--worker",
-          PARITY_FAKE_WORKER,
-          "--label",
-          label,
-          "--dataset",
-          "synthetic-regression",
-          "--model",
-          "linear",
-          "--num-processes",
-          std::to_string(processes),
-          "--per-device-batch-size",
-          "8",
-          "--max-steps",
-          std::to_string(steps),
-          "--quiet"};
-}
-
 mode_t mode_of(const std::string& path) {
   struct stat st {};
   if (::lstat(path.c_str(), &st) != 0) return 0;
@@ -54,10 +32,10 @@ mode_t mode_of(const std::string& path) {
 /// A run started in the background with its own TMPDIR, so its private folder can be watched.
 class BackgroundRun {
  public:
-  BackgroundRun(const TempDir& home, const std::string& db, const std::string& label,
-                int processes, int steps, const std::string& tmp)
+  BackgroundRun(const TempDir& home, const std::string& db, const std::string& label, int processes,
+                int steps, const std::string& tmp)
       : home_(home),
-        pid_(start_cli(fake_run_args(db, label, processes, steps), home.path(), home.file("out"),
+        pid_(start_cli(fake_run(db, label, processes, steps), home.path(), home.file("out"),
                        home.file("err"), {"TMPDIR=" + tmp})) {}
   ~BackgroundRun() {
     if (pid_ > 0 && !waited_) {
@@ -78,9 +56,7 @@ class BackgroundRun {
   bool waited_ = false;
 };
 
-bool recording(const std::string& db, int64_t at_least) {
-  return steps_done_of(db, 1) >= at_least;
-}
+bool recording(const std::string& db, int64_t at_least) { return steps_done_of(db, 1) >= at_least; }
 
 TEST(CliFault, KillNineOfTheLauncherIsReconciledLeavesNoRankAndNoFolder) {
   TempDir home, tmp;
@@ -94,8 +70,8 @@ TEST(CliFault, KillNineOfTheLauncherIsReconciledLeavesNoRankAndNoFolder) {
   ::kill(run.pid(), SIGKILL);
   EXPECT_EQ(run.wait(), -1);
   // The ranks die with their launcher (PR_SET_PDEATHSIG).
-  EXPECT_TRUE(wait_for(
-      [&] { return !process_alive(ranks[0]) && !process_alive(ranks[1]); }, milliseconds(3000)))
+  EXPECT_TRUE(wait_for([&] { return !process_alive(ranks[0]) && !process_alive(ranks[1]); },
+                       milliseconds(3000)))
       << "orphan ranks left running";
 
   CliResult list = run_cli({"list", "--db", db_path}, home.path());
@@ -113,9 +89,31 @@ TEST(CliFault, KillNineOfTheLauncherIsReconciledLeavesNoRankAndNoFolder) {
 
   // kill -9 ran no destructor: the private folder is still there, until the next start.
   EXPECT_EQ(run_folders_in(tmp.path()).size(), 1u);
-  CliResult next = run_cli(fake_run_args(db_path, "ok", 1, 2), home.path(), {"TMPDIR=" + tmp.path()});
+  CliResult next = run_cli(fake_run(db_path, "ok", 1, 2), home.path(), {"TMPDIR=" + tmp.path()});
   ASSERT_EQ(next.exit_code, 0) << next.err;
   EXPECT_TRUE(run_folders_in(tmp.path()).empty()) << run_folders_in(tmp.path()).at(0);
+}
+
+TEST(CliFault, KillNineDuringARunSetReconcilesTheSetupsNotYetStarted) {
+  TempDir home, tmp;
+  const std::string set = home.file("set.json");
+  std::ofstream(set) << R"({"experiment": {"dataset": "synthetic-regression", "task": "regression",
+    "model": "linear", "max_steps": 100000, "per_device_batch_size": 4},
+    "setups": [{"label": "forever", "num_processes": 2}, {"label": "ok", "num_processes": 1}]})";
+  const std::string db_path = home.file("runs.db");
+  const pid_t pid =
+      start_cli({"run-set", set, "--db", db_path, "--worker", PARITY_FAKE_WORKER, "--quiet"},
+                home.path(), home.file("out"), home.file("err"), {"TMPDIR=" + tmp.path()});
+  ASSERT_TRUE(wait_for([&] { return recording(db_path, 3); }, milliseconds(15000)))
+      << read_file(home.file("err"));
+  ::kill(pid, SIGKILL);
+  wait_cli(pid);
+  CliResult list = run_cli({"list", "--db", db_path}, home.path());
+  ASSERT_EQ(list.exit_code, 0) << list.err;
+  EXPECT_EQ(row_starting_with(list.out, "1 ").at(2), "failed") << list.out;
+  EXPECT_EQ(row_starting_with(list.out, "2 ").at(2), "failed") << list.out;
+  storage::Database db(db_path);
+  EXPECT_EQ(db.get_run(2)->error, "the launcher exited unexpectedly (killed?) at step 0");
 }
 
 TEST(CliFault, SighupStopsTheRunCleanlyAsSigtermDoes) {
@@ -169,10 +167,10 @@ TEST(CliFault, AFullDiskFailsTheRunPromptlyAndKeepsThePrefix) {
   if (!disk.mounted()) GTEST_SKIP() << disk.why();
   TempDir home, tmp;
   const std::string db_path = disk.file("runs.db");
-  std::vector<std::string> args = fake_run_args(db_path, "forever", 4, 100000);
+  std::vector<std::string> args = fake_run(db_path, "forever", 4, 100000);
   args.insert(args.end(), {"--log-dir", home.file("logs")});
-  const pid_t pid = start_cli(args, home.path(), home.file("out"), home.file("err"),
-                              {"TMPDIR=" + tmp.path()});
+  const pid_t pid =
+      start_cli(args, home.path(), home.file("out"), home.file("err"), {"TMPDIR=" + tmp.path()});
   // The run fills the disk itself; the clock starts when less than a WAL frame is left.
   Clock::time_point full_at{};
   int status = 0;
@@ -240,7 +238,7 @@ TEST(CliFault, AReadOnlyDatabaseIsViewableAndSaysSoOnce) {
   }
   EXPECT_TRUE(contains(read_file(home.file("c.csv")), "run_id"));
   // A run cannot be recorded there, and says why.
-  CliResult r = run_cli(fake_run_args(db_path, "ok", 1, 2), home.path());
+  CliResult r = run_cli(fake_run(db_path, "ok", 1, 2), home.path());
   EXPECT_NE(r.exit_code, 0);
 }
 
@@ -249,7 +247,7 @@ TEST(CliFault, APlantedSymlinkIsNotFollowed) {
   std::ofstream(home.file("victim")) << "keep me";
   fs::create_directories(home.file("logs"));
   fs::create_symlink(home.file("victim"), home.file("logs/rank0.log"));
-  std::vector<std::string> args = fake_run_args(home.file("runs.db"), "ok", 2, 3);
+  std::vector<std::string> args = fake_run(home.file("runs.db"), "ok", 2, 3);
   args.insert(args.end(), {"--log-dir", home.file("logs")});
   CliResult r = run_cli(args, home.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -261,7 +259,7 @@ TEST(CliFault, APlantedSymlinkIsNotFollowed) {
   // A log folder that is a symlink is refused, and nothing lands where it points.
   fs::create_directories(home.file("elsewhere"));
   fs::create_symlink(home.file("elsewhere"), home.file("linked"));
-  args = fake_run_args(home.file("runs.db"), "ok", 2, 3);
+  args = fake_run(home.file("runs.db"), "ok", 2, 3);
   args.insert(args.end(), {"--log-dir", home.file("linked")});
   r = run_cli(args, home.path());
   EXPECT_EQ(r.exit_code, 1);
@@ -274,7 +272,7 @@ TEST(CliFault, APlantedSymlinkIsNotFollowed) {
 TEST(CliFault, RankLogsArePrivateUnderUmask000) {
   TempDir home;
   const mode_t old = ::umask(0);
-  CliResult r = run_cli(fake_run_args(home.file("runs.db"), "ok", 2, 3), home.path());
+  CliResult r = run_cli(fake_run(home.file("runs.db"), "ok", 2, 3), home.path());
   ::umask(old);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(mode_of(home.file("runs.db.logs")), 0700);

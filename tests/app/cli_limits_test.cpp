@@ -13,15 +13,6 @@
 namespace parity::cli::testing {
 namespace {
 
-std::vector<std::string> run_args(const std::string& db, int processes) {
-  return {"run",          "--db",           db,
-          "--worker",     PARITY_FAKE_WORKER, "--dataset",
-          "synthetic-regression", "--model", "linear",
-          "--num-processes", std::to_string(processes), "--per-device-batch-size",
-          "8",            "--max-steps",    "2",
-          "--quiet"};
-}
-
 TEST(CliLimits, MoreRanksThanTheMachineCanHostAreRefusedBeforeAnythingStarts) {
   TempDir home;
   rlimit old{};
@@ -29,8 +20,8 @@ TEST(CliLimits, MoreRanksThanTheMachineCanHostAreRefusedBeforeAnythingStarts) {
   rlimit low = old;
   low.rlim_cur = 80;  // inherited by the child: room for 80 - 64 = 16 ranks
   ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &low), 0);
-  CliResult r = run_cli(run_args(home.file("runs.db"), 20), home.path());
-  CliResult fits = run_cli(run_args(home.file("fits.db"), 3), home.path());
+  CliResult r = run_cli(fake_run(home.file("runs.db"), "ok", 20, 2), home.path());
+  CliResult fits = run_cli(fake_run(home.file("fits.db"), "ok", 3, 2), home.path());
   ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &old), 0);
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_TRUE(contains(r.err, "--num-processes 20: this machine can host at most 16 ranks"))
@@ -42,7 +33,7 @@ TEST(CliLimits, MoreRanksThanTheMachineCanHostAreRefusedBeforeAnythingStarts) {
 
 TEST(CliLimits, AHangTimeoutOfZeroSaysWhatIsAllowedInWords) {
   TempDir home;
-  std::vector<std::string> args = run_args(home.file("runs.db"), 1);
+  std::vector<std::string> args = fake_run(home.file("runs.db"), "ok", 1, 2);
   args.insert(args.end(), {"--hang-timeout", "0"});
   CliResult r = run_cli(args, home.path());
   EXPECT_EQ(r.exit_code, 2);
@@ -60,10 +51,10 @@ TEST(CliLimits, AnotherProgramsSqliteFileGetsOneLine) {
   const std::string path = home.file("other.db");
   sqlite3* raw = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(raw,
-                         "CREATE TABLE runs (id INTEGER PRIMARY KEY,\n  job TEXT,\n  started TEXT)",
-                         nullptr, nullptr, nullptr),
-            SQLITE_OK);
+  ASSERT_EQ(
+      sqlite3_exec(raw, "CREATE TABLE runs (id INTEGER PRIMARY KEY,\n  job TEXT,\n  started TEXT)",
+                   nullptr, nullptr, nullptr),
+      SQLITE_OK);
   sqlite3_close(raw);
   for (const char* verb : {"list", "show"}) {
     std::vector<std::string> args{verb, "--db", path};
@@ -78,7 +69,7 @@ TEST(CliLimits, AnotherProgramsSqliteFileGetsOneLine) {
 
 TEST(CliLimits, ALabelWithALineBreakIsRefused) {
   TempDir home;
-  std::vector<std::string> args = run_args(home.file("runs.db"), 1);
+  std::vector<std::string> args = fake_run(home.file("runs.db"), "ok", 1, 2);
   args.insert(args.end(), {"--label", "two\nlines"});
   CliResult r = run_cli(args, home.path());
   EXPECT_EQ(r.exit_code, 2);

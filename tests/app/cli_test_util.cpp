@@ -92,6 +92,28 @@ bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
+std::vector<std::string> fake_run(const std::string& db, const std::string& label, int processes,
+                                  int steps) {
+  return {"run",
+          "--db",
+          db,
+          "--worker",
+          PARITY_FAKE_WORKER,
+          "--label",
+          label,
+          "--dataset",
+          "synthetic-regression",
+          "--model",
+          "linear",
+          "--num-processes",
+          std::to_string(processes),
+          "--per-device-batch-size",
+          "8",
+          "--max-steps",
+          std::to_string(steps),
+          "--quiet"};
+}
+
 engine::RunConfig tiny_config(const std::string& label, int processes, int64_t batch) {
   engine::RunConfig c;
   c.label = label;

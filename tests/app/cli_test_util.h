@@ -46,6 +46,11 @@ int wait_cli(pid_t pid);
 std::string read_file(const std::string& path);
 bool contains(const std::string& text, const std::string& part);
 
+/// `parity-cli run` with the launcher tests' fake worker, whose behaviour the label picks (ok,
+/// exit1, sigkill, forever, ...), on the synthetic regression, quiet.
+std::vector<std::string> fake_run(const std::string& db, const std::string& label,
+                                  int processes = 2, int steps = 5);
+
 /// A small valid config on the synthetic regression.
 engine::RunConfig tiny_config(const std::string& label, int processes, int64_t batch);
 

@@ -1,5 +1,6 @@
 #include "fault_util.h"
 
+#include <parity/storage/database.h>
 #include <sys/mount.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -8,7 +9,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <parity/storage/database.h>
 #include <regex>
 #include <sstream>
 #include <thread>

@@ -434,7 +434,8 @@ class FailingSink : public StepSink {
 
 TEST(Launcher, ASinkThatCannotRecordStopsTheRunPromptly) {
   FailingSink sink;
-  const LaunchResult r = RankSupervisor(fake_config("forever", 2, 100000), fake_options()).run(sink);
+  const LaunchResult r =
+      RankSupervisor(fake_config("forever", 2, 100000), fake_options()).run(sink);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - sink.failed_at_).count();
   EXPECT_EQ(r.outcome, RunOutcome::kFailed);

@@ -124,9 +124,8 @@ TEST_F(StepWriterFaultTest, StepsDoneNeverExceedsTheStoredRows) {
   while (!done || checks < 5) {
     // One read transaction, so both numbers come from the same snapshot.
     exec_sql(reader_.handle(), "BEGIN");
-    const int64_t steps_done =
-        query_int(reader_.handle(), "SELECT steps_done FROM runs WHERE id = " +
-                                        std::to_string(run_));
+    const int64_t steps_done = query_int(
+        reader_.handle(), "SELECT steps_done FROM runs WHERE id = " + std::to_string(run_));
     const int64_t rows = query_int(reader_.handle(), "SELECT count(*) FROM steps");
     exec_sql(reader_.handle(), "COMMIT");
     ASSERT_LE(steps_done, rows);

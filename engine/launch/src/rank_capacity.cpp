@@ -35,9 +35,9 @@ RankCapacity rank_capacity() {
   if (::getrlimit(RLIMIT_NPROC, &lim) == 0 && ::geteuid() != 0) {
     const int nproc = clamp_limit(lim.rlim_cur);
     if (nproc != kNoLimit)
-      consider(nproc / kTasksPerRank,
-               "the process limit (ulimit -u " + std::to_string(nproc) + ") at " +
-                   std::to_string(kTasksPerRank) + " tasks a rank");
+      consider(nproc / kTasksPerRank, "the process limit (ulimit -u " + std::to_string(nproc) +
+                                          ") at " + std::to_string(kTasksPerRank) +
+                                          " tasks a rank");
   }
   if (::getrlimit(RLIMIT_NOFILE, &lim) == 0) {
     const int files = clamp_limit(lim.rlim_cur);

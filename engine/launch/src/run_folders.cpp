@@ -88,8 +88,7 @@ int open_private_file(const std::string& path) {
   // An old log (or anything planted in its place) goes first; unlink removes a symlink itself.
   if (::unlink(path.c_str()) != 0 && errno != ENOENT)
     throw LaunchError("cannot replace " + path + ": " + errno_text());
-  const int fd =
-      ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0) throw LaunchError("cannot open " + path + ": " + errno_text());
   // The umask can only take bits away from 0600; fchmod states the mode outright anyway.
   ::fchmod(fd, 0600);

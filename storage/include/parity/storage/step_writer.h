@@ -6,7 +6,8 @@
 /// Nothing is dropped and nothing is stored out of order, so what is stored is always a prefix of
 /// what was pushed:
 /// - a busy or locked database (another connection's write lock, BEGIN EXCLUSIVE) is waited out
-///   for up to `busy_wait_s` while new rows keep queuing in memory; the batch is then retried whole;
+///   for up to `busy_wait_s` while new rows keep queuing in memory; the batch is then retried
+///   whole;
 /// - a hard error (disk full, I/O error, read-only file, a lock held past busy_wait_s) makes the
 ///   writer *failed*: failure() says why from then on (poll it to stop the run), the rows pushed
 ///   after it are not stored, and run updates are still attempted (so the run can be marked

@@ -18,10 +18,10 @@ inline constexpr double kHeartbeatIntervalS = 5;
 inline constexpr double kStaleHeartbeatS = 300;
 
 struct SupervisorIdentity {
-  int64_t pid = 0;          ///< 0 = no supervisor recorded
-  std::string host;         ///< gethostname()
-  std::string boot_id;      ///< /proc/sys/kernel/random/boot_id, "" when unreadable
-  int64_t start_time = 0;   ///< /proc/<pid>/stat field 22 (clock ticks since boot), 0 = unknown
+  int64_t pid = 0;         ///< 0 = no supervisor recorded
+  std::string host;        ///< gethostname()
+  std::string boot_id;     ///< /proc/sys/kernel/random/boot_id, "" when unreadable
+  int64_t start_time = 0;  ///< /proc/<pid>/stat field 22 (clock ticks since boot), 0 = unknown
 
   /// This process.
   static SupervisorIdentity current();

@@ -33,8 +33,9 @@ namespace parity::storage {
 struct StepWriterOptions {
   size_t batch_rows = 512;      ///< commit when this many rows are queued (0 counts as 1)
   int flush_interval_ms = 200;  ///< or when the oldest queued row has waited this long
-  /// How long a busy or locked database is waited out (from the first refusal) before the writer
-  /// gives up and fails. Below kStaleHeartbeatS, so a waiting run never looks abandoned.
+  /// How long a busy or locked database is waited out (from a batch's first attempt, to within
+  /// 250 ms) before the writer gives up and fails. Below kStaleHeartbeatS, so a run waiting out a
+  /// lock never looks abandoned.
   double busy_wait_s = 120;
   /// > 0: refresh this run's heartbeat (Database::heartbeat) every heartbeat_interval_s.
   int64_t heartbeat_run_id = 0;

@@ -60,7 +60,7 @@ int demo_command(const DemoArgs& a) {
   const std::vector<engine::RunConfig> setups = demo_setups(a);
   for (const auto& c : setups) {
     require_valid(c);
-    require_hostable(c);
+    require_hostable(c, 1);
   }
   const std::string db_path = a.db.empty() ? parent_folder(default_db_path()) + "/demo.db" : a.db;
   const std::string out_path = a.out.empty() ? parent_folder(db_path) + "/demo-curves.csv" : a.out;

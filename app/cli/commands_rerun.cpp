@@ -33,7 +33,7 @@ int rerun_command(const RerunArgs& a) {
   }
   const engine::RunConfig config = engine::from_json(row->config_json);
   engine::validate(config);
-  require_hostable(config);
+  require_hostable(config, 1);
   const int64_t again =
       db.create_run(row->label + " (rerun of " + std::to_string(original) + ")", row->config_json);
   SignalStop stop;

@@ -90,7 +90,7 @@ int run_command(const RunArgs& a) {
       config = engine::from_json(row->config_json);
       if (config.label.empty()) config.label = row->label;
       require_valid(config);
-      require_hostable(config);
+      require_hostable(config, a.nnodes);
     } catch (const std::exception& e) {
       db->set_status(run_id, storage::RunStatus::kFailed, e.what());
       throw;
@@ -100,7 +100,7 @@ int run_command(const RunArgs& a) {
     config = a.config.build();
     if (config.label.empty()) config.label = engine::default_label(config);
     require_valid(config);
-    require_hostable(config);
+    require_hostable(config, a.nnodes);
   }
 
   SignalStop stop;
@@ -117,9 +117,10 @@ int run_command(const RunArgs& a) {
   options.launch.master_addr = a.master_addr;
   options.launch.master_port = a.master_port;
   if (a.nnodes > 1) {
-    std::cerr << "multi-node run (" << a.nnodes << " nodes, this is node " << a.node_rank
-              << "): ranks rendezvous through a TCPStore that rank 0 hosts on " << a.master_addr
-              << ":" << (a.master_port > 0 ? a.master_port : 29500)
+    std::cerr << "multi-node run (" << a.nnodes << " machines, this is machine " << a.node_rank
+              << ", " << config.num_processes / a.nnodes << " of the " << config.num_processes
+              << " ranks): ranks rendezvous through a TCPStore that rank 0 hosts on "
+              << a.master_addr << ":" << (a.master_port > 0 ? a.master_port : 29500)
               << " and that listens on the network\n";
   }
   if (!db) {
@@ -143,7 +144,7 @@ int run_set_command(const RunSetArgs& a) {
   for (auto& c : configs) {
     if (c.label.empty()) c.label = engine::default_label(c);
     require_valid(c);
-    require_hostable(c);
+    require_hostable(c, 1);
   }
   SignalStop stop;
   RunnerOptions options = a.launch.runner(stop);
@@ -186,17 +187,22 @@ void add_run_command(CLI::App& app, int* exit_code) {
   sub->add_option("--run-id,--run_id", args->run_id,
                   "start this queued run of the database (created by the window) with its stored "
                   "config");
-  sub->add_option("--nnodes", args->nnodes, "machines taking part (multi-node: TCPStore)")
+  // Accelerate's names first, torchrun's as aliases; --num-processes is the total over machines.
+  sub->add_option("--num-machines,--num_machines,--nnodes", args->nnodes,
+                  "machines taking part (multi-node: TCPStore); --num-processes is the total, "
+                  "split equally")
       ->group("Multi-node")
       ->check(above_zero());
-  sub->add_option("--node-rank,--node_rank", args->node_rank, "this machine's index")
+  sub->add_option("--machine-rank,--machine_rank,--node-rank,--node_rank", args->node_rank,
+                  "this machine's index (machine 0 hosts rank 0 and records the run)")
       ->group("Multi-node")
       ->check(zero_or_more());
-  sub->add_option("--master-addr,--master_addr", args->master_addr, "rank 0's machine")
+  sub->add_option("--main-process-ip,--main_process_ip,--master-addr,--master_addr",
+                  args->master_addr, "machine 0's address")
       ->group("Multi-node")
       ->capture_default_str();
-  sub->add_option("--master-port,--master_port", args->master_port,
-                  "rendezvous port (default: a free one; 29500 when multi-node)")
+  sub->add_option("--main-process-port,--main_process_port,--master-port,--master_port",
+                  args->master_port, "rendezvous port (default: a free one; 29500 when multi-node)")
       ->group("Multi-node")
       ->check(CLI::Range(0, 65535));
   sub->callback([args, exit_code] { *exit_code = run_command(*args); });

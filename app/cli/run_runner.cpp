@@ -77,9 +77,14 @@ void make_logs_folder_private(const std::string& db_path) {
 
 }  // namespace
 
-void require_hostable(const engine::RunConfig& config) {
+void require_hostable(const engine::RunConfig& config, int machines) {
+  if (machines > 1 && config.num_processes % machines != 0)
+    throw UsageError("--num-processes " + std::to_string(config.num_processes) +
+                     " is the total over the machines and must divide by --num-machines " +
+                     std::to_string(machines));
+  const int here = config.num_processes / std::max(machines, 1);
   const engine::RankCapacity cap = engine::rank_capacity();
-  if (config.num_processes <= cap.max_ranks) return;
+  if (here <= cap.max_ranks) return;
   throw UsageError("--num-processes " + std::to_string(config.num_processes) +
                    ": this machine can host at most " + std::to_string(cap.max_ranks) +
                    " ranks in a run, limited by " + cap.reason);

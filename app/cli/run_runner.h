@@ -52,9 +52,10 @@ struct RunReport {
 /// folders are private (0700) and the logs 0600.
 std::string default_log_dir(const std::string& db_path, int64_t run_id);
 
-/// Throws UsageError when this machine cannot host config's ranks (engine::rank_capacity()),
+/// Throws UsageError when this machine cannot host its share of config's ranks (num_processes /
+/// machines; engine::rank_capacity()), or the ranks do not split equally over the machines,
 /// naming the limit and its numbers. Call it before anything is written or started.
-void require_hostable(const engine::RunConfig& config);
+void require_hostable(const engine::RunConfig& config, int machines);
 
 /// Runs config as the existing (queued) run run_id. The config must be valid. Launch failures
 /// (no worker, cannot fork) end the run as failed rather than throwing; StorageError propagates.

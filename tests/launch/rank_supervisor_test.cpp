@@ -168,7 +168,8 @@ TEST(Launcher, MultiNodeUsesGlobalRanksAndNoFileStore) {
   o.node_rank = 1;
   o.master_addr = "10.1.2.3";
   o.master_port = 29555;
-  LaunchResult r = RankSupervisor(fake_config("ok", 2, 2), o).run(sink);
+  // num_processes is the total over the nodes, as in Accelerate: 4 ranks, 2 on each node.
+  LaunchResult r = RankSupervisor(fake_config("ok", 4, 2), o).run(sink);
   // Rank 0 lives on the other node: this node's ranks only send heartbeats.
   EXPECT_EQ(r.outcome, RunOutcome::kFinished) << r.message;
   EXPECT_TRUE(sink.steps.empty());
@@ -182,6 +183,19 @@ TEST(Launcher, MultiNodeUsesGlobalRanksAndNoFileStore) {
         << log;
   }
   expect_all_gone(r, 2);
+}
+
+TEST(Launcher, MultiNodeProcessesMustDivideByTheNodes) {
+  RecordingSink sink;
+  LaunchOptions o = fake_options();
+  o.nnodes = 2;
+  try {
+    RankSupervisor(fake_config("ok", 3, 2), o).run(sink);
+    FAIL() << "3 processes were split over 2 nodes";
+  } catch (const LaunchError& e) {
+    EXPECT_NE(std::string(e.what()).find("does not divide by nnodes 2"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(Launcher, RankExitingNonZeroFailsTheRun) {

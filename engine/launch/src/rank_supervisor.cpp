@@ -285,6 +285,16 @@ void check_options(const LaunchOptions& options) {
     throw LaunchError("master_addr is required when nnodes > 1");
 }
 
+// As in Accelerate, num_processes counts the ranks of all machines; each runs an equal share.
+int local_ranks(const RunConfig& config, const LaunchOptions& options) {
+  if (config.num_processes % options.nnodes != 0)
+    throw LaunchError("num_processes " + std::to_string(config.num_processes) +
+                      " does not divide by nnodes " + std::to_string(options.nnodes) +
+                      " (num_processes is the total over all machines, each running an equal "
+                      "share)");
+  return config.num_processes / options.nnodes;
+}
+
 void write_config(const RunConfig& config, const std::string& path) {
   write_private_file(path, to_json(config) + "\n");
 }
@@ -355,7 +365,7 @@ RankSupervisor::RankSupervisor(RunConfig config, LaunchOptions options)
 LaunchResult RankSupervisor::run(StepSink& sink) {
   validate(config_);
   check_options(options_);
-  const int w = config_.num_processes;
+  const int w = local_ranks(config_, options_);
   const bool multi_node = options_.nnodes > 1;
   const std::string worker =
       options_.worker_path.empty() ? executable_dir() + "/parity-worker" : options_.worker_path;
@@ -371,7 +381,7 @@ LaunchResult RankSupervisor::run(StepSink& sink) {
   // One machine rendezvouses through a FileStore and never needs the port; the variable is still
   // set (to a free one) because torchrun always sets it. Several machines must agree on a port.
   DistEnv dist;
-  dist.world_size = w * options_.nnodes;
+  dist.world_size = config_.num_processes;
   dist.local_world_size = w;
   dist.master_addr = options_.master_addr;
   dist.master_port = options_.master_port > 0 ? options_.master_port

@@ -27,7 +27,9 @@ struct LaunchOptions {
   std::string worker_path;  ///< the rank executable; empty = parity-worker beside this one
   std::string master_addr = "127.0.0.1";
   int master_port = 0;  ///< 0 = a free port
-  int nnodes = 1;       ///< > 1: TCPStore rendezvous on master_addr:master_port
+  /// > 1: TCPStore rendezvous on master_addr:master_port. As in Accelerate, the config's
+  /// num_processes is the total over all nodes; each node runs num_processes / nnodes ranks.
+  int nnodes = 1;
   int node_rank = 0;
   double hang_timeout_s = 120;  ///< a rank without progress this long is hung; 0 = never
   int threads_per_rank = 0;     ///< 0 = cores / local ranks (at least 1)
@@ -49,7 +51,7 @@ struct LaunchResult {
   std::string log_dir;       ///< where the rank logs were kept; empty = removed with the run
 };
 
-/// Supervises the W = config.num_processes ranks of one run on this node.
+/// Supervises the ranks of one run on this node: W = config.num_processes / options.nnodes.
 class RankSupervisor {
  public:
   /// Nothing is checked or started before run().

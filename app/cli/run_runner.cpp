@@ -55,7 +55,7 @@ void remove_stale_run_folders() {
   const storage::SupervisorIdentity self = storage::SupervisorIdentity::current();
   engine::remove_stale_run_folders(engine::run_folder_parent(), [&](const std::string& text) {
     const auto who = storage::SupervisorIdentity::parse(text);
-    if (who.pid == 0) return true;  // unreadable: not a launcher's
+    if (who.pid == 0) return false;  // not a line this build writes: leave it
     if (who.host != self.host) return false;
     return storage::supervisor_gone(who, 0, 0);
   });

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -48,6 +49,8 @@ TEST(RunFolders, StaleFoldersOfGoneOwnersAreRemovedAndNothingElse) {
   make_run_folder(f, "parity-run-dead", "dead");
   make_run_folder(f, "parity-run-live", "live");
   make_run_folder(f, "parity-run-young", "");  // being created: no owner file yet
+  make_run_folder(f, "parity-run-empty", "");  // its owner file created, not yet written
+  std::ofstream(f.file("parity-run-empty/owner")).close();
   make_run_folder(f, "unrelated", "dead");
   fs::create_directories(f.file("target"));
   std::ofstream(f.file("target/owner")) << "dead\n";
@@ -67,6 +70,8 @@ TEST(RunFolders, StaleFoldersOfGoneOwnersAreRemovedAndNothingElse) {
   EXPECT_FALSE(fs::exists(f.file("parity-run-dead")));
   EXPECT_TRUE(fs::exists(f.file("parity-run-live/store")));
   EXPECT_TRUE(fs::exists(f.file("parity-run-young/store")));
+  EXPECT_TRUE(fs::exists(f.file("parity-run-empty/store")));
+  EXPECT_EQ(std::count(asked.begin(), asked.end(), ""), 0) << "an empty owner was judged";
   EXPECT_TRUE(fs::exists(f.file("unrelated/store")));
   EXPECT_TRUE(fs::is_symlink(f.file("parity-run-link")));
   EXPECT_TRUE(fs::exists(f.file("target/owner"))) << "followed a symlink";

@@ -49,9 +49,13 @@ int remove_stale_run_folders(const std::string& parent,
       continue;
     std::ifstream in(path + "/owner");
     std::stringstream owner;
-    owner << in.rdbuf();
-    const bool gone = in ? owner_gone(owner.str())
-                         : std::difftime(std::time(nullptr), st.st_mtime) > kOwnerlessGraceS;
+    if (in) owner << in.rdbuf();
+    // No owner yet (or an empty one: a launcher between creating the file and writing it): judged
+    // by age alone, so a folder being set up is never taken away.
+    const std::string text = owner.str();
+    const bool gone = !text.empty()
+                          ? owner_gone(text)
+                          : std::difftime(std::time(nullptr), st.st_mtime) > kOwnerlessGraceS;
     if (!gone) continue;
     std::error_code ec;
     fs::remove_all(path, ec);

@@ -61,12 +61,13 @@ void remove_stale_run_folders() {
   });
 }
 
-// <db>.logs holds every run's logs: private, even when an older Parity created it 0755.
+// <database file name>.logs beside the database: one folder of run logs per database.
 std::string logs_folder(const std::string& db_path) {
   const std::string name = std::filesystem::path(db_path).filename().string();
   return parent_folder(db_path) + "/" + name + ".logs";
 }
 
+// It holds every run's logs: private, even when an older Parity created it 0755.
 void make_logs_folder_private(const std::string& db_path) {
   const std::string logs = logs_folder(db_path);
   engine::make_private_folder(logs);

@@ -40,7 +40,7 @@ std::string signed_fmt(const std::optional<double>& v, double scale = 1, const c
 }
 
 int compare_command(const CompareArgs& a) {
-  storage::Database db = open_existing_db(db_or_default(a.db));
+  storage::Database db = open_for_viewing(db_or_default(a.db));
   engine::CompareOptions options;
   options.axis = parse_axis(a.axis);
   options.abs_tolerance = a.abs_tolerance;

@@ -29,6 +29,25 @@ storage::Database open_existing_db(const std::string& path) {
   return storage::Database(path);
 }
 
+storage::Database open_for_viewing(const std::string& path) {
+  if (!std::filesystem::exists(path)) throw UsageError("no database at " + path);
+  if (!storage::database_writable(path)) {
+    std::cerr << "parity-cli: " << path
+              << " cannot be written here; opened read-only (viewing only, nothing is changed)\n";
+    return storage::Database(path, storage::OpenMode::kReadOnly);
+  }
+  storage::Database db(path);
+  try {
+    for (int64_t id : db.reconcile_orphaned_runs())
+      std::cerr << "parity-cli: run " << id << " was left active by a launcher that is gone; "
+                << "marked failed\n";
+  } catch (const storage::StorageError& e) {
+    // A busy database: show what is stored; the next look reconciles.
+    if (!e.is_busy()) throw;
+  }
+  return db;
+}
+
 namespace {
 
 std::string fmt_time(double unix_s) {
@@ -44,7 +63,7 @@ std::string fmt_time(double unix_s) {
 std::string fmt_percent(const std::optional<double>& v) { return v ? fmt(100 * *v, 4) + "%" : ""; }
 
 int list_command(const std::string& db_arg) {
-  storage::Database db = open_existing_db(db_or_default(db_arg));
+  storage::Database db = open_for_viewing(db_or_default(db_arg));
   Table table({"run", "label", "status", "steps", "final loss", "eval loss", "accuracy",
                "samples/s", "created"});
   for (const auto& r : db.list_runs()) {
@@ -61,7 +80,7 @@ int list_command(const std::string& db_arg) {
 }
 
 int show_command(const std::string& db_arg, const std::string& run_arg) {
-  storage::Database db = open_existing_db(db_or_default(db_arg));
+  storage::Database db = open_for_viewing(db_or_default(db_arg));
   const int64_t id = parse_id(run_arg, "RUN");
   auto r = db.get_run(id);
   if (!r) throw UsageError("no run " + std::to_string(id) + " in " + db.path());
@@ -101,7 +120,7 @@ struct ExportArgs {
 int export_command(const ExportArgs& a) {
   if (a.report && a.reference.empty()) throw UsageError("--report needs --reference RUN");
   if (a.report && a.runs_table) throw UsageError("--report and --runs-table are separate exports");
-  storage::Database db = open_existing_db(db_or_default(a.db));
+  storage::Database db = open_for_viewing(db_or_default(a.db));
   std::vector<int64_t> ids = parse_id_list(a.runs, "--runs");
   for (int64_t id : ids)
     if (!db.get_run(id))

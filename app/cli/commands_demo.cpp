@@ -58,7 +58,10 @@ std::vector<engine::RunConfig> demo_setups(const DemoArgs& a) {
 
 int demo_command(const DemoArgs& a) {
   const std::vector<engine::RunConfig> setups = demo_setups(a);
-  for (const auto& c : setups) require_valid(c);
+  for (const auto& c : setups) {
+    require_valid(c);
+    require_hostable(c, 1);
+  }
   const std::string db_path = a.db.empty() ? parent_folder(default_db_path()) + "/demo.db" : a.db;
   const std::string out_path = a.out.empty() ? parent_folder(db_path) + "/demo-curves.csv" : a.out;
 
@@ -95,9 +98,9 @@ int demo_command(const DemoArgs& a) {
     compare_options.ema_weight = a.ema;
     const engine::Comparison cmp =
         compare_in_db(db, ids.front(), {ids.begin() + 1, ids.end()}, compare_options);
-    std::cout << "\nParity verdict vs " << setups.front().label
-              << " (aligned on samples seen, EMA " << fmt(a.ema) << "; equivalent within "
-              << fmt(100 * a.rel_tolerance) << "% of the loss):\n";
+    std::cout << "\nParity verdict vs " << setups.front().label << " (aligned on samples seen, EMA "
+              << fmt(a.ema) << "; equivalent within " << fmt(100 * a.rel_tolerance)
+              << "% of the loss):\n";
     Table table({"run", "label", "verdict", "max |Δloss|", "why"});
     for (const auto& r : cmp.rows) {
       if (r.verdict == engine::Verdict::kReference) continue;
@@ -129,11 +132,12 @@ void add_demo_command(CLI::App& app, int* exit_code) {
   sub->add_option("--out,-o", a->out, "curves CSV (default: demo-curves.csv beside the database)");
   sub->add_option("--epochs", a->epochs, "epochs per run")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  sub->add_option("--train-samples,--train_samples", a->train_samples,
-                  "training samples used (0 = all 60000; the default divides by every global batch)")
+      ->check(above_zero());
+  sub->add_option(
+         "--train-samples,--train_samples", a->train_samples,
+         "training samples used (0 = all 60000; the default divides by every global batch)")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(zero_or_more());
   sub->add_option("--seed", a->seed, "the seed of every run")->capture_default_str();
   sub->add_option("--lr", a->lr, "base learning rate")->capture_default_str();
   sub->add_option("--data", a->data,

@@ -217,18 +217,18 @@ void add_plan_command(CLI::App& app, int* exit_code) {
       ->capture_default_str();
   sub->add_option("--train-size,--train_size", a->train_size,
                   "training samples (default: read from the data)")
-      ->check(CLI::PositiveNumber);
+      ->check(above_zero());
   sub->add_flag("--shards", a->shards, "also print the sample indices each rank takes per step");
   sub->add_option("--epoch", a->epoch, "shard plan: epoch (0-based)")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(zero_or_more());
   sub->add_option("--steps", a->steps, "shard plan: optimizer steps to print")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(above_zero());
   sub->add_option("--max-indices,--max_indices", a->max_indices,
                   "shard plan: indices shown per batch (0 = all)")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(zero_or_more());
   sub->callback([a, exit_code] { *exit_code = plan_command(*a); });
 }
 

@@ -33,8 +33,9 @@ int rerun_command(const RerunArgs& a) {
   }
   const engine::RunConfig config = engine::from_json(row->config_json);
   engine::validate(config);
-  const int64_t again = db.create_run(row->label + " (rerun of " + std::to_string(original) + ")",
-                                      row->config_json);
+  require_hostable(config, 1);
+  const int64_t again =
+      db.create_run(row->label + " (rerun of " + std::to_string(original) + ")", row->config_json);
   SignalStop stop;
   RunnerOptions options;
   options.launch.worker_path = resolve_worker(a.worker);

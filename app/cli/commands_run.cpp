@@ -1,5 +1,6 @@
 // `run` (one setup) and `run-set` (several, one after another).
 #include <parity/config/run_config.h>
+#include <parity/storage/supervisor.h>
 
 #include <iostream>
 #include <memory>
@@ -18,6 +19,7 @@ struct LaunchFlags {
   std::string worker;
   std::string log_dir;
   double hang_timeout_s = 120;
+  double busy_wait_s = 120;
   int threads_per_rank = 0;
   bool quiet = false;
 
@@ -30,10 +32,15 @@ struct LaunchFlags {
     sub.add_option("--hang-timeout,--hang_timeout", hang_timeout_s,
                    "seconds a rank may stay silent before the run is failed")
         ->capture_default_str()
-        ->check(CLI::PositiveNumber);
+        ->check(above_zero());
+    sub.add_option("--db-busy-wait,--db_busy_wait", busy_wait_s,
+                   "seconds a locked database is waited out (steps queue in memory meanwhile) "
+                   "before the run fails")
+        ->capture_default_str()
+        ->check(zero_or_more());
     sub.add_option("--threads-per-rank,--threads_per_rank", threads_per_rank,
                    "intra-op threads per rank (default: cores / local ranks)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(zero_or_more());
     sub.add_flag("--quiet,-q", quiet, "no progress line");
   }
 
@@ -45,6 +52,7 @@ struct LaunchFlags {
     o.launch.stop = stop.flag();
     o.log_dir = log_dir;
     o.quiet = quiet;
+    o.busy_wait_s = busy_wait_s;
     return o;
   }
 };
@@ -82,6 +90,7 @@ int run_command(const RunArgs& a) {
       config = engine::from_json(row->config_json);
       if (config.label.empty()) config.label = row->label;
       require_valid(config);
+      require_hostable(config, a.nnodes);
     } catch (const std::exception& e) {
       db->set_status(run_id, storage::RunStatus::kFailed, e.what());
       throw;
@@ -91,6 +100,7 @@ int run_command(const RunArgs& a) {
     config = a.config.build();
     if (config.label.empty()) config.label = engine::default_label(config);
     require_valid(config);
+    require_hostable(config, a.nnodes);
   }
 
   SignalStop stop;
@@ -107,9 +117,10 @@ int run_command(const RunArgs& a) {
   options.launch.master_addr = a.master_addr;
   options.launch.master_port = a.master_port;
   if (a.nnodes > 1) {
-    std::cerr << "multi-node run (" << a.nnodes << " nodes, this is node " << a.node_rank
-              << "): ranks rendezvous through a TCPStore that rank 0 hosts on " << a.master_addr
-              << ":" << (a.master_port > 0 ? a.master_port : 29500)
+    std::cerr << "multi-node run (" << a.nnodes << " machines, this is machine " << a.node_rank
+              << ", " << config.num_processes / a.nnodes << " of the " << config.num_processes
+              << " ranks): ranks rendezvous through a TCPStore that rank 0 hosts on "
+              << a.master_addr << ":" << (a.master_port > 0 ? a.master_port : 29500)
               << " and that listens on the network\n";
   }
   if (!db) {
@@ -133,12 +144,19 @@ int run_set_command(const RunSetArgs& a) {
   for (auto& c : configs) {
     if (c.label.empty()) c.label = engine::default_label(c);
     require_valid(c);
+    require_hostable(c, 1);
   }
   SignalStop stop;
   RunnerOptions options = a.launch.runner(stop);
   storage::Database db(db_or_default(a.launch.db));
   std::vector<int64_t> ids;
-  for (const auto& c : configs) ids.push_back(db.create_run(c.label, engine::to_json(c)));
+  // Claimed at once: if this launcher is killed, the setups it had not reached yet are reconciled
+  // too, instead of staying queued for ever.
+  const storage::SupervisorIdentity self = storage::SupervisorIdentity::current();
+  for (const auto& c : configs) {
+    ids.push_back(db.create_run(c.label, engine::to_json(c)));
+    db.claim_run(ids.back(), self);
+  }
 
   std::vector<RunReport> reports;
   for (size_t i = 0; i < configs.size(); ++i) {
@@ -162,24 +180,29 @@ void add_run_command(CLI::App& app, int* exit_code) {
   CLI::App* sub = app.add_subcommand("run", "train one setup as a recorded run");
   sub->footer(
       "Exit code: 0 for a finished run, 1 if it failed, diverged or was stopped, 2 for a bad "
-      "command line or config (nothing is written then).\nSIGINT/SIGTERM stop the run (recorded "
-      "as stopped).");
+      "command line or config (nothing is written then).\nSIGINT/SIGTERM/SIGHUP stop the run "
+      "(recorded as stopped).");
   args->config.add_to(*sub);
   args->launch.add_to(*sub);
   sub->add_option("--run-id,--run_id", args->run_id,
                   "start this queued run of the database (created by the window) with its stored "
                   "config");
-  sub->add_option("--nnodes", args->nnodes, "machines taking part (multi-node: TCPStore)")
+  // Accelerate's names first, torchrun's as aliases; --num-processes is the total over machines.
+  sub->add_option("--num-machines,--num_machines,--nnodes", args->nnodes,
+                  "machines taking part (multi-node: TCPStore); --num-processes is the total, "
+                  "split equally")
       ->group("Multi-node")
-      ->check(CLI::PositiveNumber);
-  sub->add_option("--node-rank,--node_rank", args->node_rank, "this machine's index")
+      ->check(above_zero());
+  sub->add_option("--machine-rank,--machine_rank,--node-rank,--node_rank", args->node_rank,
+                  "this machine's index (machine 0 hosts rank 0 and records the run)")
       ->group("Multi-node")
-      ->check(CLI::NonNegativeNumber);
-  sub->add_option("--master-addr,--master_addr", args->master_addr, "rank 0's machine")
+      ->check(zero_or_more());
+  sub->add_option("--main-process-ip,--main_process_ip,--master-addr,--master_addr",
+                  args->master_addr, "machine 0's address")
       ->group("Multi-node")
       ->capture_default_str();
-  sub->add_option("--master-port,--master_port", args->master_port,
-                  "rendezvous port (default: a free one; 29500 when multi-node)")
+  sub->add_option("--main-process-port,--main_process_port,--master-port,--master_port",
+                  args->master_port, "rendezvous port (default: a free one; 29500 when multi-node)")
       ->group("Multi-node")
       ->check(CLI::Range(0, 65535));
   sub->callback([args, exit_code] { *exit_code = run_command(*args); });

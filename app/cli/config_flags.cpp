@@ -128,6 +128,9 @@ void ConfigFlags::apply(RunConfig& config) const {
 }
 
 void require_valid(const RunConfig& config) {
+  // A label is one line in every table, CSV and legend that shows it.
+  if (config.label.find_first_of("\r\n") != std::string::npos)
+    throw UsageError("--label: a label is one line; this one holds a line break");
   const auto issues = engine::check(config);
   if (issues.empty()) return;
   std::string text =

@@ -3,12 +3,29 @@
 #include "cli_common.h"
 
 namespace parity::cli {
+namespace {
 
-DbSink::DbSink(storage::Database& db, int64_t run_id, ProgressLine* progress)
-    : db_(db), run_id_(run_id), writer_(db.path()), progress_(progress) {}
+storage::StepWriterOptions writer_options(int64_t run_id, double busy_wait_s) {
+  storage::StepWriterOptions o;
+  o.busy_wait_s = busy_wait_s;
+  o.heartbeat_run_id = run_id;
+  return o;
+}
+
+}  // namespace
+
+DbSink::DbSink(storage::Database& db, int64_t run_id, ProgressLine* progress, double busy_wait_s)
+    : run_id_(run_id),
+      writer_(db.path(), writer_options(run_id, busy_wait_s)),
+      progress_(progress) {
+  const storage::SupervisorIdentity self = storage::SupervisorIdentity::current();
+  writer_.push([run_id, self](storage::Database& d) { d.claim_run(run_id, self); });
+}
 
 void DbSink::on_start(const engine::RunStart& start) {
-  db_.set_started(run_id_, start.total_steps, start.train_samples);
+  writer_.push([run_id = run_id_, start](storage::Database& d) {
+    d.set_started(run_id, start.total_steps, start.train_samples);
+  });
   if (progress_) progress_->start(start);
 }
 
@@ -49,10 +66,26 @@ void DbSink::on_end(const engine::RunEnd&) {
   if (progress_) progress_->finish();
 }
 
-void DbSink::finish(engine::RunOutcome outcome, const std::string& message, double samples_per_s) {
+std::optional<std::string> DbSink::failure() const { return writer_.failure(); }
+
+DbSink::Ending DbSink::finish(engine::RunOutcome outcome, const std::string& message,
+                              double samples_per_s) {
+  try {
+    writer_.flush();
+  } catch (const storage::StorageError&) {
+    // A hard error of the rows is the run's outcome (below), not a reason to leave it unmarked.
+    if (!writer_.failure()) throw;
+  }
+  Ending ending{outcome, outcome == engine::RunOutcome::kFinished ? "" : message};
+  // Rows lost at the very end, after the supervisor's last look, fail the run all the same.
+  if (auto why = writer_.failure(); why && outcome != engine::RunOutcome::kFailed) {
+    ending = {engine::RunOutcome::kFailed, "cannot record the run: " + *why};
+  }
+  writer_.push([run_id = run_id_, ending, samples_per_s](storage::Database& d) {
+    d.finish_run(run_id, status_of(ending.outcome), ending.message, samples_per_s);
+  });
   writer_.flush();
-  db_.finish_run(run_id_, status_of(outcome),
-                 outcome == engine::RunOutcome::kFinished ? "" : message, samples_per_s);
+  return ending;
 }
 
 }  // namespace parity::cli

@@ -1,8 +1,10 @@
 #pragma once
 /// The StepSink that records a run in the SQLite store: RunStart marks the run started, each
 /// StepRecord becomes a global row (rank -1) plus one row per rank, evaluations are stored, all
-/// through storage::StepWriter's background transactions. Also feeds the progress line.
-/// Used on the launcher's calling thread only.
+/// through storage::StepWriter's background transactions (which also claim the run for this
+/// process and keep its heartbeat). Also feeds the progress line.
+/// Used on the launcher's calling thread only; nothing here waits for the database, so a locked
+/// database never stalls the supervisor's watch over the ranks.
 
 #include <parity/launch/step_record.h>
 #include <parity/storage/database.h>
@@ -10,6 +12,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "progress_line.h"
 
@@ -17,24 +20,33 @@ namespace parity::cli {
 
 class DbSink : public engine::StepSink {
  public:
-  /// db: the caller's connection for run metadata; the rows go through a StepWriter of its own on
-  /// db.path(). progress may be null.
-  DbSink(storage::Database& db, int64_t run_id, ProgressLine* progress);
+  /// db: where the rows go (a StepWriter of its own on db.path()). The run is claimed for this
+  /// process (its supervisor) at once. progress may be null. busy_wait_s: how long a locked
+  /// database is waited out before the run fails.
+  DbSink(storage::Database& db, int64_t run_id, ProgressLine* progress, double busy_wait_s);
 
   void on_start(const engine::RunStart& start) override;
   void on_step(const engine::StepRecord& record) override;
   void on_eval(const engine::EvalRecord& record) override;
   void on_end(const engine::RunEnd& end) override;
+  /// The writer's hard error (disk full, I/O error, read-only): the supervisor stops the run.
+  std::optional<std::string> failure() const override;
 
+  /// What the run ended as, recorded: the launcher's outcome, unless recording failed (then
+  /// failed, with the writer's reason).
+  struct Ending {
+    engine::RunOutcome outcome;
+    std::string message;
+  };
   /// Commits every queued row, then marks the run with its outcome, message and samples/s
-  /// (finals are read back from the stored rows). Throws StorageError.
-  void finish(engine::RunOutcome outcome, const std::string& message, double samples_per_s);
+  /// (finals are read back from the stored rows). Throws StorageError when the run cannot be
+  /// marked.
+  Ending finish(engine::RunOutcome outcome, const std::string& message, double samples_per_s);
 
   const std::optional<engine::StepRecord>& last_step() const { return last_step_; }
   const std::optional<engine::EvalRecord>& last_eval() const { return last_eval_; }
 
  private:
-  storage::Database& db_;
   int64_t run_id_;
   storage::StepWriter writer_;
   ProgressLine* progress_;

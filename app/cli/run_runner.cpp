@@ -1,7 +1,12 @@
 #include "run_runner.h"
 
 #include <parity/config/batch_plan.h>
+#include <parity/launch/rank_capacity.h>
+#include <parity/launch/run_folders.h>
+#include <parity/storage/supervisor.h>
 #include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -16,7 +21,7 @@ namespace parity::cli {
 namespace {
 
 std::atomic<bool> g_stop{false};
-struct sigaction g_old_int, g_old_term;
+struct sigaction g_old_int, g_old_term, g_old_hup;
 
 extern "C" void on_stop_signal(int) { g_stop.store(true); }
 
@@ -30,19 +35,64 @@ SignalStop::SignalStop() {
   sa.sa_flags = SA_RESETHAND;  // a second Ctrl-C ends the CLI (the ranks die with it)
   ::sigaction(SIGINT, &sa, &g_old_int);
   ::sigaction(SIGTERM, &sa, &g_old_term);
+  ::sigaction(SIGHUP, &sa, &g_old_hup);
 }
 
 SignalStop::~SignalStop() {
   ::sigaction(SIGINT, &g_old_int, nullptr);
   ::sigaction(SIGTERM, &g_old_term, nullptr);
+  ::sigaction(SIGHUP, &g_old_hup, nullptr);
 }
 
 const std::atomic<bool>* SignalStop::flag() const { return &g_stop; }
 bool SignalStop::stopped() const { return g_stop.load(); }
 
-std::string default_log_dir(const std::string& db_path, int64_t run_id) {
+namespace {
+
+// Private run folders of launchers that are gone (killed: no destructor ran). Only this host's:
+// a folder of another host's launcher (a shared TMPDIR) cannot be judged from here.
+void remove_stale_run_folders() {
+  const storage::SupervisorIdentity self = storage::SupervisorIdentity::current();
+  engine::remove_stale_run_folders(engine::run_folder_parent(), [&](const std::string& text) {
+    const auto who = storage::SupervisorIdentity::parse(text);
+    if (who.pid == 0) return false;  // not a line this build writes: leave it
+    if (who.host != self.host) return false;
+    return storage::supervisor_gone(who, 0, 0);
+  });
+}
+
+// <database file name>.logs beside the database: one folder of run logs per database.
+std::string logs_folder(const std::string& db_path) {
   const std::string name = std::filesystem::path(db_path).filename().string();
-  return parent_folder(db_path) + "/" + name + ".logs/run-" + std::to_string(run_id);
+  return parent_folder(db_path) + "/" + name + ".logs";
+}
+
+// It holds every run's logs: private, even when an older Parity created it 0755.
+void make_logs_folder_private(const std::string& db_path) {
+  const std::string logs = logs_folder(db_path);
+  engine::make_private_folder(logs);
+  struct stat st {};
+  if (::lstat(logs.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::geteuid())
+    ::chmod(logs.c_str(), 0700);
+}
+
+}  // namespace
+
+void require_hostable(const engine::RunConfig& config, int machines) {
+  if (machines > 1 && config.num_processes % machines != 0)
+    throw UsageError("--num-processes " + std::to_string(config.num_processes) +
+                     " is the total over the machines and must divide by --num-machines " +
+                     std::to_string(machines));
+  const int here = config.num_processes / std::max(machines, 1);
+  const engine::RankCapacity cap = engine::rank_capacity();
+  if (here <= cap.max_ranks) return;
+  throw UsageError("--num-processes " + std::to_string(config.num_processes) +
+                   ": this machine can host at most " + std::to_string(cap.max_ranks) +
+                   " ranks in a run, limited by " + cap.reason);
+}
+
+std::string default_log_dir(const std::string& db_path, int64_t run_id) {
+  return logs_folder(db_path) + "/run-" + std::to_string(run_id);
 }
 
 RunReport run_recorded(storage::Database& db, int64_t run_id, const engine::RunConfig& config,
@@ -52,11 +102,14 @@ RunReport run_recorded(storage::Database& db, int64_t run_id, const engine::RunC
   report.config = config;
   const std::string label = config.label.empty() ? engine::default_label(config) : config.label;
 
+  remove_stale_run_folders();
   engine::LaunchOptions launch = options.launch;
+  launch.run_folder_owner = storage::SupervisorIdentity::current().to_text();
   launch.log_dir = options.log_dir.empty() ? default_log_dir(db.path(), run_id) : options.log_dir;
   ProgressLine progress(label, ProgressLine::detect(options.quiet));
-  DbSink sink(db, run_id, &progress);
+  DbSink sink(db, run_id, &progress, options.busy_wait_s);
   try {
+    if (options.log_dir.empty()) make_logs_folder_private(db.path());
     engine::LaunchResult result = engine::RankSupervisor(config, launch).run(sink);
     report.outcome = result.outcome;
     report.message = result.message;
@@ -70,7 +123,9 @@ RunReport run_recorded(storage::Database& db, int64_t run_id, const engine::RunC
     report.message = e.what();
   }
   progress.finish();
-  sink.finish(report.outcome, report.message, report.samples_per_s);
+  const DbSink::Ending ending = sink.finish(report.outcome, report.message, report.samples_per_s);
+  report.outcome = ending.outcome;
+  report.message = ending.message;
 
   if (auto row = db.get_run(run_id)) {
     report.final_loss = row->final_loss;

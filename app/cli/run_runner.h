@@ -16,7 +16,9 @@
 
 namespace parity::cli {
 
-/// SIGINT and SIGTERM set a stop flag while this object lives (a second signal kills as usual).
+/// SIGINT, SIGTERM and SIGHUP (a closed terminal) set a stop flag while this object lives, so the
+/// run stops cleanly: ranks stopped, run recorded as stopped, its private folder removed. A second
+/// signal kills as usual (the next start cleans what that leaves).
 class SignalStop {
  public:
   SignalStop();
@@ -31,6 +33,7 @@ struct RunnerOptions {
   engine::LaunchOptions launch;  ///< worker path resolved; stop is set by the caller
   std::string log_dir;           ///< empty = default_log_dir()
   bool quiet = false;            ///< no progress line
+  double busy_wait_s = 120;      ///< how long a locked database is waited out before failing
 };
 
 /// What a recorded run ended as.
@@ -45,11 +48,18 @@ struct RunReport {
 };
 
 /// Where a run's rank logs go by default: <database file name>.logs/run-<id> beside the database
-/// (runs.db -> runs.db.logs/run-7), so two databases in one folder never share a log folder.
+/// (runs.db -> runs.db.logs/run-7), so two databases in one folder never share a log folder. Both
+/// folders are private (0700) and the logs 0600.
 std::string default_log_dir(const std::string& db_path, int64_t run_id);
+
+/// Throws UsageError when this machine cannot host its share of config's ranks (num_processes /
+/// machines; engine::rank_capacity()), or the ranks do not split equally over the machines,
+/// naming the limit and its numbers. Call it before anything is written or started.
+void require_hostable(const engine::RunConfig& config, int machines);
 
 /// Runs config as the existing (queued) run run_id. The config must be valid. Launch failures
 /// (no worker, cannot fork) end the run as failed rather than throwing; StorageError propagates.
+/// First removes the private run folders that killed launchers left in TMPDIR.
 RunReport run_recorded(storage::Database& db, int64_t run_id, const engine::RunConfig& config,
                        const RunnerOptions& options);
 

@@ -12,7 +12,7 @@
 #include <system_error>
 #include <utility>
 
-#include "schema.h"
+#include "database_internal.h"
 #include "statement.h"
 
 namespace parity::storage {
@@ -24,16 +24,22 @@ using detail::Transaction;
 
 namespace {
 
-constexpr int kBusyTimeoutMs = 5000;
-
-constexpr const char* kRunColumns =
+// The runs columns of schema version 1; later versions' columns follow (see run_columns()).
+constexpr const char* kRunColumnsV1 =
     "SELECT id, label, status, config_json, error, notes, created_at, started_at, finished_at, "
-    "total_steps, steps_done, samples_per_s, final_loss, final_eval_loss, final_accuracy, "
-    "train_size FROM runs";
+    "total_steps, steps_done, samples_per_s, final_loss, final_eval_loss, final_accuracy";
+constexpr const char* kRunColumnsV2 = ", train_size";
+constexpr const char* kRunColumnsV3 =
+    ", supervisor_pid, supervisor_start_time, supervisor_host, supervisor_boot_id, heartbeat_at";
 
-bool is_special_path(const std::string& path) {
-  return path == ":memory:" || path.rfind("file:", 0) == 0;
-}
+// The finals as finish_run and reconciliation set them: from the last stored rows.
+constexpr const char* kSetFinals = R"sql(
+      final_loss = (SELECT loss FROM steps WHERE run_id = ?1 AND rank = -1
+                    ORDER BY step DESC LIMIT 1),
+      final_eval_loss = (SELECT loss FROM evals WHERE run_id = ?1
+                         ORDER BY step DESC, epoch DESC LIMIT 1),
+      final_accuracy = (SELECT accuracy FROM evals WHERE run_id = ?1
+                        ORDER BY step DESC, epoch DESC LIMIT 1))sql";
 
 RunStatus read_status(const Statement& st, int column, int64_t run_id) {
   const std::string text = st.column_text(column);
@@ -44,19 +50,20 @@ RunStatus read_status(const Statement& st, int column, int64_t run_id) {
 
 std::string status_text(RunStatus status) { return std::string(to_string(status)); }
 
+// A label is one line wherever it shows (tables, CSV, legends): line breaks and tabs become spaces.
+std::string one_line(std::string label) {
+  for (char& c : label)
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  return label;
+}
+
 void check_config_json(const std::string& config_json) {
   if (!config_json.empty() && !nlohmann::json::accept(config_json)) {
     throw StorageError("create_run: config_json is not valid JSON: " + config_json.substr(0, 80));
   }
 }
 
-int read_user_version(sqlite3* db) {
-  Statement st(db, "PRAGMA user_version");
-  st.step();
-  return static_cast<int>(st.column_int64(0));
-}
-
-RunRow read_run(const Statement& st) {
+RunRow read_run(const Statement& st, int schema) {
   RunRow r;
   r.id = st.column_int64(0);
   r.label = st.column_text(1);
@@ -73,7 +80,14 @@ RunRow read_run(const Statement& st) {
   r.final_loss = st.column_optional(12);
   r.final_eval_loss = st.column_optional(13);
   r.final_accuracy = st.column_optional(14);
-  r.train_size = st.column_int64(15);
+  if (schema >= 2) r.train_size = st.column_int64(15);
+  if (schema >= 3) {
+    r.supervisor.pid = st.column_int64(16);
+    r.supervisor.start_time = st.column_int64(17);
+    r.supervisor.host = st.column_text(18);
+    r.supervisor.boot_id = st.column_text(19);
+    r.heartbeat_at = st.column_double(20);
+  }
   return r;
 }
 
@@ -113,93 +127,20 @@ std::string default_database_path() {
   return (fs::path(home) / ".local" / "share" / "parity" / "parity.db").string();
 }
 
-Database::Database(const std::string& path) : path_(path) {
-  if (path.empty()) throw StorageError("cannot open database: the path is empty");
-  if (!is_special_path(path)) {
-    const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-    std::error_code ec;
-    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-    if (ec) {
-      throw StorageError("cannot open database '" + path + "': cannot create folder '" +
-                         parent.string() + "': " + ec.message());
-    }
-  }
-  const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI;
-  if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
-    std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";
-    sqlite3_close_v2(db_);
-    db_ = nullptr;
-    throw StorageError("cannot open database '" + path + "': " + message);
-  }
-  try {
-    sqlite3_extended_result_codes(db_, 1);
-    sqlite3_busy_timeout(db_, kBusyTimeoutMs);
-    exec(db_, "PRAGMA foreign_keys = ON");
-    // The first statement that reads the file: this is where "file is not a database" shows up.
-    std::string mode;
-    {
-      Statement wal(db_, "PRAGMA journal_mode = WAL");
-      if (wal.step()) mode = wal.column_text(0);
-    }  // finalized here: a statement left mid-step would keep the migration from committing
-    if (mode != "wal" && mode != "memory") {
-      throw StorageError("cannot switch to WAL journal mode (got '" + mode + "')");
-    }
-    // In WAL mode NORMAL is durable across application crashes and much cheaper per commit.
-    exec(db_, "PRAGMA synchronous = NORMAL");
-    migrate();
-  } catch (const StorageError& e) {
-    sqlite3_close_v2(db_);
-    db_ = nullptr;
-    // Name the path once, at the front, rather than again in the suffix throw_sqlite adds.
-    std::string message = e.what();
-    const std::string suffix = " (database '" + path + "')";
-    if (message.size() >= suffix.size() &&
-        message.compare(message.size() - suffix.size(), suffix.size(), suffix) == 0) {
-      message.resize(message.size() - suffix.size());
-    }
-    throw StorageError("cannot open database '" + path + "': " + message);
-  }
+bool StorageError::is_busy() const {
+  const int primary = sqlite_code_ & 0xff;
+  return primary == SQLITE_BUSY || primary == SQLITE_LOCKED;
 }
 
-Database::~Database() { sqlite3_close_v2(db_); }
-
-Database::Database(Database&& other) noexcept
-    : path_(std::move(other.path_)), db_(std::exchange(other.db_, nullptr)) {}
-
-Database& Database::operator=(Database&& other) noexcept {
-  if (this != &other) {
-    sqlite3_close_v2(db_);
-    path_ = std::move(other.path_);
-    db_ = std::exchange(other.db_, nullptr);
-  }
-  return *this;
+std::string launcher_gone_message(int64_t step) {
+  return "the launcher exited unexpectedly (killed?) at step " + std::to_string(step);
 }
-
-void Database::migrate() {
-  const int found = read_user_version(db_);
-  if (found > kSchemaVersion) {
-    throw StorageError("the database has schema version " + std::to_string(found) +
-                       ", newer than this build of Parity understands (" +
-                       std::to_string(kSchemaVersion) + ")");
-  }
-  for (const auto& migration : detail::kMigrations) {
-    if (migration.version <= found) continue;
-    Transaction tx(db_);
-    // Another process may have migrated between our first read and taking the write lock.
-    if (read_user_version(db_) >= migration.version) continue;
-    exec(db_, migration.sql);
-    exec(db_, "PRAGMA user_version = " + std::to_string(migration.version));
-    tx.commit();
-  }
-}
-
-int Database::schema_version() const { return read_user_version(db_); }
 
 int64_t Database::create_run(const std::string& label, const std::string& config_json,
                              RunStatus status) {
   check_config_json(config_json);
   Statement st(db_, "INSERT INTO runs (label, status, created_at, config_json) VALUES (?,?,?,?)");
-  st.bind(1, label).bind(2, status_text(status)).bind(3, now_unix_seconds());
+  st.bind(1, one_line(label)).bind(2, status_text(status)).bind(3, now_unix_seconds());
   st.bind(4, config_json.empty() ? std::string("{}") : config_json).run();
   return sqlite3_last_insert_rowid(db_);
 }
@@ -231,15 +172,9 @@ void Database::set_started(int64_t run_id, int64_t total_steps, int64_t train_si
 void Database::finish_run(int64_t run_id, RunStatus status, const std::string& error,
                           double samples_per_s) {
   // One statement, so the finals and the status change together.
-  Statement st(db_, R"sql(
-    UPDATE runs SET status = ?2, error = ?3, finished_at = ?4, samples_per_s = ?5,
-      final_loss = (SELECT loss FROM steps WHERE run_id = ?1 AND rank = -1
-                    ORDER BY step DESC LIMIT 1),
-      final_eval_loss = (SELECT loss FROM evals WHERE run_id = ?1
-                         ORDER BY step DESC, epoch DESC LIMIT 1),
-      final_accuracy = (SELECT accuracy FROM evals WHERE run_id = ?1
-                        ORDER BY step DESC, epoch DESC LIMIT 1)
-    WHERE id = ?1)sql");
+  Statement st(db_, std::string("UPDATE runs SET status = ?2, error = ?3, finished_at = ?4, "
+                                "samples_per_s = ?5,") +
+                        kSetFinals + " WHERE id = ?1");
   st.bind(1, run_id).bind(2, status_text(status)).bind(3, error).bind(4, now_unix_seconds());
   st.bind(5, samples_per_s).run();
   require_run_changed(db_, "finish_run", run_id);
@@ -247,7 +182,7 @@ void Database::finish_run(int64_t run_id, RunStatus status, const std::string& e
 
 void Database::rename_run(int64_t run_id, const std::string& label) {
   Statement st(db_, "UPDATE runs SET label = ?2 WHERE id = ?1");
-  st.bind(1, run_id).bind(2, label).run();
+  st.bind(1, run_id).bind(2, one_line(label)).run();
   require_run_changed(db_, "rename_run", run_id);
 }
 
@@ -264,19 +199,85 @@ void Database::delete_run(int64_t run_id) {
   require_run_changed(db_, "delete_run", run_id);
 }
 
+std::string Database::run_columns() const {
+  std::string columns = kRunColumnsV1;
+  if (schema_ >= 2) columns += kRunColumnsV2;
+  if (schema_ >= 3) columns += kRunColumnsV3;
+  return columns + " FROM runs";
+}
+
+void Database::claim_run(int64_t run_id, const SupervisorIdentity& who) {
+  Statement st(db_,
+               "UPDATE runs SET supervisor_pid = ?2, supervisor_start_time = ?3, "
+               "supervisor_host = ?4, supervisor_boot_id = ?5, heartbeat_at = ?6 WHERE id = ?1");
+  st.bind(1, run_id).bind(2, who.pid).bind(3, who.start_time).bind(4, who.host);
+  st.bind(5, who.boot_id).bind(6, now_unix_seconds()).run();
+  require_run_changed(db_, "claim_run", run_id);
+}
+
+void Database::heartbeat(int64_t run_id) {
+  Statement st(db_, "UPDATE runs SET heartbeat_at = ?2 WHERE id = ?1");
+  st.bind(1, run_id).bind(2, now_unix_seconds()).run();
+  require_run_changed(db_, "heartbeat", run_id);
+}
+
+std::vector<int64_t> Database::reconcile_orphaned_runs() {
+  std::vector<int64_t> marked;
+  if (read_only_ || schema_ < 3) return marked;
+  struct Candidate {
+    int64_t id, steps_done;
+    SupervisorIdentity who;
+    double heartbeat_at;
+  };
+  std::vector<Candidate> candidates;
+  {
+    Statement st(db_,
+                 "SELECT id, steps_done, supervisor_pid, supervisor_start_time, supervisor_host, "
+                 "supervisor_boot_id, heartbeat_at FROM runs WHERE supervisor_pid > 0 AND "
+                 "status IN (?1, ?2)");
+    st.bind(1, status_text(RunStatus::kQueued)).bind(2, status_text(RunStatus::kRunning));
+    while (st.step()) {
+      Candidate c{st.column_int64(0), st.column_int64(1), {}, st.column_double(6)};
+      c.who.pid = st.column_int64(2);
+      c.who.start_time = st.column_int64(3);
+      c.who.host = st.column_text(4);
+      c.who.boot_id = st.column_text(5);
+      candidates.push_back(std::move(c));
+    }
+  }
+  const double now = now_unix_seconds();
+  for (const auto& c : candidates) {
+    if (!supervisor_gone(c.who, c.heartbeat_at, now)) continue;
+    // Guarded by status and supervisor: a run that ended, or was claimed anew, since the SELECT
+    // is left alone. It ended at its last sign of life.
+    Statement st(db_, std::string("UPDATE runs SET status = ?2, error = ?3, "
+                                  "finished_at = MAX(?4, COALESCE(started_at, 0)),") +
+                          kSetFinals +
+                          " WHERE id = ?1 AND status IN (?5, ?6) AND supervisor_pid = ?7 AND "
+                          "supervisor_start_time = ?8");
+    st.bind(1, c.id).bind(2, status_text(RunStatus::kFailed));
+    st.bind(3, launcher_gone_message(c.steps_done));
+    st.bind(4, c.heartbeat_at > 0 ? c.heartbeat_at : now);
+    st.bind(5, status_text(RunStatus::kQueued)).bind(6, status_text(RunStatus::kRunning));
+    st.bind(7, c.who.pid).bind(8, c.who.start_time).run();
+    if (sqlite3_changes(db_) > 0) marked.push_back(c.id);
+  }
+  return marked;
+}
+
 std::vector<RunRow> Database::list_runs() const {
   std::vector<RunRow> runs;
-  Statement st(db_, std::string(kRunColumns) + " ORDER BY id");
-  while (st.step()) runs.push_back(read_run(st));
+  Statement st(db_, run_columns() + " ORDER BY id");
+  while (st.step()) runs.push_back(read_run(st, schema_));
   for (auto& run : runs) restore_nan_finals(db_, run);
   return runs;
 }
 
 std::optional<RunRow> Database::get_run(int64_t run_id) const {
-  Statement st(db_, std::string(kRunColumns) + " WHERE id = ?1");
+  Statement st(db_, run_columns() + " WHERE id = ?1");
   st.bind(1, run_id);
   if (!st.step()) return std::nullopt;
-  RunRow run = read_run(st);
+  RunRow run = read_run(st, schema_);
   restore_nan_finals(db_, run);
   return run;
 }

@@ -66,9 +66,22 @@ inline constexpr const char* kSchemaV2 = R"sql(
 ALTER TABLE runs ADD COLUMN train_size INTEGER NOT NULL DEFAULT 0;
 )sql";
 
+// Version 3: the run's supervisor (the launcher process recording it) and its heartbeat, so a
+// reader can tell a run whose launcher is gone (killed, crashed, machine rebooted) and mark it
+// failed instead of leaving it "running" forever. pid 0 = no supervisor recorded (older rows, or a
+// queued row the window created and no launcher has claimed yet).
+inline constexpr const char* kSchemaV3 = R"sql(
+ALTER TABLE runs ADD COLUMN supervisor_pid        INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE runs ADD COLUMN supervisor_start_time INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE runs ADD COLUMN supervisor_host       TEXT    NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN supervisor_boot_id    TEXT    NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN heartbeat_at          REAL    NOT NULL DEFAULT 0;
+)sql";
+
 inline constexpr Migration kMigrations[] = {
     {1, kSchemaV1},
     {2, kSchemaV2},
+    {3, kSchemaV3},
 };
 
 }  // namespace parity::storage::detail

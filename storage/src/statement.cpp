@@ -10,7 +10,7 @@ void throw_sqlite(sqlite3* db, const std::string& what) {
   std::string message = what + ": " + (db ? sqlite3_errmsg(db) : "out of memory");
   const char* file = db ? sqlite3_db_filename(db, "main") : nullptr;
   if (file && *file) message += std::string(" (database '") + file + "')";
-  throw StorageError(message);
+  throw StorageError(message, db ? sqlite3_extended_errcode(db) : SQLITE_NOMEM);
 }
 
 void exec(sqlite3* db, const std::string& sql) {
@@ -76,10 +76,11 @@ bool Statement::step() {
   // Reset so the statement releases its read snapshot or write lock before the error propagates.
   std::string what = "SQL failed [" + sql_ + "]";
   std::string message = sqlite3_errmsg(db_);
+  const int code = sqlite3_extended_errcode(db_);
   sqlite3_reset(stmt_);
   const char* file = sqlite3_db_filename(db_, "main");
   if (file && *file) message += std::string(" (database '") + file + "')";
-  throw StorageError(what + ": " + message);
+  throw StorageError(what + ": " + message, code);
 }
 
 void Statement::run() {

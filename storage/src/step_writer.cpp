@@ -1,4 +1,5 @@
 #include <parity/storage/step_writer.h>
+#include <sqlite3.h>
 
 #include <algorithm>
 #include <chrono>
@@ -8,11 +9,53 @@
 #include <utility>
 
 namespace parity::storage {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+Clock::duration seconds(double s) {
+  return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+}
+
+// SQLite's own wait for a lock, per attempt, on the writer's connection: short, so the writer's
+// bound (busy_wait_s) is kept to within this much.
+constexpr int kWriterBusyTimeoutMs = 250;
+
+// Runs one write, retrying while the database is busy until `since + wait_s` has passed.
+// Returns "" when it was written, else why not (a hard error, or a lock held too long).
+template <typename F>
+std::string with_busy_wait(F&& write, Clock::time_point since, double wait_s) {
+  while (true) {
+    try {
+      write();
+      return "";
+    } catch (const StorageError& e) {
+      if (!e.is_busy()) return e.what();
+      if (Clock::now() - since >= seconds(wait_s)) {
+        char waited[32];
+        std::snprintf(waited, sizeof waited, "%g", wait_s);
+        return std::string("the database stayed locked for more than ") + waited +
+               " s: " + e.what();
+      }
+      // busy_timeout has already waited a little inside SQLite; a short pause guards against a
+      // refusal that returns at once (SQLITE_LOCKED, a busy snapshot).
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    } catch (const std::exception& e) {
+      return e.what();
+    } catch (...) {
+      return "unknown error";
+    }
+  }
+}
+
+}  // namespace
 
 StepWriter::StepWriter(const std::string& db_path, StepWriterOptions options)
     : path_(db_path), options_(options) {
   options_.batch_rows = std::max<size_t>(options_.batch_rows, 1);
+  options_.busy_wait_s = std::max(0.0, options_.busy_wait_s);
   auto db = std::make_unique<Database>(path_);
+  sqlite3_busy_timeout(db->handle(), kWriterBusyTimeoutMs);
   thread_ = std::thread([this, db = std::move(db)] { loop(*db); });
 }
 
@@ -27,21 +70,33 @@ StepWriter::~StepWriter() {
   if (!error_.empty()) std::fprintf(stderr, "parity: %s\n", error_.c_str());
 }
 
+void StepWriter::queued(size_t before) {
+  ++pushed_;
+  // Wake the writer for the first item of a batch (to start its clock) and when a batch is full.
+  if (before == 0 || before + 1 >= options_.batch_rows) cv_.notify_one();
+}
+
 void StepWriter::push(StepRow row) {
   std::lock_guard<std::mutex> lock(mutex_);
-  const size_t before = steps_.size() + evals_.size();
-  steps_.push_back(std::move(row));
-  ++pushed_;
-  // Wake the writer for the first row of a batch (to start its clock) and when a batch is full.
-  if (before == 0 || before + 1 >= options_.batch_rows) cv_.notify_one();
+  if (!failed_.empty()) return;
+  const size_t before = queue_.size();
+  queue_.steps.push_back(std::move(row));
+  queued(before);
 }
 
 void StepWriter::push(EvalRow row) {
   std::lock_guard<std::mutex> lock(mutex_);
-  const size_t before = steps_.size() + evals_.size();
-  evals_.push_back(std::move(row));
-  ++pushed_;
-  if (before == 0 || before + 1 >= options_.batch_rows) cv_.notify_one();
+  if (!failed_.empty()) return;
+  const size_t before = queue_.size();
+  queue_.evals.push_back(std::move(row));
+  queued(before);
+}
+
+void StepWriter::push(RunUpdate update) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const size_t before = queue_.size();
+  queue_.updates.push_back(std::move(update));
+  queued(before);
 }
 
 void StepWriter::flush() {
@@ -57,40 +112,95 @@ void StepWriter::flush() {
   }
 }
 
+std::optional<std::string> StepWriter::failure() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (failed_.empty()) return std::nullopt;
+  return failed_;
+}
+
+std::string StepWriter::write(Database& db, Batch& batch) {
+  // The bound counts from the batch's first attempt, however its time splits between parts.
+  const auto since = Clock::now();
+  bool rows_failed;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    rows_failed = !failed_.empty();
+  }
+  std::string error;
+  // Rows in push order, each kind in one transaction; after a hard error no later row is written,
+  // so the stored rows stay a prefix.
+  if (!rows_failed) {
+    error = with_busy_wait([&] { db.append_steps(batch.steps); }, since, options_.busy_wait_s);
+    if (error.empty())
+      error = with_busy_wait([&] { db.append_evals(batch.evals); }, since, options_.busy_wait_s);
+  }
+  // Run updates are attempted even then: marking the run failed is what is left to do.
+  for (auto& update : batch.updates) {
+    std::string e = with_busy_wait([&] { update(db); }, since, options_.busy_wait_s);
+    if (error.empty()) error = e;
+  }
+  return error;
+}
+
+std::string StepWriter::beat(Database& db) {
+  // A heartbeat is no row: a busy database just skips one (the next comes soon); a hard error is
+  // still one, found even while rank 0 sends no steps.
+  try {
+    db.heartbeat(options_.heartbeat_run_id);
+  } catch (const StorageError& e) {
+    if (!e.is_busy()) return e.what();
+  }
+  return "";
+}
+
 void StepWriter::loop(Database& db) {
   const auto interval = std::chrono::milliseconds(std::max(0, options_.flush_interval_ms));
+  const bool beating = options_.heartbeat_run_id > 0;
+  const auto beat_every = seconds(std::max(0.05, options_.heartbeat_interval_s));
+  auto next_beat = Clock::now() + beat_every;
   std::unique_lock<std::mutex> lock(mutex_);
-  auto pending = [&] { return steps_.size() + evals_.size(); };
+  auto fail = [&](const std::string& error) {
+    if (error.empty()) return;
+    if (error_.empty()) error_ = "step writer for '" + path_ + "': " + error;
+    if (failed_.empty()) failed_ = error;
+  };
   while (true) {
-    cv_.wait(lock, [&] { return stopping_ || pending() > 0; });
-    if (pending() == 0) break;  // stopping, and everything is written
+    auto wake = [&] { return stopping_ || queue_.size() > 0; };
+    if (beating) {
+      cv_.wait_until(lock, next_beat, wake);
+    } else {
+      cv_.wait(lock, wake);
+    }
+    if (beating && Clock::now() >= next_beat) {
+      next_beat = Clock::now() + beat_every;
+      if (failed_.empty()) {
+        lock.unlock();
+        const std::string error = beat(db);
+        lock.lock();
+        fail(error);
+      }
+    }
+    if (queue_.size() == 0) {
+      if (stopping_) break;  // everything is written
+      continue;
+    }
     // A batch has begun: gather rows until it is full, its time is up, or someone is waiting.
     const auto deadline = std::chrono::steady_clock::now() + interval;
     cv_.wait_until(lock, deadline, [&] {
-      return stopping_ || flush_waiting_ > 0 || pending() >= options_.batch_rows;
+      return stopping_ || flush_waiting_ > 0 || queue_.size() >= options_.batch_rows;
     });
-    std::vector<StepRow> steps;
-    std::vector<EvalRow> evals;
-    steps.swap(steps_);
-    evals.swap(evals_);
+    Batch batch = std::exchange(queue_, Batch());
     lock.unlock();
-
-    std::string error;
-    auto attempt = [&](auto&& write) {
-      try {
-        write();
-      } catch (const std::exception& e) {
-        if (error.empty()) error = e.what();
-      } catch (...) {
-        if (error.empty()) error = "unknown error";
-      }
-    };
-    attempt([&] { db.append_steps(steps); });
-    attempt([&] { db.append_evals(evals); });
-
+    const std::string error = write(db, batch);
     lock.lock();
-    written_ += steps.size() + evals.size();
-    if (!error.empty() && error_.empty()) error_ = "step writer for '" + path_ + "': " + error;
+    written_ += batch.size();
+    fail(error);
+    if (!failed_.empty()) {
+      // Rows queued meanwhile would follow a gap: give them up (updates still run).
+      written_ += queue_.steps.size() + queue_.evals.size();
+      queue_.steps.clear();
+      queue_.evals.clear();
+    }
     flushed_cv_.notify_all();
   }
 }

@@ -14,28 +14,6 @@
 namespace parity::cli::testing {
 namespace {
 
-std::vector<std::string> fake_run(const std::string& db, const std::string& label,
-                                  int processes = 2, int steps = 5) {
-  return {"run",
-          "--db",
-          db,
-          "--worker",
-          PARITY_FAKE_WORKER,
-          "--label",
-          label,
-          "--dataset",
-          "synthetic-regression",
-          "--model",
-          "linear",
-          "--num-processes",
-          std::to_string(processes),
-          "--per-device-batch-size",
-          "8",
-          "--max-steps",
-          std::to_string(steps),
-          "--quiet"};
-}
-
 TEST(CliRun, RecordsStepsPerRankEvalsAndFinals) {
   TempDir home;
   const std::string db_path = home.file("runs.db");
@@ -72,9 +50,8 @@ TEST(CliRun, KilledRankFailsTheRunNamingIt) {
   EXPECT_EQ(run.error, "rank 1 was killed by signal 9 (SIGKILL)");
   EXPECT_FALSE(db.steps(run.id, -1).empty());  // what was recorded stays readable
   // Rank logs are kept beside the database.
-  EXPECT_TRUE(
-      contains(read_file(home.file("runs.db.logs/run-" + std::to_string(run.id) + "/rank1.log")),
-               "RANK=1"));
+  EXPECT_TRUE(contains(
+      read_file(home.file("runs.db.logs/run-" + std::to_string(run.id) + "/rank1.log")), "RANK=1"));
 }
 
 TEST(CliRun, TwoDatabasesInOneFolderKeepTheirRankLogsApart) {

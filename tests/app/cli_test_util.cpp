@@ -28,16 +28,24 @@ TempDir::~TempDir() {
 }
 
 pid_t start_cli(const std::vector<std::string>& args, const std::string& data_home,
-                const std::string& out_path, const std::string& err_path) {
+                const std::string& out_path, const std::string& err_path,
+                const std::vector<std::string>& extra_env) {
   std::vector<std::string> argv_s{PARITY_CLI};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : argv_s) argv.push_back(a.data());
   argv.push_back(nullptr);
+  std::vector<std::string> set = extra_env;
+  set.push_back("XDG_DATA_HOME=" + data_home);
+  auto replaced = [&](const std::string& entry) {
+    for (const auto& s : set)
+      if (entry.compare(0, s.find('=') + 1, s, 0, s.find('=') + 1) == 0) return true;
+    return false;
+  };
   std::vector<std::string> env_s;
   for (char** e = environ; *e; ++e)
-    if (std::string(*e).rfind("XDG_DATA_HOME=", 0) != 0) env_s.push_back(*e);
-  env_s.push_back("XDG_DATA_HOME=" + data_home);
+    if (!replaced(*e)) env_s.push_back(*e);
+  env_s.insert(env_s.end(), set.begin(), set.end());
   std::vector<char*> envp;
   for (auto& e : env_s) envp.push_back(e.data());
   envp.push_back(nullptr);
@@ -63,10 +71,11 @@ int wait_cli(pid_t pid) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-CliResult run_cli(const std::vector<std::string>& args, const std::string& data_home) {
+CliResult run_cli(const std::vector<std::string>& args, const std::string& data_home,
+                  const std::vector<std::string>& extra_env) {
   TempDir io;
   CliResult r;
-  r.exit_code = wait_cli(start_cli(args, data_home, io.file("out"), io.file("err")));
+  r.exit_code = wait_cli(start_cli(args, data_home, io.file("out"), io.file("err"), extra_env));
   r.out = read_file(io.file("out"));
   r.err = read_file(io.file("err"));
   return r;
@@ -81,6 +90,28 @@ std::string read_file(const std::string& path) {
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
+}
+
+std::vector<std::string> fake_run(const std::string& db, const std::string& label, int processes,
+                                  int steps) {
+  return {"run",
+          "--db",
+          db,
+          "--worker",
+          PARITY_FAKE_WORKER,
+          "--label",
+          label,
+          "--dataset",
+          "synthetic-regression",
+          "--model",
+          "linear",
+          "--num-processes",
+          std::to_string(processes),
+          "--per-device-batch-size",
+          "8",
+          "--max-steps",
+          std::to_string(steps),
+          "--quiet"};
 }
 
 engine::RunConfig tiny_config(const std::string& label, int processes, int64_t batch) {

@@ -31,17 +31,25 @@ struct CliResult {
 };
 
 /// Runs parity-cli with args and waits. Its XDG_DATA_HOME is `data_home` (so a default database
-/// never lands in the user's data folder); stdin is /dev/null.
-CliResult run_cli(const std::vector<std::string>& args, const std::string& data_home);
+/// never lands in the user's data folder); stdin is /dev/null. extra_env: "NAME=value" entries
+/// that replace or add to the inherited environment (TMPDIR, ...).
+CliResult run_cli(const std::vector<std::string>& args, const std::string& data_home,
+                  const std::vector<std::string>& extra_env = {});
 
 /// Starts parity-cli without waiting; stdout and stderr go to the given files.
 pid_t start_cli(const std::vector<std::string>& args, const std::string& data_home,
-                const std::string& out_path, const std::string& err_path);
+                const std::string& out_path, const std::string& err_path,
+                const std::vector<std::string>& extra_env = {});
 /// Waits for a started parity-cli; returns its exit code (-1 for a signal).
 int wait_cli(pid_t pid);
 
 std::string read_file(const std::string& path);
 bool contains(const std::string& text, const std::string& part);
+
+/// `parity-cli run` with the launcher tests' fake worker, whose behaviour the label picks (ok,
+/// exit1, sigkill, forever, ...), on the synthetic regression, quiet.
+std::vector<std::string> fake_run(const std::string& db, const std::string& label,
+                                  int processes = 2, int steps = 5);
 
 /// A small valid config on the synthetic regression.
 engine::RunConfig tiny_config(const std::string& label, int processes, int64_t batch);

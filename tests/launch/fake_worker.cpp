@@ -95,7 +95,7 @@ int main() {
   text << in.rdbuf();
   const RunConfig config = from_json(text.str());
 
-  if (local_world != config.num_processes) fail("LOCAL_WORLD_SIZE != num_processes");
+  if (world != config.num_processes) fail("WORLD_SIZE != num_processes");
   if (world % local_world != 0) fail("WORLD_SIZE does not divide by LOCAL_WORLD_SIZE");
   if (rank < 0 || rank >= world || rank % local_world != local_rank)
     fail("RANK and LOCAL_RANK disagree");

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -167,7 +168,8 @@ TEST(Launcher, MultiNodeUsesGlobalRanksAndNoFileStore) {
   o.node_rank = 1;
   o.master_addr = "10.1.2.3";
   o.master_port = 29555;
-  LaunchResult r = RankSupervisor(fake_config("ok", 2, 2), o).run(sink);
+  // num_processes is the total over the nodes, as in Accelerate: 4 ranks, 2 on each node.
+  LaunchResult r = RankSupervisor(fake_config("ok", 4, 2), o).run(sink);
   // Rank 0 lives on the other node: this node's ranks only send heartbeats.
   EXPECT_EQ(r.outcome, RunOutcome::kFinished) << r.message;
   EXPECT_TRUE(sink.steps.empty());
@@ -181,6 +183,19 @@ TEST(Launcher, MultiNodeUsesGlobalRanksAndNoFileStore) {
         << log;
   }
   expect_all_gone(r, 2);
+}
+
+TEST(Launcher, MultiNodeProcessesMustDivideByTheNodes) {
+  RecordingSink sink;
+  LaunchOptions o = fake_options();
+  o.nnodes = 2;
+  try {
+    RankSupervisor(fake_config("ok", 3, 2), o).run(sink);
+    FAIL() << "3 processes were split over 2 nodes";
+  } catch (const LaunchError& e) {
+    EXPECT_NE(std::string(e.what()).find("does not divide by nnodes 2"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(Launcher, RankExitingNonZeroFailsTheRun) {
@@ -413,6 +428,33 @@ TEST(Launcher, ExecutableDirThatCannotBeReadThrowsNamingTheLink) {
     EXPECT_NE(std::string(e.what()).find("/nonexistent/parity/self"), std::string::npos)
         << e.what();
   }
+}
+
+/// A sink whose store fails at its third step, as a full disk would.
+class FailingSink : public StepSink {
+ public:
+  void on_step(const StepRecord&) override {
+    if (++steps_ == 3) failed_at_ = std::chrono::steady_clock::now();
+  }
+  std::optional<std::string> failure() const override {
+    if (steps_ < 3) return std::nullopt;
+    return "database or disk is full";
+  }
+  std::chrono::steady_clock::time_point failed_at_;
+
+ private:
+  int steps_ = 0;
+};
+
+TEST(Launcher, ASinkThatCannotRecordStopsTheRunPromptly) {
+  FailingSink sink;
+  const LaunchResult r =
+      RankSupervisor(fake_config("forever", 2, 100000), fake_options()).run(sink);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - sink.failed_at_).count();
+  EXPECT_EQ(r.outcome, RunOutcome::kFailed);
+  EXPECT_EQ(r.message, "cannot record the run: database or disk is full");
+  EXPECT_LT(seconds, 1.0) << "from the sink's failure to every rank reaped";
 }
 
 }  // namespace

@@ -53,9 +53,9 @@ TEST(Database, MigratesAnEmptyFileToTheCurrentVersion) {
   EXPECT_EQ(user_version_of(path), 0);
 
   Database db(path);
-  EXPECT_EQ(Database::kSchemaVersion, 2);
-  EXPECT_EQ(db.schema_version(), 2);
-  EXPECT_EQ(user_version_of(path), 2);
+  EXPECT_EQ(Database::kSchemaVersion, 3);
+  EXPECT_EQ(db.schema_version(), 3);
+  EXPECT_EQ(user_version_of(path), 3);
   for (const char* table : {"runs", "steps", "evals"}) {
     EXPECT_EQ(query_int(db.handle(), std::string("SELECT count(*) FROM sqlite_master WHERE "
                                                  "type = 'table' AND name = '") +
@@ -105,12 +105,16 @@ TEST(Database, MigratesAVersion1DatabaseAndKeepsItsRuns) {
     old = db.create_run("from 0.1", "{}");
     db.set_started(old, 10, 512);
     db.append_steps({step_row(old, 1, -1, 0.5)});
-    // What schema 1 looked like: no train_size column.
-    exec_sql(db.handle(), "ALTER TABLE runs DROP COLUMN train_size; PRAGMA user_version = 1");
+    // What schema 1 looked like: no train_size column (nor version 3's supervisor columns).
+    exec_sql(db.handle(),
+             "ALTER TABLE runs DROP COLUMN train_size; ALTER TABLE runs DROP COLUMN "
+             "supervisor_pid; ALTER TABLE runs DROP COLUMN supervisor_start_time; ALTER TABLE "
+             "runs DROP COLUMN supervisor_host; ALTER TABLE runs DROP COLUMN supervisor_boot_id; "
+             "ALTER TABLE runs DROP COLUMN heartbeat_at; PRAGMA user_version = 1");
   }
   EXPECT_EQ(user_version_of(path), 1);
   Database db(path);
-  EXPECT_EQ(db.schema_version(), 2);
+  EXPECT_EQ(db.schema_version(), 3);
   const RunRow run = *db.get_run(old);
   EXPECT_EQ(run.label, "from 0.1");
   EXPECT_EQ(run.total_steps, 10);
@@ -442,6 +446,15 @@ TEST(Database, DefaultPathFollowsXdgDataHome) {
   EXPECT_EQ(default_database_path(), "/home/someone/.local/share/parity/parity.db");
   unsetenv("HOME");
   EXPECT_THROW(default_database_path(), StorageError);
+}
+
+TEST(Database, LabelsAreStoredAsOneLine) {
+  TempDir dir;
+  Database db(dir.file("labels.db"));
+  const int64_t id = db.create_run("two\nlines\tand\r\nmore", "{}");
+  EXPECT_EQ(db.get_run(id)->label, "two lines and  more");
+  db.rename_run(id, "again\nbroken");
+  EXPECT_EQ(db.get_run(id)->label, "again broken");
 }
 
 }  // namespace

@@ -116,9 +116,12 @@ TEST_F(StepWriterTest, ManyRowsFromATrainingThread) {
   EXPECT_EQ(reader_.steps(run_, 3).back().loss, 1.0 / kSteps + 3);
 }
 
-TEST_F(StepWriterTest, FlushRethrowsAWriterErrorOnceAndKeepsWorking) {
+TEST_F(StepWriterTest, AHardErrorIsReportedOnceAndNoLaterRowIsStored) {
   StepWriter writer(path_, {/*batch_rows=*/1000, /*flush_interval_ms=*/1000});
-  writer.push(row(run_ + 99, 1, -1, 1.0));  // no such run: the foreign key refuses it
+  writer.push(row(run_, 1, -1, 1.0));
+  writer.flush();
+  EXPECT_FALSE(writer.failure().has_value());
+  writer.push(row(run_ + 99, 2, -1, 1.0));  // no such run: the foreign key refuses it
   try {
     writer.flush();
     FAIL() << "flush did not report the failed write";
@@ -126,10 +129,17 @@ TEST_F(StepWriterTest, FlushRethrowsAWriterErrorOnceAndKeepsWorking) {
     EXPECT_NE(std::string(e.what()).find("FOREIGN KEY"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find(path_), std::string::npos) << e.what();
   }
-  EXPECT_NO_THROW(writer.flush());
-  writer.push(row(run_, 1, -1, 1.0));
+  ASSERT_TRUE(writer.failure().has_value());
+  EXPECT_NE(writer.failure()->find("FOREIGN KEY"), std::string::npos) << *writer.failure();
+  EXPECT_NO_THROW(writer.flush());  // reported once
+  // A later row would follow a gap: it is not stored, so the stored rows stay a prefix.
+  writer.push(row(run_, 3, -1, 1.0));
   EXPECT_NO_THROW(writer.flush());
   EXPECT_EQ(reader_.steps(run_).size(), 1u);
+  // Run updates still are (the run can be marked failed).
+  writer.push([&](Database& db) { db.set_status(run_, RunStatus::kFailed, "disk said no"); });
+  EXPECT_NO_THROW(writer.flush());
+  EXPECT_EQ(reader_.get_run(run_)->error, "disk said no");
 }
 
 TEST_F(StepWriterTest, DestructorWritesWhatIsQueued) {

@@ -3,6 +3,7 @@
 #include <parity/ui/database_worker.h>
 
 #include <QTimer>
+#include <filesystem>
 #include <fstream>
 
 namespace parity::ui {
@@ -28,13 +29,23 @@ void DatabaseWorker::openDatabase(const QString& path, int pollMs) {
   }
   poll_->stop();
   db_.reset();
+  const std::string file = path.toStdString();
+  // A database this process cannot write (a read-only mount, another user's file) is still
+  // viewable: opened read-only, said once.
+  const bool viewOnly = std::filesystem::exists(file) && !storage::database_writable(file);
   try {
-    db_ = std::make_unique<storage::Database>(path.toStdString());
+    db_ = std::make_unique<storage::Database>(
+        file, viewOnly ? storage::OpenMode::kReadOnly : storage::OpenMode::kReadWrite);
   } catch (const std::exception& e) {
     emit databaseFailed(path, QString::fromStdString(e.what()));
     return;
   }
   emit databaseOpened(path);
+  if (viewOnly) {
+    emit operationFailed(tr("Opening %1").arg(path),
+                         tr("This database cannot be written here, so it is open read-only: its "
+                            "runs can be viewed, compared and exported, not started or changed."));
+  }
   pollRuns();
   if (pollMs > 0) poll_->start(pollMs);
 }
@@ -48,6 +59,13 @@ bool DatabaseWorker::ready(const QString& what) {
 void DatabaseWorker::pollRuns() {
   if (!db_) return;
   try {
+    // A run whose launcher is gone (killed, crashed) is shown failed, never "running" forever.
+    // A busy database only delays that to a later poll; the list is read either way.
+    try {
+      db_->reconcile_orphaned_runs();
+    } catch (const storage::StorageError& e) {
+      if (!e.is_busy()) throw;
+    }
     emit runsListed(db_->list_runs());
   } catch (const std::exception& e) {
     // A busy or briefly locked file: the next poll tries again; the window shows it quietly.

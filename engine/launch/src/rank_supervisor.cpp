@@ -3,6 +3,7 @@
 #include <netinet/in.h>
 #include <parity/launch/progress_protocol.h>
 #include <parity/launch/rank_supervisor.h>
+#include <parity/launch/run_folders.h>
 #include <parity/launch/worker_contract.h>
 #include <poll.h>
 #include <signal.h>
@@ -41,17 +42,24 @@ std::string format_seconds(double s) {
   return buf;
 }
 
-/// The private per-run folder, removed with everything in it on destruction.
+/// The private per-run folder (0700, from mkdtemp), removed with everything in it on destruction.
+/// Its `owner` file names the supervisor, for remove_stale_run_folders after a kill.
 class RunDir {
  public:
-  RunDir() {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/parity-run-XXXXXX";
+  explicit RunDir(const std::string& owner) {
+    std::string pattern = run_folder_parent() + "/" + kRunFolderPrefix + "XXXXXX";
     std::vector<char> buf(pattern.begin(), pattern.end());
     buf.push_back('\0');
     if (!::mkdtemp(buf.data()))
       throw LaunchError("cannot create a run folder " + pattern + ": " + errno_text());
     path_ = buf.data();
+    try {
+      if (!owner.empty()) write_private_file(path_ + "/owner", owner + "\n");
+    } catch (...) {
+      std::error_code ec;
+      fs::remove_all(path_, ec);  // no destructor runs for a constructor that throws
+      throw;
+    }
   }
   ~RunDir() {
     std::error_code ec;
@@ -145,6 +153,10 @@ class Monitor {
       if (!cause_ && !failed.empty()) begin_stop(first_failure(failed, now), now);
       if (!cause_ && options_.stop && options_.stop->load())
         begin_stop({RunOutcome::kStopped, -1, "stopped by the user"}, now);
+      if (!cause_) {
+        if (auto why = sink_.failure())
+          begin_stop({RunOutcome::kFailed, -1, "cannot record the run: " + *why}, now);
+      }
       if (!cause_ && options_.hang_timeout_s > 0) check_hangs(now);
       if (cause_ && !killed_ && now >= kill_at_) {
         for (auto& r : ranks_) signal_rank(r, SIGKILL);
@@ -273,17 +285,23 @@ void check_options(const LaunchOptions& options) {
     throw LaunchError("master_addr is required when nnodes > 1");
 }
 
+// As in Accelerate, num_processes counts the ranks of all machines; each runs an equal share.
+int local_ranks(const RunConfig& config, const LaunchOptions& options) {
+  if (config.num_processes % options.nnodes != 0)
+    throw LaunchError("num_processes " + std::to_string(config.num_processes) +
+                      " does not divide by nnodes " + std::to_string(options.nnodes) +
+                      " (num_processes is the total over all machines, each running an equal "
+                      "share)");
+  return config.num_processes / options.nnodes;
+}
+
 void write_config(const RunConfig& config, const std::string& path) {
-  std::ofstream out(path);
-  out << to_json(config) << '\n';
-  if (!out) throw LaunchError("cannot write " + path);
+  write_private_file(path, to_json(config) + "\n");
 }
 
 // Opens the rank's log and status pipe, then starts it with `vars` in its environment.
 void start_rank(Rank& r, const std::string& worker, const EnvVars& vars, bool drop_store) {
-  Fd log(::open(r.log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-  if (log.get() < 0) throw LaunchError("cannot open " + r.log_path + ": " + errno_text());
-  log = safe_fd(log.release());
+  Fd log = safe_fd(open_private_file(r.log_path));
   int p[2];
   if (::pipe2(p, O_CLOEXEC) != 0) throw LaunchError("pipe: " + errno_text());
   Fd read_end = safe_fd(p[0]), write_end = safe_fd(p[1]);
@@ -347,25 +365,23 @@ RankSupervisor::RankSupervisor(RunConfig config, LaunchOptions options)
 LaunchResult RankSupervisor::run(StepSink& sink) {
   validate(config_);
   check_options(options_);
-  const int w = config_.num_processes;
+  const int w = local_ranks(config_, options_);
   const bool multi_node = options_.nnodes > 1;
   const std::string worker =
       options_.worker_path.empty() ? executable_dir() + "/parity-worker" : options_.worker_path;
   if (::access(worker.c_str(), X_OK) != 0)
     throw LaunchError("parity-worker not found at " + worker + "; build it or pass --worker");
 
-  RunDir dir;
+  RunDir dir(options_.run_folder_owner);
   const std::string config_path = dir.path() + "/config.json";
   write_config(config_, config_path);
   const std::string log_dir = options_.log_dir.empty() ? dir.path() : options_.log_dir;
-  std::error_code ec;
-  fs::create_directories(log_dir, ec);
-  if (ec) throw LaunchError("cannot create log folder " + log_dir + ": " + ec.message());
+  make_private_folder(log_dir);
 
   // One machine rendezvouses through a FileStore and never needs the port; the variable is still
   // set (to a free one) because torchrun always sets it. Several machines must agree on a port.
   DistEnv dist;
-  dist.world_size = w * options_.nnodes;
+  dist.world_size = config_.num_processes;
   dist.local_world_size = w;
   dist.master_addr = options_.master_addr;
   dist.master_port = options_.master_port > 0 ? options_.master_port

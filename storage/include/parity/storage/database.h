@@ -5,6 +5,7 @@
 /// Thread safety: one Database object per thread (each owns its sqlite3 connection).
 
 #include <parity/storage/run_status.h>
+#include <parity/storage/supervisor.h>
 
 #include <cstdint>
 #include <memory>
@@ -17,10 +18,18 @@ struct sqlite3;
 
 namespace parity::storage {
 
-/// Any SQLite failure, with the statement or path it concerned and SQLite's message.
+/// Any SQLite failure, with the statement or path it concerned and SQLite's message, and
+/// SQLite's extended result code when one caused it (0 otherwise).
 class StorageError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit StorageError(const std::string& what, int sqlite_code = 0)
+      : std::runtime_error(what), sqlite_code_(sqlite_code) {}
+  int sqlite_code() const { return sqlite_code_; }
+  /// SQLITE_BUSY or SQLITE_LOCKED: another connection holds a lock; waiting may cure it.
+  bool is_busy() const;
+
+ private:
+  int sqlite_code_;
 };
 
 struct RunRow {
@@ -40,6 +49,8 @@ struct RunRow {
   std::optional<double> final_loss;       ///< last global step loss (NaN if it was NaN)
   std::optional<double> final_eval_loss;  ///< last evaluation (NaN if it was NaN)
   std::optional<double> final_accuracy;
+  SupervisorIdentity supervisor;  ///< the launcher recording it; pid 0 = none recorded
+  double heartbeat_at = 0;        ///< the supervisor's last heartbeat (unix seconds), 0 = none
 };
 
 /// One stored step row. rank = -1 is the global mean; 0..W-1 are each rank's local loss.
@@ -70,14 +81,28 @@ struct EvalRow {
 /// A relative XDG_DATA_HOME is ignored, as the XDG spec says. Throws StorageError if HOME is unset.
 std::string default_database_path();
 
+/// Whether this process could write the database at path (an existing file): the file and its
+/// folder (where WAL mode keeps its -wal and -shm files) are writable. False on a read-only mount
+/// even for root.
+bool database_writable(const std::string& path);
+
+/// kReadOnly opens an existing database for viewing only: nothing is created, migrated or written
+/// (every write throws StorageError), so a file on a read-only mount or owned by another user can
+/// still be read. Its schema may be older than kSchemaVersion (columns it lacks read as defaults).
+enum class OpenMode { kReadWrite, kReadOnly };
+
+/// The message of a reconciled run: "the launcher exited unexpectedly (killed?) at step N".
+std::string launcher_gone_message(int64_t step);
+
 class Database {
  public:
-  static constexpr int kSchemaVersion = 2;
+  static constexpr int kSchemaVersion = 3;
 
   /// Opens (creating folders and file as needed) and migrates. Throws StorageError naming the path
-  /// when the folder cannot be created, the file is not a database, or its schema is newer than
-  /// kSchemaVersion. Settings: WAL, busy_timeout 5 s, foreign keys on, synchronous NORMAL.
-  explicit Database(const std::string& path);
+  /// when the folder cannot be created, the file is not a database (or an SQLite file of another
+  /// program), or its schema is newer than kSchemaVersion. Settings: WAL, busy_timeout 5 s,
+  /// foreign keys on, synchronous NORMAL. See OpenMode for kReadOnly.
+  explicit Database(const std::string& path, OpenMode mode = OpenMode::kReadWrite);
   ~Database();
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
@@ -85,12 +110,14 @@ class Database {
   Database& operator=(Database&&) noexcept;
 
   const std::string& path() const { return path_; }
+  bool read_only() const { return read_only_; }
   int schema_version() const;
 
   // Runs. A stored status that is none of RunStatus's reads as a StorageError naming it.
   // Updates of a run id that does not exist throw StorageError ("no run with id N").
 
   /// Returns the new id (ids are never reused). config_json must be valid JSON; "" is stored as {}.
+  /// A label is stored as one line: line breaks and tabs (here and in rename_run) become spaces.
   int64_t create_run(const std::string& label, const std::string& config_json,
                      RunStatus status = RunStatus::kQueued);
   void set_status(int64_t run_id, RunStatus status, const std::string& error = "");
@@ -101,6 +128,15 @@ class Database {
   void rename_run(int64_t run_id, const std::string& label);
   void set_notes(int64_t run_id, const std::string& notes);
   void delete_run(int64_t run_id);  ///< with its steps and evals
+  /// Records `who` as the run's supervisor, with a first heartbeat now.
+  void claim_run(int64_t run_id, const SupervisorIdentity& who);
+  /// The supervisor is alive: heartbeat_at = now.
+  void heartbeat(int64_t run_id);
+  /// Marks every queued or running run whose supervisor is gone (supervisor_gone()) as failed
+  /// with launcher_gone_message(steps_done), keeping its recorded steps and setting its finals.
+  /// Returns the ids it marked. A run that ends by itself meanwhile is left as it ended. Call it
+  /// before showing runs; on a read-only database it does nothing.
+  std::vector<int64_t> reconcile_orphaned_runs();
   std::vector<RunRow> list_runs() const;
   std::optional<RunRow> get_run(int64_t run_id) const;
 
@@ -116,9 +152,14 @@ class Database {
   sqlite3* handle() const { return db_; }
 
  private:
+  void open_read_write();
+  void open_read_only();
   void migrate();
+  std::string run_columns() const;
   std::string path_;
   sqlite3* db_ = nullptr;
+  bool read_only_ = false;
+  int schema_ = 0;  ///< the file's schema version once open
 };
 
 }  // namespace parity::storage

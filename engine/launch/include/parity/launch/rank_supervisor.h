@@ -5,7 +5,9 @@
 /// per-run folder, so nothing listens on the network.
 ///
 /// Each rank runs in its own process group with PR_SET_PDEATHSIG(SIGKILL), its stdin is /dev/null
-/// and its stdout and stderr go to <log_dir>/rank<RANK>.log. Only the status pipe is inherited.
+/// and its stdout and stderr go to <log_dir>/rank<RANK>.log (0600, in a folder created 0700; see
+/// <parity/launch/run_folders.h>). Only the status pipe is inherited. The sink's failure() stops
+/// the run as failed, as a dead rank does.
 /// A rank exits 0 when the run ended normally (finished or diverged: rank 0 says which in its
 /// RunEnd line), non-zero with one clear stderr line otherwise.
 
@@ -25,13 +27,18 @@ struct LaunchOptions {
   std::string worker_path;  ///< the rank executable; empty = parity-worker beside this one
   std::string master_addr = "127.0.0.1";
   int master_port = 0;  ///< 0 = a free port
-  int nnodes = 1;       ///< > 1: TCPStore rendezvous on master_addr:master_port
+  /// > 1: TCPStore rendezvous on master_addr:master_port. As in Accelerate, the config's
+  /// num_processes is the total over all nodes; each node runs num_processes / nnodes ranks.
+  int nnodes = 1;
   int node_rank = 0;
   double hang_timeout_s = 120;  ///< a rank without progress this long is hung; 0 = never
   int threads_per_rank = 0;     ///< 0 = cores / local ranks (at least 1)
   std::string log_dir;          ///< where rank stderr logs go; empty = the private run folder
   const std::atomic<bool>* stop = nullptr;  ///< set to stop the run (outcome kStopped)
   double term_grace_s = 3;                  ///< after SIGTERM, how long ranks get before SIGKILL
+  /// Written to the private run folder's `owner` file, so a later start can tell the folder of a
+  /// supervisor that was killed (see remove_stale_run_folders); empty = no owner file.
+  std::string run_folder_owner;
 };
 
 /// Result of a launched run.
@@ -44,7 +51,7 @@ struct LaunchResult {
   std::string log_dir;       ///< where the rank logs were kept; empty = removed with the run
 };
 
-/// Supervises the W = config.num_processes ranks of one run on this node.
+/// Supervises the ranks of one run on this node: W = config.num_processes / options.nnodes.
 class RankSupervisor {
  public:
   /// Nothing is checked or started before run().

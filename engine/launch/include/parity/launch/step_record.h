@@ -3,6 +3,7 @@
 /// where records go (SQLite, a pipe, a test's vector): the caller supplies a StepSink.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,9 @@ class StepSink {
   virtual void on_step(const StepRecord& record) = 0;
   virtual void on_eval(const EvalRecord& record) { (void)record; }
   virtual void on_end(const RunEnd& end) { (void)end; }
+  /// Why the sink can no longer record (its database failed: disk full, I/O error), or nothing.
+  /// The supervisor polls it (every ~50 ms) and then stops the run as failed with that reason.
+  virtual std::optional<std::string> failure() const { return std::nullopt; }
 };
 
 }  // namespace parity::engine

@@ -1,0 +1,89 @@
+// Refusals that come before anything starts, each in one clear line: more ranks than the machine
+// can host, a hang timeout of 0, another program's SQLite file, a label with a line break.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <sys/resource.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+#include "cli_test_util.h"
+
+namespace parity::cli::testing {
+namespace {
+
+TEST(CliLimits, MoreRanksThanTheMachineCanHostAreRefusedBeforeAnythingStarts) {
+  TempDir home;
+  rlimit old{};
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &old), 0);
+  rlimit low = old;
+  low.rlim_cur = 80;  // inherited by the child: room for 80 - 64 = 16 ranks
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &low), 0);
+  CliResult r = run_cli(fake_run(home.file("runs.db"), "ok", 20, 2), home.path());
+  CliResult fits = run_cli(fake_run(home.file("fits.db"), "ok", 3, 2), home.path());
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &old), 0);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "--num-processes 20: this machine can host at most 16 ranks"))
+      << r.err;
+  EXPECT_TRUE(contains(r.err, "ulimit -n 80")) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(home.file("runs.db"))) << "something was written";
+  EXPECT_EQ(fits.exit_code, 0) << fits.err;
+}
+
+TEST(CliLimits, AHangTimeoutOfZeroSaysWhatIsAllowedInWords) {
+  TempDir home;
+  std::vector<std::string> args = fake_run(home.file("runs.db"), "ok", 1, 2);
+  args.insert(args.end(), {"--hang-timeout", "0"});
+  CliResult r = run_cli(args, home.path());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "'0' is not allowed; it must be a number above 0")) << r.err;
+  EXPECT_FALSE(std::regex_search(r.err, std::regex("[0-9]{20}"))) << r.err;
+  args.back() = "-3";
+  args.insert(args.end(), {"--db-busy-wait", "-1"});
+  r = run_cli(args, home.path());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_FALSE(std::regex_search(r.err, std::regex("[0-9]{20}"))) << r.err;
+}
+
+TEST(CliLimits, AnotherProgramsSqliteFileGetsOneLine) {
+  TempDir home;
+  const std::string path = home.file("other.db");
+  sqlite3* raw = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
+  ASSERT_EQ(
+      sqlite3_exec(raw, "CREATE TABLE runs (id INTEGER PRIMARY KEY,\n  job TEXT,\n  started TEXT)",
+                   nullptr, nullptr, nullptr),
+      SQLITE_OK);
+  sqlite3_close(raw);
+  for (const char* verb : {"list", "show"}) {
+    std::vector<std::string> args{verb, "--db", path};
+    if (std::string(verb) == "show") args.insert(args.begin() + 1, "1");
+    CliResult r = run_cli(args, home.path());
+    EXPECT_EQ(r.exit_code, 1) << verb;
+    EXPECT_TRUE(contains(r.err, "not a Parity database")) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_FALSE(contains(r.err, "CREATE")) << r.err;
+  }
+}
+
+TEST(CliLimits, ALabelWithALineBreakIsRefused) {
+  TempDir home;
+  std::vector<std::string> args = fake_run(home.file("runs.db"), "ok", 1, 2);
+  args.insert(args.end(), {"--label", "two\nlines"});
+  CliResult r = run_cli(args, home.path());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "a label is one line")) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(home.file("runs.db")));
+
+  const std::string set = home.file("set.json");
+  std::ofstream(set) << R"([{"label": "a\r\nb", "dataset": "synthetic-regression",
+    "task": "regression", "model": "linear", "max_steps": 2}])";
+  r = run_cli({"run-set", set, "--db", home.file("set.db"), "--worker", PARITY_FAKE_WORKER},
+              home.path());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "a label is one line")) << r.err;
+}
+
+}  // namespace
+}  // namespace parity::cli::testing

@@ -1,0 +1,106 @@
+#include "fault_util.h"
+
+#include <parity/storage/database.h>
+#include <sys/mount.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+namespace parity::cli::testing {
+
+namespace fs = std::filesystem;
+
+bool process_alive(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(in, line)) return false;
+  const size_t close = line.rfind(')');
+  return close != std::string::npos && close + 2 < line.size() && line[close + 2] != 'Z';
+}
+
+std::vector<pid_t> rank_pids(const std::string& log_dir) {
+  std::vector<pid_t> pids;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(log_dir, ec)) {
+    std::ifstream in(entry.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    std::smatch m;
+    const std::string s = text.str();
+    if (std::regex_search(s, m, std::regex("PID=([0-9]+)"))) pids.push_back(std::stoi(m[1]));
+  }
+  return pids;
+}
+
+std::vector<std::string> run_folders_in(const std::string& folder) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(folder, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("parity-run-", 0) == 0) names.push_back(name);
+  }
+  return names;
+}
+
+bool wait_for(const std::function<bool()>& done, std::chrono::milliseconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (done()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return done();
+}
+
+int64_t steps_done_of(const std::string& db_path, int64_t run_id) {
+  if (!fs::exists(db_path)) return -1;
+  try {
+    storage::Database db(db_path, storage::OpenMode::kReadOnly);
+    auto run = db.get_run(run_id);
+    return run ? run->steps_done : -1;
+  } catch (const storage::StorageError&) {
+    return -1;  // not created yet, or mid-migration
+  }
+}
+
+SmallTmpfs::SmallTmpfs(int kib) {
+  std::string pattern = (fs::temp_directory_path() / "parity-tmpfs-XXXXXX").string();
+  if (!::mkdtemp(pattern.data())) {
+    why_ = "mkdtemp failed";
+    return;
+  }
+  path_ = pattern;
+  const std::string options = "size=" + std::to_string(kib) + "k,mode=0755";
+  if (::mount("tmpfs", path_.c_str(), "tmpfs", 0, options.c_str()) != 0) {
+    why_ = std::string("cannot mount a tmpfs (needs root): ") + std::strerror(errno);
+    return;
+  }
+  mounted_ = true;
+}
+
+SmallTmpfs::~SmallTmpfs() {
+  if (mounted_) ::umount2(path_.c_str(), MNT_DETACH);
+  if (!path_.empty()) ::rmdir(path_.c_str());
+}
+
+bool SmallTmpfs::make_read_only() {
+  if (::mount("tmpfs", path_.c_str(), "tmpfs", MS_REMOUNT | MS_RDONLY, nullptr) != 0) {
+    why_ = std::string("cannot remount read-only: ") + std::strerror(errno);
+    return false;
+  }
+  return true;
+}
+
+long long SmallTmpfs::free_bytes() const {
+  struct statvfs st {};
+  if (::statvfs(path_.c_str(), &st) != 0) return -1;
+  return static_cast<long long>(st.f_bavail) * static_cast<long long>(st.f_frsize);
+}
+
+}  // namespace parity::cli::testing

@@ -1,0 +1,52 @@
+#pragma once
+// Helpers of the fault tests: processes that must be gone, folders that must not leak, a small
+// tmpfs to fill or to make read-only (root only; tests skip with a message elsewhere).
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace parity::cli::testing {
+
+/// Whether pid is a live process (a zombie is not: it has died and awaits its parent).
+bool process_alive(pid_t pid);
+
+/// The rank pids the fake worker wrote ("PID=<n>") into <log_dir>/rank*.log.
+std::vector<pid_t> rank_pids(const std::string& log_dir);
+
+/// The names under folder that start with "parity-run-" (private run folders).
+std::vector<std::string> run_folders_in(const std::string& folder);
+
+/// Polls `done` every 10 ms until it holds or `limit` passes; returns its last value.
+bool wait_for(const std::function<bool()>& done, std::chrono::milliseconds limit);
+
+/// The run's row as parity-cli's own store reads it, polled without holding a connection open.
+int64_t steps_done_of(const std::string& db_path, int64_t run_id);
+
+/// A tmpfs of `kib` KiB mounted on a fresh folder, unmounted (and the folder removed) on
+/// destruction. mounted() is false, with why(), where mounting is not allowed (not root).
+class SmallTmpfs {
+ public:
+  explicit SmallTmpfs(int kib);
+  ~SmallTmpfs();
+  SmallTmpfs(const SmallTmpfs&) = delete;
+  SmallTmpfs& operator=(const SmallTmpfs&) = delete;
+  bool mounted() const { return mounted_; }
+  const std::string& why() const { return why_; }
+  const std::string& path() const { return path_; }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+  /// Remounts it read-only; false (with why()) when that fails.
+  bool make_read_only();
+  /// Bytes still free.
+  long long free_bytes() const;
+
+ private:
+  std::string path_;
+  bool mounted_ = false;
+  std::string why_;
+};
+
+}  // namespace parity::cli::testing

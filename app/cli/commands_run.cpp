@@ -67,6 +67,27 @@ struct RunArgs {
   int master_port = 0;
 };
 
+struct Machines {
+  int nnodes = 1;
+  int node_rank = 0;
+  std::string master_addr;
+  int master_port = 0;
+};
+
+// The machines from the flags, and from --accelerate-config's file where a flag was left at its
+// default (num_machines, machine_rank, main_process_ip, main_process_port).
+Machines machines_of(const RunArgs& a) {
+  Machines m{a.nnodes, a.node_rank, a.master_addr, a.master_port};
+  if (const auto& file = a.config.accelerate_config()) {
+    if (file->num_machines && m.nnodes == 1) m.nnodes = *file->num_machines;
+    if (file->machine_rank && m.node_rank == 0) m.node_rank = *file->machine_rank;
+    if (file->main_process_ip && m.master_addr == "127.0.0.1")
+      m.master_addr = *file->main_process_ip;
+    if (file->main_process_port && m.master_port == 0) m.master_port = *file->main_process_port;
+  }
+  return m;
+}
+
 int run_command(const RunArgs& a) {
   const bool attach = !a.run_id.empty();
   engine::RunConfig config;
@@ -100,8 +121,9 @@ int run_command(const RunArgs& a) {
     config = a.config.build();
     if (config.label.empty()) config.label = engine::default_label(config);
     require_valid(config);
-    require_hostable(config, a.nnodes);
   }
+  const Machines machines = machines_of(a);
+  if (!attach) require_hostable(config, machines.nnodes);
 
   SignalStop stop;
   RunnerOptions options;
@@ -112,15 +134,17 @@ int run_command(const RunArgs& a) {
     if (attach) db->set_status(run_id, storage::RunStatus::kFailed, e.what());
     throw;
   }
-  options.launch.nnodes = a.nnodes;
-  options.launch.node_rank = a.node_rank;
-  options.launch.master_addr = a.master_addr;
-  options.launch.master_port = a.master_port;
-  if (a.nnodes > 1) {
-    std::cerr << "multi-node run (" << a.nnodes << " machines, this is machine " << a.node_rank
-              << ", " << config.num_processes / a.nnodes << " of the " << config.num_processes
+  options.launch.nnodes = machines.nnodes;
+  options.launch.node_rank = machines.node_rank;
+  options.launch.master_addr = machines.master_addr;
+  options.launch.master_port = machines.master_port;
+  if (machines.nnodes > 1) {
+    std::cerr << "multi-node run (" << machines.nnodes << " machines, this is machine "
+              << machines.node_rank << ", " << config.num_processes / machines.nnodes << " of the "
+              << config.num_processes
               << " ranks): ranks rendezvous through a TCPStore that rank 0 hosts on "
-              << a.master_addr << ":" << (a.master_port > 0 ? a.master_port : 29500)
+              << machines.master_addr << ":"
+              << (machines.master_port > 0 ? machines.master_port : 29500)
               << " and that listens on the network\n";
   }
   if (!db) {

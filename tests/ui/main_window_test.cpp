@@ -368,6 +368,25 @@ TEST(ComparePanelTest, VerdictTableDiffAndDeltaPlot) {
   }
   EXPECT_NEAR(highest, 0.3 * maxLoss, 0.02 * maxLoss);
 
+  // The allowed gap of the reference's seed group, around 0: the seeds' spread at each point.
+  QAreaSeries* allowed = nullptr;
+  for (QAbstractSeries* s : panel->deltaChart()->series())
+    if (auto* area = qobject_cast<QAreaSeries*>(s)) allowed = area;
+  ASSERT_NE(allowed, nullptr) << "the verdict's band is drawn in the Δ plot";
+  EXPECT_TRUE(allowed->name().startsWith("allowed gap: spread of seeds #"))
+      << allowed->name().toStdString();
+  const QList<QPointF> top = allowed->upperSeries()->points();
+  ASSERT_FALSE(top.isEmpty());
+  for (int i = 0; i < top.size(); ++i) {
+    EXPECT_GE(top[i].y(), 0) << i;
+    EXPECT_DOUBLE_EQ(allowed->lowerSeries()->points()[i].y(), -top[i].y()) << i;
+  }
+  // Names stay whole in the legend under the plot (Qt's own legend cut them).
+  EXPECT_FALSE(panel->deltaChart()->legend()->isVisible());
+  const QString legend = panel->deltaLegend()->text();
+  for (const char* name : {"same", "higher&nbsp;lr", "ref,&nbsp;seed&nbsp;2", "allowed&nbsp;gap"})
+    EXPECT_TRUE(legend.contains(name)) << name << " in " << legend.toStdString();
+
   // The seed groups: one band from the lower to the upper of the two seeds, their mean inside.
   panel->plotKindBox()->setCurrentIndex(1);
   QAreaSeries* band = nullptr;

@@ -17,6 +17,7 @@
 #include <QtCharts/QChartView>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QValueAxis>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -61,7 +62,8 @@ ComparePanel::ComparePanel(RunsModel* runs, DatabaseClient* db, QWidget* parent)
                              tr("Samples/s"), tr("Per device"), tr("Scaling"), tr("Why")})),
       diff_(table(this, {tr("Config key"), tr("This run"), tr("Reference")})),
       deltaChart_(new QChart),
-      deltaView_(new QChartView(deltaChart_, this)) {
+      deltaView_(new QChartView(deltaChart_, this)),
+      deltaLegend_(new QLabel(this)) {
   reference_->setToolTip(tr("The run every other drawn run is compared with, on samples seen"));
   reference_->setMinimumContentsLength(24);
   status_->setForegroundRole(QPalette::PlaceholderText);
@@ -74,7 +76,10 @@ ComparePanel::ComparePanel(RunsModel* runs, DatabaseClient* db, QWidget* parent)
       ->setToolTip(tr("Throughput on W processes / (W × the single-process throughput)"));
   diff_->setObjectName("configDiffTable");
   deltaChart_->setTitle(tr("Δ loss vs the reference"));
-  deltaChart_->legend()->setAlignment(Qt::AlignBottom);
+  deltaChart_->legend()->hide();  // deltaLegend_ keeps the names whole
+  deltaLegend_->setObjectName("deltaLegend");
+  deltaLegend_->setWordWrap(true);
+  deltaLegend_->setTextFormat(Qt::RichText);
   deltaChart_->setMargins(QMargins(4, 4, 4, 4));
   deltaView_->setRenderHint(QPainter::Antialiasing);
 
@@ -104,7 +109,12 @@ ComparePanel::ComparePanel(RunsModel* runs, DatabaseClient* db, QWidget* parent)
   left->addWidget(verdicts_);
   left->addWidget(diff_);
   split->addWidget(left);
-  split->addWidget(deltaView_);
+  auto* plotBox = new QWidget(split);
+  auto* plotLayout = new QVBoxLayout(plotBox);
+  plotLayout->setContentsMargins(0, 0, 0, 0);
+  plotLayout->addWidget(deltaView_, 1);
+  plotLayout->addWidget(deltaLegend_);
+  split->addWidget(plotBox);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
   split->setSizes({700, 450});
@@ -210,6 +220,56 @@ void ComparePanel::plot() {
   } else {
     plotDeltas();
   }
+  // One entry per named series: a colour swatch and the whole name, wrapped as the width needs.
+  QStringList entries;
+  for (QAbstractSeries* s : deltaChart_->series()) {
+    if (s->name().isEmpty()) continue;
+    QColor color = Qt::gray;
+    if (auto* line = qobject_cast<QLineSeries*>(s)) color = line->color();
+    if (auto* area = qobject_cast<QAreaSeries*>(s)) color = area->brush().color();
+    entries << QString("<span style=\"color:%1\">&#9632;</span>&nbsp;%2")
+                   .arg(color.name(), s->name().toHtmlEscaped().replace(' ', "&nbsp;"));
+  }
+  deltaLegend_->setText(entries.join(" &nbsp; "));
+}
+
+// The allowed gap around 0 where the verdict used a seed group: the seeds' min-max spread at
+// each point (times noise_factor 1), the band a run's Δ must stay inside.
+void ComparePanel::plotAllowedBand(QValueAxis* x, QValueAxis* y, double& lo, double& hi) {
+  const engine::SeedGroup* group = nullptr;
+  for (const engine::SeedGroup& g : comparison_.groups) {
+    if (!group || std::find(g.indices.begin(), g.indices.end(), 0u) != g.indices.end()) group = &g;
+  }
+  if (!group || group->band.x.empty()) return;
+  std::vector<double> up, down;
+  for (std::size_t i = 0; i < group->band.x.size(); ++i) {
+    const double w = group->band.hi[i] - group->band.lo[i];
+    up.push_back(w);
+    down.push_back(-w);
+  }
+  const int width = std::max(100, deltaView_->width());
+  auto line = [&](const std::vector<double>& ys) {
+    const engine::Series s =
+        decimate_min_max(engine::Series{group->band.x, ys}, {engine::Range{}, width});
+    auto* series = new QLineSeries;
+    QList<QPointF> points;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      points.append(QPointF(s.x[i], s.y[i]));
+      lo = std::min(lo, s.y[i]);
+      hi = std::max(hi, s.y[i]);
+    }
+    series->replace(points);
+    return series;
+  };
+  auto* band = new QAreaSeries(line(up), line(down));
+  band->setBrush(QColor(128, 128, 128, 50));
+  band->setPen(Qt::NoPen);
+  QStringList ids;
+  for (int64_t id : group->run_ids) ids << QString("#%1").arg(id);
+  band->setName(tr("allowed gap: spread of seeds %1").arg(ids.join(", ")));
+  deltaChart_->addSeries(band);
+  band->attachAxis(x);
+  band->attachAxis(y);
 }
 
 void ComparePanel::plotDeltas() {
@@ -224,6 +284,7 @@ void ComparePanel::plotDeltas() {
   deltaChart_->addAxis(y, Qt::AlignLeft);
   double lo = 0, hi = 0, x0 = 0, x1 = 1;
   bool any = false;
+  plotAllowedBand(x, y, lo, hi);
   for (const engine::RunComparison& r : c.rows) {
     if (r.verdict == engine::Verdict::kReference || r.delta_curve.empty()) continue;
     // The delta curve has one point per reference step: decimate to the view's width.

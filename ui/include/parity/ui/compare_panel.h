@@ -14,6 +14,7 @@
 QT_BEGIN_NAMESPACE
 class QChart;
 class QChartView;
+class QValueAxis;
 QT_END_NAMESPACE
 class QComboBox;
 class QLabel;
@@ -37,6 +38,8 @@ class ComparePanel : public QWidget {
   QTableWidget* verdictTable() const { return verdicts_; }
   /// The plot below the table, and the choice of what it shows (0: Δ loss, 1: seed groups).
   QChart* deltaChart() const { return deltaChart_; }
+  /// The Δ plot's legend: every series' whole name, wrapped under the plot (Qt's legend cuts them).
+  QLabel* deltaLegend() const { return deltaLegend_; }
   QComboBox* plotKindBox() const { return plotKind_; }
 
  signals:
@@ -49,6 +52,7 @@ class ComparePanel : public QWidget {
   void plot();
   void plotDeltas();
   void plotSeedGroups();
+  void plotAllowedBand(QValueAxis* x, QValueAxis* y, double& lo, double& hi);
 
   RunsModel* runs_;
   DatabaseClient* db_;
@@ -60,6 +64,7 @@ class ComparePanel : public QWidget {
   QTableWidget* diff_;
   QChart* deltaChart_;
   QChartView* deltaView_;
+  QLabel* deltaLegend_;
   engine::Comparison comparison_;
   int request_ = 0;
 };

@@ -186,6 +186,12 @@ TEST_F(MainWindowTest, At900x600TheDocksGiveWayAndTheSetupFormShowsSeveralFields
   ASSERT_NE(form, nullptr);
   EXPECT_GE(form->viewport()->height(), 4 * form->fontMetrics().height() * 3 / 2)
       << "the setup form shows fewer than four fields";
+  // The chart's controls keep their text: no menu narrower than its content.
+  QCoreApplication::processEvents();
+  for (auto* combo : window.chartPanel()->findChildren<QComboBox*>()) {
+    EXPECT_GE(combo->width(), combo->sizeHint().width())
+        << combo->currentText().toStdString() << " squeezed";
+  }
 }
 
 TEST_F(MainWindowTest, PerRankCurvesAreLoadedWhenAskedFor) {

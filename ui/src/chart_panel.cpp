@@ -55,6 +55,9 @@ void ChartPanel::setUpControls() {
       tr("Samples seen is the axis on which setups with different global "
          "batches compare"));
   xAxis_->setCurrentIndex(static_cast<int>(chart_->xAxis()));
+  // The status text gives way first: the menu never shrinks below its longest entry.
+  xAxis_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  xAxis_->setMinimumWidth(xAxis_->sizeHint().width());
 
   smoothing_->setRange(0.0, 0.99);
   smoothing_->setSingleStep(0.05);

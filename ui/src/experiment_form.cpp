@@ -113,6 +113,33 @@ ExperimentForm::ExperimentForm(QWidget* parent)
       lrPreview_(new LrPreview(this)),
       scheduleNote_(note(this)),
       inspector_(new ModelInspector(this)) {
+  setUpEditors();
+  addDataFields();
+  addModelFields();
+  addOptimizationFields();
+  connect(inspector_, &ModelInspector::inspected, this, &ExperimentForm::showModelInfo);
+  connect(inspector_, &ModelInspector::failed, this, &ExperimentForm::showModelError);
+  connectEditors();
+  updateVisibility();
+  refreshDerived();
+}
+
+QWidget* ExperimentForm::pathRow(QLineEdit* edit, const QString& toolTip,
+                                 void (ExperimentForm::*browse)()) {
+  auto* row = new QWidget(this);
+  auto* layout = new QHBoxLayout(row);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(edit, 1);
+  auto* button = new QToolButton(row);
+  button->setText("…");
+  button->setToolTip(toolTip);
+  layout->addWidget(button);
+  connect(button, &QToolButton::clicked, this, browse);
+  return row;
+}
+
+// Choices, placeholders and object names of the editors.
+void ExperimentForm::setUpEditors() {
   using namespace engine;
   fillCombo(dataset_, {DatasetKind::kFashionMnist, DatasetKind::kIdx, DatasetKind::kCsv,
                        DatasetKind::kJsonl, DatasetKind::kSyntheticRegression});
@@ -135,14 +162,10 @@ ExperimentForm::ExperimentForm(QWidget* parent)
   modelInfo_->setObjectName("modelInfo");
   scheduleNote_->setObjectName("scheduleNote");
   lrPreview_->setObjectName("lrPreview");
+}
 
-  auto* preview = new QWidget(this);
-  auto* previewLayout = new QVBoxLayout(preview);
-  previewLayout->setContentsMargins(0, 0, 0, 0);
-  previewLayout->setSpacing(1);
-  previewLayout->addWidget(lrPreview_);
-  previewLayout->addWidget(scheduleNote_);
-
+// The data: what trains, what evaluates, and how many samples each.
+void ExperimentForm::addDataFields() {
   addField("dataset", tr("Dataset"), dataset_);
   addField("data_path", tr("Data"),
            pathRow(dataPath_, tr("Choose the dataset folder or file"), &ExperimentForm::browseData),
@@ -165,6 +188,10 @@ ExperimentForm::ExperimentForm(QWidget* parent)
   addField("synthetic_samples", tr("Samples"), syntheticSamples_);
   addField("synthetic_noise", tr("Noise σ"), noise_);
   addField("data_sizes", tr("Train / evaluate"), dataSizes_);
+}
+
+// The model: its kind, file or layers, and how its loss is normalised.
+void ExperimentForm::addModelFields() {
   addField("model", tr("Model"), model_, {}, {"init", "loss"});
   addField("model_file", tr("Model file"),
            pathRow(modelFile_, tr("Choose the TorchScript file"), &ExperimentForm::browseModelFile),
@@ -185,6 +212,17 @@ ExperimentForm::ExperimentForm(QWidget* parent)
               "process count changes the loss.\nglobal: the summed loss over every valid item "
               "of the optimizer step on all ranks / their all-reduced count (transformers' "
               "num_items_in_batch); every item weighs the same whatever the setup."));
+}
+
+// The optimizer, the schedule (previewed as an lr curve) and the run's length.
+void ExperimentForm::addOptimizationFields() {
+  auto* preview = new QWidget(this);
+  auto* previewLayout = new QVBoxLayout(preview);
+  previewLayout->setContentsMargins(0, 0, 0, 0);
+  previewLayout->setSpacing(1);
+  previewLayout->addWidget(lrPreview_);
+  previewLayout->addWidget(scheduleNote_);
+
   addField("optimizer", tr("Optimizer"), optimizer_);
   addField("lr", tr("Base learning rate"), lr_,
            tr("Before lr scaling; each setup's effective lr is in the equivalent-batch table"));
@@ -209,26 +247,6 @@ ExperimentForm::ExperimentForm(QWidget* parent)
   addField("max_steps", tr("Max optimizer steps"), maxSteps_);
   addField("lr_preview", tr("lr over samples"), preview,
            tr("The lr each optimizer step of the first setup uses, against samples seen"));
-
-  connect(inspector_, &ModelInspector::inspected, this, &ExperimentForm::showModelInfo);
-  connect(inspector_, &ModelInspector::failed, this, &ExperimentForm::showModelError);
-  connectEditors();
-  updateVisibility();
-  refreshDerived();
-}
-
-QWidget* ExperimentForm::pathRow(QLineEdit* edit, const QString& toolTip,
-                                 void (ExperimentForm::*browse)()) {
-  auto* row = new QWidget(this);
-  auto* layout = new QHBoxLayout(row);
-  layout->setContentsMargins(0, 0, 0, 0);
-  layout->addWidget(edit, 1);
-  auto* button = new QToolButton(row);
-  button->setText("…");
-  button->setToolTip(toolTip);
-  layout->addWidget(button);
-  connect(button, &QToolButton::clicked, this, browse);
-  return row;
 }
 
 void ExperimentForm::connectEditors() {

@@ -48,6 +48,10 @@ class ExperimentForm : public ConfigForm {
 
  private:
   QWidget* pathRow(QLineEdit* edit, const QString& toolTip, void (ExperimentForm::*browse)());
+  void setUpEditors();
+  void addDataFields();
+  void addModelFields();
+  void addOptimizationFields();
   void connectEditors();
   void datasetChosen();
   void updateVisibility();

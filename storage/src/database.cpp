@@ -31,6 +31,8 @@ constexpr const char* kRunColumnsV1 =
 constexpr const char* kRunColumnsV2 = ", train_size";
 constexpr const char* kRunColumnsV3 =
     ", supervisor_pid, supervisor_start_time, supervisor_host, supervisor_boot_id, heartbeat_at";
+constexpr const char* kRunColumnsV4 =
+    ", model_json, explains_run, explains_reference, explains_cause";
 
 // The finals as finish_run and reconciliation set them: from the last stored rows.
 constexpr const char* kSetFinals = R"sql(
@@ -87,6 +89,12 @@ RunRow read_run(const Statement& st, int schema) {
     r.supervisor.host = st.column_text(18);
     r.supervisor.boot_id = st.column_text(19);
     r.heartbeat_at = st.column_double(20);
+  }
+  if (schema >= 4) {
+    r.model_json = st.column_text(21);
+    r.explains_run = st.column_int64(22);  // NULL reads as 0
+    r.explains_reference = st.column_int64(23);
+    r.explains_cause = st.column_text(24);
   }
   return r;
 }
@@ -160,12 +168,13 @@ void Database::set_status(int64_t run_id, RunStatus status, const std::string& e
   require_run_changed(db_, "set_status", run_id);
 }
 
-void Database::set_started(int64_t run_id, int64_t total_steps, int64_t train_size) {
+void Database::set_started(int64_t run_id, int64_t total_steps, int64_t train_size,
+                           const std::string& model_json) {
   Statement st(db_,
-               "UPDATE runs SET status = ?4, started_at = ?2, total_steps = ?3, train_size = ?5 "
-               "WHERE id = ?1");
+               "UPDATE runs SET status = ?4, started_at = ?2, total_steps = ?3, train_size = ?5, "
+               "model_json = CASE WHEN ?6 = '' THEN model_json ELSE ?6 END WHERE id = ?1");
   st.bind(1, run_id).bind(2, now_unix_seconds()).bind(3, total_steps);
-  st.bind(4, status_text(RunStatus::kRunning)).bind(5, train_size).run();
+  st.bind(4, status_text(RunStatus::kRunning)).bind(5, train_size).bind(6, model_json).run();
   require_run_changed(db_, "set_started", run_id);
 }
 
@@ -192,6 +201,15 @@ void Database::set_notes(int64_t run_id, const std::string& notes) {
   require_run_changed(db_, "set_notes", run_id);
 }
 
+void Database::set_counterfactual_of(int64_t run_id, int64_t explained, int64_t reference,
+                                     const std::string& cause) {
+  Statement st(db_,
+               "UPDATE runs SET explains_run = ?2, explains_reference = ?3, explains_cause = ?4 "
+               "WHERE id = ?1");
+  st.bind(1, run_id).bind(2, explained).bind(3, reference).bind(4, cause).run();
+  require_run_changed(db_, "set_counterfactual_of", run_id);
+}
+
 void Database::delete_run(int64_t run_id) {
   // Steps and evals go with it: ON DELETE CASCADE, in the same implicit transaction.
   Statement st(db_, "DELETE FROM runs WHERE id = ?1");
@@ -203,6 +221,7 @@ std::string Database::run_columns() const {
   std::string columns = kRunColumnsV1;
   if (schema_ >= 2) columns += kRunColumnsV2;
   if (schema_ >= 3) columns += kRunColumnsV3;
+  if (schema_ >= 4) columns += kRunColumnsV4;
   return columns + " FROM runs";
 }
 
@@ -268,6 +287,16 @@ std::vector<int64_t> Database::reconcile_orphaned_runs() {
 std::vector<RunRow> Database::list_runs() const {
   std::vector<RunRow> runs;
   Statement st(db_, run_columns() + " ORDER BY id");
+  while (st.step()) runs.push_back(read_run(st, schema_));
+  for (auto& run : runs) restore_nan_finals(db_, run);
+  return runs;
+}
+
+std::vector<RunRow> Database::counterfactuals_of(int64_t run_id) const {
+  std::vector<RunRow> runs;
+  if (schema_ < 4) return runs;  // a read-only file of an older schema links nothing
+  Statement st(db_, run_columns() + " WHERE explains_run = ?1 ORDER BY id");
+  st.bind(1, run_id);
   while (st.step()) runs.push_back(read_run(st, schema_));
   for (auto& run : runs) restore_nan_finals(db_, run);
   return runs;

@@ -78,10 +78,29 @@ ALTER TABLE runs ADD COLUMN supervisor_boot_id    TEXT    NOT NULL DEFAULT '';
 ALTER TABLE runs ADD COLUMN heartbeat_at          REAL    NOT NULL DEFAULT 0;
 )sql";
 
+// Version 4: the model as the run's rank 0 built it (parity_config's ModelSummary JSON: layers,
+// dropout and its rate, batch norm), so the verdict can read a TorchScript module's traits; and,
+// for a counterfactual run (`explain`, the window's Prove), the run it explains, the reference it
+// was judged against and the cause it aligns. Deleting a run clears the links to it (the
+// trigger); the counterfactual stays an ordinary run. Plain columns, not REFERENCES, so a later
+// migration can still drop or rebuild them.
+inline constexpr const char* kSchemaV4 = R"sql(
+ALTER TABLE runs ADD COLUMN model_json         TEXT    NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN explains_run       INTEGER;
+ALTER TABLE runs ADD COLUMN explains_reference INTEGER;
+ALTER TABLE runs ADD COLUMN explains_cause     TEXT    NOT NULL DEFAULT '';
+CREATE INDEX runs_by_explained ON runs(explains_run);
+CREATE TRIGGER runs_unlink_deleted AFTER DELETE ON runs BEGIN
+  UPDATE runs SET explains_run = NULL WHERE explains_run = OLD.id;
+  UPDATE runs SET explains_reference = NULL WHERE explains_reference = OLD.id;
+END;
+)sql";
+
 inline constexpr Migration kMigrations[] = {
     {1, kSchemaV1},
     {2, kSchemaV2},
     {3, kSchemaV3},
+    {4, kSchemaV4},
 };
 
 }  // namespace parity::storage::detail

@@ -53,9 +53,9 @@ TEST(Database, MigratesAnEmptyFileToTheCurrentVersion) {
   EXPECT_EQ(user_version_of(path), 0);
 
   Database db(path);
-  EXPECT_EQ(Database::kSchemaVersion, 3);
-  EXPECT_EQ(db.schema_version(), 3);
-  EXPECT_EQ(user_version_of(path), 3);
+  EXPECT_EQ(Database::kSchemaVersion, 4);
+  EXPECT_EQ(db.schema_version(), 4);
+  EXPECT_EQ(user_version_of(path), 4);
   for (const char* table : {"runs", "steps", "evals"}) {
     EXPECT_EQ(query_int(db.handle(), std::string("SELECT count(*) FROM sqlite_master WHERE "
                                                  "type = 'table' AND name = '") +
@@ -106,15 +106,17 @@ TEST(Database, MigratesAVersion1DatabaseAndKeepsItsRuns) {
     db.set_started(old, 10, 512);
     db.append_steps({step_row(old, 1, -1, 0.5)});
     // What schema 1 looked like: no train_size column (nor version 3's supervisor columns).
-    exec_sql(db.handle(),
-             "ALTER TABLE runs DROP COLUMN train_size; ALTER TABLE runs DROP COLUMN "
-             "supervisor_pid; ALTER TABLE runs DROP COLUMN supervisor_start_time; ALTER TABLE "
-             "runs DROP COLUMN supervisor_host; ALTER TABLE runs DROP COLUMN supervisor_boot_id; "
-             "ALTER TABLE runs DROP COLUMN heartbeat_at; PRAGMA user_version = 1");
+    exec_sql(
+        db.handle(),
+        std::string(testing::kDropSchemaV4) +
+            "ALTER TABLE runs DROP COLUMN train_size; ALTER TABLE runs DROP COLUMN "
+            "supervisor_pid; ALTER TABLE runs DROP COLUMN supervisor_start_time; ALTER TABLE "
+            "runs DROP COLUMN supervisor_host; ALTER TABLE runs DROP COLUMN supervisor_boot_id; "
+            "ALTER TABLE runs DROP COLUMN heartbeat_at; PRAGMA user_version = 1");
   }
   EXPECT_EQ(user_version_of(path), 1);
   Database db(path);
-  EXPECT_EQ(db.schema_version(), 3);
+  EXPECT_EQ(db.schema_version(), 4);
   const RunRow run = *db.get_run(old);
   EXPECT_EQ(run.label, "from 0.1");
   EXPECT_EQ(run.total_steps, 10);
@@ -405,6 +407,36 @@ TEST(Database, RenameNotesAndDelete) {
   EXPECT_THROW(db.delete_run(gone), StorageError);
   // Ids are never reused, so a window still holding `gone` cannot confuse it with a new run.
   EXPECT_GT(db.create_run("new", "{}"), gone);
+}
+
+TEST(Database, ACounterfactualKnowsTheRunItExplainsAndLosesTheLinkWhenThatRunIsDeleted) {
+  TempDir dir;
+  Database db(dir.file("cf.db"));
+  const int64_t reference = db.create_run("1x16", "{}");
+  const int64_t run = db.create_run("2x16", "{}");
+  const int64_t cf = db.create_run("cf #2 global_batch", "{}");
+  db.set_counterfactual_of(cf, run, reference, "global_batch");
+  db.set_started(cf, 5, 64, R"({"parameters":3})");
+  const RunRow row = *db.get_run(cf);
+  EXPECT_EQ(row.explains_run, run);
+  EXPECT_EQ(row.explains_reference, reference);
+  EXPECT_EQ(row.explains_cause, "global_batch");
+  EXPECT_EQ(row.model_json, R"({"parameters":3})");
+  db.set_started(cf, 5, 64);  // no model given: the stored one stays
+  EXPECT_EQ(db.get_run(cf)->model_json, R"({"parameters":3})");
+  EXPECT_EQ(db.get_run(run)->explains_run, 0);  // an ordinary run links nothing
+  ASSERT_EQ(db.counterfactuals_of(run).size(), 1u);
+  EXPECT_EQ(db.counterfactuals_of(run)[0].id, cf);
+  EXPECT_TRUE(db.counterfactuals_of(reference).empty());
+  EXPECT_THROW(db.set_counterfactual_of(99, run, reference, "seed"), StorageError);
+
+  db.delete_run(run);
+  EXPECT_EQ(db.get_run(cf)->explains_run, 0);  // still there, an ordinary run now
+  EXPECT_TRUE(db.counterfactuals_of(run).empty());
+  EXPECT_EQ(db.get_run(cf)->explains_reference, reference);
+  db.delete_run(reference);
+  EXPECT_EQ(db.get_run(cf)->explains_reference, 0);
+  EXPECT_EQ(db.get_run(cf)->explains_cause, "global_batch");
 }
 
 TEST(Database, MovedFromDatabaseThrowsInsteadOfCrashing) {

@@ -160,10 +160,11 @@ TEST(Database, MigratesAVersion2DatabaseWithoutReconcilingItsRuns) {
     old = db.create_run("from 0.2", "{}");
     db.set_started(old, 10, 512);
     exec_sql(db.handle(),
-             "ALTER TABLE runs DROP COLUMN supervisor_pid; ALTER TABLE runs DROP COLUMN "
-             "supervisor_start_time; ALTER TABLE runs DROP COLUMN supervisor_host; ALTER TABLE "
-             "runs DROP COLUMN supervisor_boot_id; ALTER TABLE runs DROP COLUMN heartbeat_at; "
-             "PRAGMA user_version = 2");
+             std::string(testing::kDropSchemaV4) +
+                 "ALTER TABLE runs DROP COLUMN supervisor_pid; ALTER TABLE runs DROP COLUMN "
+                 "supervisor_start_time; ALTER TABLE runs DROP COLUMN supervisor_host; ALTER TABLE "
+                 "runs DROP COLUMN supervisor_boot_id; ALTER TABLE runs DROP COLUMN heartbeat_at; "
+                 "PRAGMA user_version = 2");
   }
   {
     // Read-only, a version-2 file reads as it is (nothing migrated).
@@ -173,7 +174,7 @@ TEST(Database, MigratesAVersion2DatabaseWithoutReconcilingItsRuns) {
     EXPECT_EQ(viewer.get_run(old)->supervisor.pid, 0);
   }
   Database db(path);
-  EXPECT_EQ(db.schema_version(), 3);
+  EXPECT_EQ(db.schema_version(), 4);
   EXPECT_EQ(db.get_run(old)->train_size, 512);
   EXPECT_EQ(db.get_run(old)->supervisor.pid, 0);
   // A running row without a supervisor (it predates them) is left alone: nothing can tell.

@@ -30,6 +30,14 @@ std::string query_text(sqlite3* db, const std::string& sql);
 /// Runs SQL, failing the test with SQLite's message on error.
 void exec_sql(sqlite3* db, const std::string& sql);
 
+/// SQL taking a current database's runs table back to schema version 3 (what version 4 added,
+/// dropped), for the migration tests that rebuild older files.
+inline constexpr const char* kDropSchemaV4 =
+    "DROP TRIGGER runs_unlink_deleted; DROP INDEX runs_by_explained; "
+    "ALTER TABLE runs DROP COLUMN model_json; ALTER TABLE runs DROP COLUMN explains_run; "
+    "ALTER TABLE runs DROP COLUMN explains_reference; ALTER TABLE runs DROP COLUMN "
+    "explains_cause; ";
+
 /// Parses RFC 4180 text (CRLF row ends, quoted cells); throws std::runtime_error on anything else,
 /// such as a bare LF line end or a stray quote.
 std::vector<std::vector<std::string>> parse_csv(const std::string& text);

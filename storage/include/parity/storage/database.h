@@ -51,6 +51,12 @@ struct RunRow {
   std::optional<double> final_accuracy;
   SupervisorIdentity supervisor;  ///< the launcher recording it; pid 0 = none recorded
   double heartbeat_at = 0;        ///< the supervisor's last heartbeat (unix seconds), 0 = none
+  std::string model_json;  ///< the model as rank 0 built it (ModelSummary JSON); "" = not known
+  /// For a counterfactual run: the run it explains (0 = none, or that run was deleted), the
+  /// reference it is judged against, and the cause it aligns ("global_batch", "padding", ...).
+  int64_t explains_run = 0;
+  int64_t explains_reference = 0;
+  std::string explains_cause;
 };
 
 /// One stored step row. rank = -1 is the global mean; 0..W-1 are each rank's local loss.
@@ -96,7 +102,7 @@ std::string launcher_gone_message(int64_t step);
 
 class Database {
  public:
-  static constexpr int kSchemaVersion = 3;
+  static constexpr int kSchemaVersion = 4;
 
   /// Opens (creating folders and file as needed) and migrates. Throws StorageError naming the path
   /// when the folder cannot be created, the file is not a database (or an SQLite file of another
@@ -122,11 +128,16 @@ class Database {
                      RunStatus status = RunStatus::kQueued);
   void set_status(int64_t run_id, RunStatus status, const std::string& error = "");
   /// Status running, started_at now, the plan's total steps and the training set's size.
-  void set_started(int64_t run_id, int64_t total_steps, int64_t train_size = 0);
+  /// `model_json`: the model as rank 0 built it (kept as is when empty).
+  void set_started(int64_t run_id, int64_t total_steps, int64_t train_size = 0,
+                   const std::string& model_json = "");
   /// Marks the end: status, error, finished_at now, samples/s, and the finals from stored rows.
   void finish_run(int64_t run_id, RunStatus status, const std::string& error, double samples_per_s);
   void rename_run(int64_t run_id, const std::string& label);
   void set_notes(int64_t run_id, const std::string& notes);
+  /// Marks `run_id` as the counterfactual of `explained` against `reference`, aligning `cause`.
+  void set_counterfactual_of(int64_t run_id, int64_t explained, int64_t reference,
+                             const std::string& cause);
   void delete_run(int64_t run_id);  ///< with its steps and evals
   /// Records `who` as the run's supervisor, with a first heartbeat now.
   void claim_run(int64_t run_id, const SupervisorIdentity& who);
@@ -138,6 +149,8 @@ class Database {
   /// before showing runs; on a read-only database it does nothing.
   std::vector<int64_t> reconcile_orphaned_runs();
   std::vector<RunRow> list_runs() const;
+  /// The runs recorded as counterfactuals of `run_id` (set_counterfactual_of), in id order.
+  std::vector<RunRow> counterfactuals_of(int64_t run_id) const;
   std::optional<RunRow> get_run(int64_t run_id) const;
 
   // Steps and evals. Each append is one transaction; updates runs.steps_done for global rows.

@@ -24,7 +24,7 @@ DbSink::DbSink(storage::Database& db, int64_t run_id, ProgressLine* progress, do
 
 void DbSink::on_start(const engine::RunStart& start) {
   writer_.push([run_id = run_id_, start](storage::Database& d) {
-    d.set_started(run_id, start.total_steps, start.train_samples);
+    d.set_started(run_id, start.total_steps, start.train_samples, engine::to_json(start.model));
   });
   if (progress_) progress_->start(start);
 }

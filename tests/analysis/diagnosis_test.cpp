@@ -391,5 +391,38 @@ TEST(Diagnose, BatchNormDropoutAndPerBatchTokenLossAreCausesWhenTheBatchIsCutDif
   EXPECT_FALSE(has_key(diagnose(t2, t1).causes, "loss_normalization"));
 }
 
+TEST(Diagnose, ATorchScriptModulesDropoutAndBatchNormAreReadFromItsRecordedLayers) {
+  RunConfig one = regression(1, 16), two = regression(2, 8);
+  one.model = two.model = ModelKind::kTorchScript;
+  one.model_file = two.model_file = "net.pt";
+  // Not recorded (a run from before schema 4): the module's layers are unknown, so neither cause.
+  EXPECT_FALSE(has_key(diagnose(two, one).causes, "batch_norm"));
+  EXPECT_FALSE(has_key(diagnose(two, one).causes, "dropout"));
+
+  ModelSummary bn_dropout;
+  bn_dropout.layer_kinds = {"BatchNorm1d", "Dropout", "Linear"};
+  bn_dropout.batch_norm = bn_dropout.dropout = true;
+  bn_dropout.dropout_p = 0.25;
+  const Diagnosis d = diagnose(two, one, 77, 77, bn_dropout, bn_dropout);
+  EXPECT_EQ(text_of(d.causes, "batch_norm"),
+            "batch norm normalises over the per-device batch: 8 vs 16 samples (a different "
+            "model, not a reordering)");
+  EXPECT_NE(text_of(d.causes, "dropout").find("dropout 0.25: with the same seed on every rank"),
+            std::string::npos)
+      << text_of(d.causes, "dropout");
+
+  ModelSummary plain;
+  plain.layer_kinds = {"Linear", "Tanh"};
+  const Diagnosis p = diagnose(two, one, 77, 77, plain, plain);
+  EXPECT_FALSE(has_key(p.causes, "batch_norm"));
+  EXPECT_FALSE(has_key(p.causes, "dropout"));
+  EXPECT_TRUE(has_key(p.causes, "padding"));  // the other causes are read as before
+
+  // A built-in model's record agrees with its options; the record is what the run built.
+  RunConfig m1 = regression(1, 16), m2 = regression(2, 8);
+  m1.model = m2.model = ModelKind::kMlp;
+  EXPECT_TRUE(has_key(diagnose(m2, m1, 77, 77, bn_dropout, bn_dropout).causes, "batch_norm"));
+}
+
 }  // namespace
 }  // namespace parity::engine

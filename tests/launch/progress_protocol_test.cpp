@@ -67,7 +67,17 @@ TEST(ProgressProtocol, StartEvalEndHeartbeat) {
   start.test_samples = 10000;
   start.effective_lr = 0.1;
   start.blas_warning = "slow BLAS: 3.1 GFLOP/s (100% reference)\nsecond line";
+  start.model.parameters = 97;
+  start.model.layer_kinds = {"Batch Norm 1d", "Dropout", "100%"};  // spaces and % survive
+  start.model.dropout = true;
+  start.model.dropout_p = 0.3;
+  start.model.batch_norm = true;
   const RunStart s = round_trip(start);
+  EXPECT_EQ(s.model.parameters, 97);
+  EXPECT_EQ(s.model.layer_kinds, start.model.layer_kinds);
+  EXPECT_TRUE(s.model.dropout);
+  EXPECT_EQ(s.model.dropout_p, 0.3);
+  EXPECT_TRUE(s.model.batch_norm);
   EXPECT_EQ(s.total_steps, 938);
   EXPECT_EQ(s.steps_per_epoch, 469);
   EXPECT_EQ(s.train_samples, 60000);
@@ -75,6 +85,7 @@ TEST(ProgressProtocol, StartEvalEndHeartbeat) {
   EXPECT_EQ(s.effective_lr, 0.1);
   EXPECT_EQ(s.blas_warning, start.blas_warning);
   EXPECT_EQ(round_trip(RunStart{}).blas_warning, "");
+  EXPECT_FALSE(decode_line("B 1 1 1 1 0.1 {not-json} warning"));  // a bad model field: no message
 
   EvalRecord eval;
   eval.epoch = 3;

@@ -115,8 +115,9 @@ TEST(UserTorchScript, DropoutAndBatchNormAreSeenAndHonouredInTrainAndEvalModes) 
   c.model_file = data_file("bn_dropout.pt");
   c.init = Init::kDefault;  // zeroed parameters would make every output 0
   auto model = make_model(c, {1}, 1);
-  const ModelTraits t = traits_of(c, *model);
+  const ModelSummary t = traits_of(c, *model);
   EXPECT_TRUE(t.dropout);
+  EXPECT_DOUBLE_EQ(t.dropout_p, 0.5);  // the module's own rate, read from its class
   EXPECT_TRUE(t.batch_norm);
   EXPECT_EQ(t.parameters, 16 + 16 + 16 + 16 + 16 + 1);
   auto x = torch::linspace(-1, 1, 8).reshape({8, 1});

@@ -36,11 +36,30 @@ std::vector<ConfigDiff> config_diff(const RunConfig& a, const RunConfig& referen
 namespace {
 
 // What the diagnosis knows about the two setups, worked out once and read by every rule.
+// The layers that make a model's arithmetic depend on the per-device batch or the rank's seed:
+// from the model as the run built it when recorded, else from the config's built-in options (a
+// TorchScript module without a record: unknown, so neither).
+struct Layers {
+  bool batch_norm = false;
+  double dropout = 0;  ///< the rate; > 0 when the model has dropout
+};
+Layers layers_of(const RunConfig& c, const std::optional<ModelSummary>& model) {
+  if (model) {
+    // A module with dropout whose rate could not be read still has dropout.
+    return {model->batch_norm, model->dropout ? std::max(model->dropout_p, 1e-9) : 0.0};
+  }
+  if (c.model == ModelKind::kTorchScript) return {};
+  return {c.batch_norm, c.dropout};
+}
+
 struct Setups {
   Setups(const RunConfig& config, const RunConfig& reference, std::optional<int64_t> train_size,
-         std::optional<int64_t> reference_train_size)
+         std::optional<int64_t> reference_train_size, const std::optional<ModelSummary>& model,
+         const std::optional<ModelSummary>& reference_model)
       : config(config),
         reference(reference),
+        layers(layers_of(config, model)),
+        layers_ref(layers_of(reference, reference_model)),
         n(train_size ? train_size : known_train_size(config)),
         n_ref(reference_train_size ? reference_train_size : known_train_size(reference)),
         g(global_batch_size(config)),
@@ -59,6 +78,7 @@ struct Setups {
 
   const RunConfig& config;
   const RunConfig& reference;
+  Layers layers, layers_ref;
   std::optional<int64_t> n, n_ref;  ///< train sizes (passed, else known_train_size())
   int64_t g, g_ref;                 ///< global batches
   double lr, lr_ref;                ///< effective learning rates
@@ -194,15 +214,17 @@ void model_reasons(const Setups& s, Diagnosis& d) {
   const RunConfig& r = s.reference;
   const int64_t b = per_rank_micro_batch(c), b_ref = per_rank_micro_batch(r);
   const bool reshaped = b != b_ref || c.num_processes != r.num_processes;
-  if (c.batch_norm && r.batch_norm && b != b_ref) {
+  const Layers& l = s.layers;
+  if (l.batch_norm && s.layers_ref.batch_norm && b != b_ref) {
     d.causes.push_back({"batch_norm", "batch norm normalises over the per-device batch: " + num(b) +
                                           " vs " + num(b_ref) +
                                           " samples (a different model, not a reordering)"});
   }
-  if (c.dropout > 0 && r.dropout > 0 && reshaped) {
+  if (l.dropout > 0 && s.layers_ref.dropout > 0 && reshaped) {
     const bool same_masks = !c.device_specific_seed && c.num_processes > 1;
+    const std::string rate = l.dropout >= 1e-6 ? " " + num(l.dropout) : "";
     d.causes.push_back(
-        {"dropout", "dropout " + num(c.dropout) + ": " +
+        {"dropout", "dropout" + rate + ": " +
                         (same_masks ? "with the same seed on every rank, the " +
                                           processes(c.num_processes) + " draw identical masks"
                                     : "the ranks draw their own masks") +
@@ -377,8 +399,10 @@ Reading read_key(const ConfigDiff& d, const Setups& s) {
 }  // namespace
 
 Diagnosis diagnose(const RunConfig& config, const RunConfig& reference,
-                   std::optional<int64_t> train_size, std::optional<int64_t> reference_train_size) {
-  const Setups s(config, reference, train_size, reference_train_size);
+                   std::optional<int64_t> train_size, std::optional<int64_t> reference_train_size,
+                   const std::optional<ModelSummary>& model,
+                   const std::optional<ModelSummary>& reference_model) {
+  const Setups s(config, reference, train_size, reference_train_size, model, reference_model);
   Diagnosis d;
   global_batch_reason(s, d);
   lr_reason(s, d);

@@ -323,7 +323,8 @@ class Comparer {
   // Different: the diagnosis' causes are the reasons (a diverged loss first; rounding or "a bug"
   // when there is none). Otherwise every difference is information. A range note leads the info.
   void explain(const CompareRun& run, RunComparison& row) const {
-    Diagnosis diag = diagnose(run.config, reference_.config, run.train_size, reference_.train_size);
+    Diagnosis diag = diagnose(run.config, reference_.config, run.train_size, reference_.train_size,
+                              run.model, reference_.model);
     const DeltaStats& d = row.delta;
     if (row.verdict == Verdict::kDifferent) {
       row.reasons = std::move(diag.causes);

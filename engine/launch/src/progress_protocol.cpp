@@ -32,11 +32,13 @@ void put(std::string& out, int64_t v) {
   out += ' ';
   out.append(buf, ec == std::errc() ? end : buf);
 }
-void put_text(std::string& out, const std::string& text) {
+// Text with '%', control characters and (in a word, which is followed by other fields) spaces
+// escaped as %XX.
+void put_escaped(std::string& out, const std::string& text, bool escape_space) {
   static const char* kHex = "0123456789ABCDEF";
   out += ' ';
   for (unsigned char c : text) {
-    if (c == '%' || c < 0x20 || c == 0x7f) {
+    if (c == '%' || c < 0x20 || c == 0x7f || (escape_space && c == ' ')) {
       out += '%';
       out += kHex[c >> 4];
       out += kHex[c & 0xf];
@@ -45,6 +47,8 @@ void put_text(std::string& out, const std::string& text) {
     }
   }
 }
+void put_text(std::string& out, const std::string& text) { put_escaped(out, text, false); }
+void put_word(std::string& out, const std::string& text) { put_escaped(out, text, true); }
 
 struct Encoder {
   std::string out;
@@ -55,6 +59,7 @@ struct Encoder {
     put(out, m.train_samples);
     put(out, m.test_samples);
     put(out, m.effective_lr);
+    put_word(out, to_json(m.model));
     put_text(out, m.blas_warning);
   }
   void operator()(const StepRecord& m) {
@@ -120,28 +125,39 @@ class Reader {
     if (ec != std::errc() || ptr != t.data() + t.size()) fail();
     return v;
   }
+  // One escaped field up to the next space.
+  std::string word() {
+    const std::string_view t = token();
+    return ok_ ? unescape(t, 0) : std::string();
+  }
+  // The rest of the line.
   std::string text() {
     // An empty text may have lost its separating space to a transport that trims lines.
     if (!ok_ || rest_.empty()) return std::string();
     if (rest_.front() != ' ') return fail(), std::string();
-    std::string out;
-    for (size_t i = 1; i < rest_.size(); ++i) {
-      const char c = rest_[i];
-      if (c != '%') {
-        out += c;
-        continue;
-      }
-      const int hi = i + 2 < rest_.size() ? hex_value(rest_[i + 1]) : -1;
-      const int lo = hi >= 0 ? hex_value(rest_[i + 2]) : -1;
-      if (lo < 0) return fail(), std::string();
-      out += static_cast<char>(hi * 16 + lo);
-      i += 2;
-    }
+    std::string out = unescape(rest_, 1);
     rest_ = {};
     return out;
   }
 
  private:
+  std::string unescape(std::string_view in, size_t from) {
+    std::string out;
+    for (size_t i = from; i < in.size(); ++i) {
+      const char c = in[i];
+      if (c != '%') {
+        out += c;
+        continue;
+      }
+      const int hi = i + 2 < in.size() ? hex_value(in[i + 1]) : -1;
+      const int lo = hi >= 0 ? hex_value(in[i + 2]) : -1;
+      if (lo < 0) return fail(), std::string();
+      out += static_cast<char>(hi * 16 + lo);
+      i += 2;
+    }
+    return out;
+  }
+
   std::string_view fail() {
     ok_ = false;
     return {};
@@ -173,7 +189,14 @@ std::optional<ProgressMessage> decode(std::string_view line) {
       m.train_samples = in.number<int64_t>();
       m.test_samples = in.number<int64_t>();
       m.effective_lr = in.number<double>();
+      const std::string model = in.word();
       m.blas_warning = in.text();
+      if (!in.ok()) return std::nullopt;
+      try {
+        m.model = model_summary_from_json(model);
+      } catch (const std::invalid_argument&) {
+        return std::nullopt;
+      }
       message = m;
       break;
     }

@@ -1,6 +1,7 @@
 #include <parity/stored_runs/compare_runs.h>
 
 #include <exception>
+#include <stdexcept>
 #include <string>
 
 namespace parity::stored_runs {
@@ -31,6 +32,15 @@ engine::CompareRun compare_run(const storage::RunRow& row,
   run.samples_per_s = row.samples_per_s;
   // What the run really trained on (schema 2); older runs leave it to known_train_size().
   if (row.train_size > 0) run.train_size = row.train_size;
+  // The model as rank 0 built it (schema 4). One that does not parse is treated as unrecorded:
+  // the verdict then reads the config's options, as for older runs.
+  if (!row.model_json.empty()) {
+    try {
+      run.model = engine::model_summary_from_json(row.model_json);
+    } catch (const std::invalid_argument&) {
+      run.model.reset();  // unrecorded
+    }
+  }
   return run;
 }
 

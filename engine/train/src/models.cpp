@@ -2,6 +2,7 @@
 
 #include <torch/script.h>
 
+#include <algorithm>
 #include <set>
 #include <sstream>
 
@@ -166,8 +167,8 @@ std::unique_ptr<Model> make_model(const RunConfig& config, at::IntArrayRef sampl
   return std::make_unique<ScriptModel>(std::move(module));
 }
 
-ModelTraits traits_of(const RunConfig& config, Model& model) {
-  ModelTraits t;
+ModelSummary traits_of(const RunConfig& config, Model& model) {
+  ModelSummary t;
   for (const auto& p : model.parameters()) t.parameters += p.numel();
   std::set<std::string> kinds;
   if (auto* seq = dynamic_cast<SequentialModel*>(&model)) {
@@ -178,14 +179,21 @@ ModelTraits traits_of(const RunConfig& config, Model& model) {
         name.resize(name.size() - 4);
       kinds.insert(name);
     }
+    if (config.dropout > 0) t.dropout_p = config.dropout;
   } else if (auto* script = dynamic_cast<ScriptModel*>(&model)) {
     for (const auto& m : script->module().modules()) {
       if (!m.type()->name()) continue;
       std::string name = m.type()->name()->name();  // e.g. "Dropout", "BatchNorm1d", "Net"
       kinds.insert(name);
+      if (name.find("Dropout") == std::string::npos) continue;
+      // nn.Dropout's rate is a TorchScript constant of its class (__constants__ = ['p', ...]).
+      if (auto p = m.type()->findConstant("p"); p && p->isDouble()) {
+        t.dropout_p = std::max(t.dropout_p, p->toDouble());
+      } else if (m.hasattr("p") && m.attr("p").isDouble()) {
+        t.dropout_p = std::max(t.dropout_p, m.attr("p").toDouble());
+      }
     }
   }
-  (void)config;
   for (const auto& k : kinds) {
     t.layer_kinds.push_back(k);
     if (k.find("Dropout") != std::string::npos) t.dropout = true;

@@ -2,6 +2,7 @@
 // The models Parity trains: the built-ins (linear, MLP and a small CNN, with optional dropout and
 // batch norm; a bigram for token data) and a user's TorchScript module, behind one interface.
 
+#include <parity/config/model_summary.h>
 #include <parity/config/run_config.h>
 #include <torch/torch.h>
 
@@ -23,14 +24,8 @@ class Model {
   virtual void to(torch::Device device) = 0;
 };
 
-/// A model's layers as the verdict reads them: does it hold dropout or batch norm?
-struct ModelTraits {
-  int64_t parameters = 0;  ///< scalars
-  bool dropout = false;
-  bool batch_norm = false;
-  std::vector<std::string> layer_kinds;  ///< distinct submodule kinds, e.g. Linear, BatchNorm1d
-};
-ModelTraits traits_of(const RunConfig& config, Model& model);
+/// A model's layers as the verdict reads them: does it hold dropout (at what rate) or batch norm?
+ModelSummary traits_of(const RunConfig& config, Model& model);
 
 /// Builds the config's built-in model for inputs shaped like `sample_shape` (one sample, no batch
 /// dim) and `num_outputs` outputs (the vocabulary for bigram). Initialisation draws from torch's

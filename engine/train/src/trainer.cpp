@@ -270,6 +270,7 @@ void Trainer::report_start() {
   start.test_samples = data_.test.size();
   start.effective_lr = base_lr_;
   start.blas_warning = check_blas().message;
+  start.model = traits_of(config_, *model_);
   sink_->on_start(start);
 }
 

@@ -8,6 +8,7 @@
 
 #include <parity/analysis/axis.h>
 #include <parity/analysis/curve_analysis.h>
+#include <parity/config/model_summary.h>
 #include <parity/config/run_config.h>
 
 #include <cstdint>
@@ -37,6 +38,9 @@ struct CompareRun {
   std::optional<double> final_accuracy;  ///< nullopt for regression
   double samples_per_s = 0;              ///< 0 = derive from the last point (samples / time_s)
   double wall_time_s = 0;                ///< 0 = the last point's time_s
+  /// The model as the run's rank 0 built it; nullopt = not recorded (the config's built-in
+  /// options are read instead; a TorchScript module's layers are then unknown).
+  std::optional<ModelSummary> model;
 };
 
 /// The run's loss against one axis.
@@ -73,9 +77,13 @@ struct Diagnosis {
 
 /// Reads every differing key of `config` vs `reference`. Train sizes (nullopt = unknown; then
 /// known_train_size() is tried) enable the padding / dropped-samples / short-accumulation checks.
+/// Models as the runs recorded them (nullopt: read the config's built-in options) tell whether
+/// dropout or batch norm is in a model the config does not describe, a TorchScript module.
 Diagnosis diagnose(const RunConfig& config, const RunConfig& reference,
                    std::optional<int64_t> train_size = std::nullopt,
-                   std::optional<int64_t> reference_train_size = std::nullopt);
+                   std::optional<int64_t> reference_train_size = std::nullopt,
+                   const std::optional<ModelSummary>& model = std::nullopt,
+                   const std::optional<ModelSummary>& reference_model = std::nullopt);
 
 /// How a run's curve differs from the reference's on one axis: the run is interpolated at the
 /// reference's points inside the overlap (linearly, no extrapolation) and the gap measured there.

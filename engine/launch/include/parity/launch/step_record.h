@@ -2,6 +2,8 @@
 /// What a training run reports, and the interface it reports through. The engine does not know
 /// where records go (SQLite, a pipe, a test's vector): the caller supplies a StepSink.
 
+#include <parity/config/model_summary.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -37,6 +39,7 @@ struct RunStart {
   int64_t test_samples = 0;
   double effective_lr = 0;
   std::string blas_warning;  ///< non-empty when the BLAS check found a slow GEMM
+  ModelSummary model;        ///< the model as rank 0 built it (layers, dropout, batch norm)
 };
 
 enum class RunOutcome { kFinished, kDiverged, kFailed, kStopped };

@@ -5,6 +5,7 @@
 #include <parity/analysis/counterfactual.h>
 #include <parity/config/setup_text.h>
 #include <parity/stored_runs/compare_runs.h>
+#include <parity/stored_runs/proofs.h>
 
 #include <iostream>
 #include <memory>
@@ -25,15 +26,13 @@ struct ExplainArgs {
   bool quiet = false;
 };
 
-// The counterfactual as a recorded run: labelled "cf #7 padding", its notes naming the change.
-int64_t record_counterfactual(storage::Database& db, const engine::Counterfactual& cf,
-                              int64_t run_id, int64_t reference_id, RunnerOptions options) {
+// The counterfactual as a recorded run (labelled "cf #7 padding", noted and linked), trained.
+int64_t run_counterfactual(storage::Database& db, const engine::Counterfactual& cf, int64_t run_id,
+                           int64_t reference_id, RunnerOptions options) {
+  require_valid(*cf.config);
+  const int64_t id = stored_runs::record_counterfactual(db, cf, run_id, reference_id);
   engine::RunConfig config = *cf.config;
-  config.label = "cf #" + std::to_string(run_id) + " " + cf.cause;
-  require_valid(config);
-  const int64_t id = db.create_run(config.label, engine::to_json(config));
-  db.set_notes(id, "counterfactual of run " + std::to_string(run_id) + " (reference " +
-                       std::to_string(reference_id) + "), cause " + cf.cause + ": " + cf.change);
+  config.label = db.get_run(id)->label;
   options.quiet = true;
   const RunReport report = run_recorded(db, id, config, options);
   if (report.outcome != engine::RunOutcome::kFinished) {
@@ -48,23 +47,16 @@ int explain_command(const ExplainArgs& a) {
   storage::Database db = open_existing_db(db_or_default(a.db));
   const int64_t reference = parse_id(a.reference, "--reference");
   const int64_t run = parse_id(a.run, "RUN");
-  // Judged without seed groups: a counterfactual that only changes the seed would otherwise form
-  // a group with the run and lend it a noise floor.
-  engine::CompareOptions options_no_groups;
-  options_no_groups.use_seed_groups = false;
-  const engine::Comparison before = compare_in_db(db, reference, {run}, options_no_groups);
-  const engine::RunComparison& row = before.rows.at(1);
+  const stored_runs::ProofPlan plan = stored_runs::plan_proof(db, reference, run);
+  const engine::RunComparison& row = plan.original;
   std::cout << "run " << run << " (" << row.label << ") vs reference " << reference << " ("
-            << before.rows[0].label << "): " << engine::to_string(row.verdict) << " — "
+            << plan.reference_label << "): " << engine::to_string(row.verdict) << " — "
             << row.summary << "\n";
   if (row.verdict != engine::Verdict::kDifferent) {
     std::cout << "nothing to prove: the verdict is not 'different'\n";
     return kExitOk;
   }
-  const engine::CompareRun stored = stored_runs::load_compare_run(db, run);
-  const engine::CompareRun stored_ref = stored_runs::load_compare_run(db, reference);
-  const auto cfs = engine::counterfactuals(stored.config, stored_ref.config, row.reasons,
-                                           stored.train_size, stored_ref.train_size);
+  const auto& cfs = plan.counterfactuals;
   SignalStop stop;
   RunnerOptions options;
   if (!a.dry_run) {
@@ -86,8 +78,9 @@ int explain_command(const ExplainArgs& a) {
       continue;
     }
     std::cout << std::flush;
-    const int64_t id = record_counterfactual(db, cf, run, reference, options);
-    const engine::Comparison after = compare_in_db(db, reference, {id}, options_no_groups);
+    const int64_t id = run_counterfactual(db, cf, run, reference, options);
+    const engine::Comparison after =
+        compare_in_db(db, reference, {id}, stored_runs::proof_options());
     const engine::ProofResult proof = engine::judge_counterfactual(row, after.rows[1]);
     proved += proof.proof == engine::Proof::kConfirmed;
     std::cout << "\n    -> run " << id << ": " << proof.text << "\n" << std::flush;

@@ -215,6 +215,53 @@ TEST(CliExplain, TheSeedsPaddingCaseIsConfirmedByItsCounterfactual) {
   EXPECT_TRUE(contains(cf->notes, "counterfactual of run 2 (reference 1), cause padding"))
       << cf->notes;
   EXPECT_EQ(cf->status, storage::RunStatus::kFinished);
+  EXPECT_EQ(cf->explains_run, 2);  // linked, not only labelled
+  EXPECT_EQ(cf->explains_reference, 1);
+  EXPECT_EQ(cf->explains_cause, "padding");
+}
+
+// A TorchScript module's batch norm and dropout are not in the config: rank 0 records the model
+// it built, and the verdict reads them from that record.
+TEST(CliCompare, ATorchScriptModulesBatchNormAndDropoutAreNamedFromTheRecordedModel) {
+  TempDir home;
+  const std::string db_path = home.file("runs.db");
+  const std::string model = std::string(PARITY_TEST_DATA) + "/bn_dropout.pt";
+  for (const auto& [w, b] :
+       std::vector<std::pair<std::string, std::string>>{{"1", "16"}, {"2", "8"}}) {
+    CliResult r = run_cli({"run",
+                           "--db",
+                           db_path,
+                           "--worker",
+                           PARITY_WORKER,
+                           "--dataset",
+                           "synthetic-regression",
+                           "--synthetic-samples",
+                           "64",
+                           "--model",
+                           "torchscript",
+                           "--model-file",
+                           model,
+                           "--init",
+                           "default",
+                           "--num-processes",
+                           w,
+                           "--per-device-batch-size",
+                           b,
+                           "--epochs",
+                           "1",
+                           "--quiet"},
+                          home.path());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  {
+    storage::Database db(db_path);
+    EXPECT_TRUE(contains(db.get_run(2)->model_json, "\"BatchNorm1d\""))
+        << db.get_run(2)->model_json;
+  }
+  CliResult r = run_cli({"compare", "--db", db_path, "--reference", "1", "2"}, home.path());
+  EXPECT_TRUE(contains(r.out, "batch norm normalises over the per-device batch: 8 vs 16 samples"))
+      << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "dropout 0.5: with the same seed on every rank")) << r.out;
 }
 
 // The window reads a model's summary from the worker (it does not load LibTorch).
@@ -228,7 +275,8 @@ TEST(CliWorker, InspectModelPrintsTheSummaryOrOneErrorLine) {
   const std::string cmd = std::string(PARITY_WORKER) + " --inspect-model " + home.file("m.json");
   ASSERT_EQ(std::system((cmd + " >" + out + " 2>" + err).c_str()), 0) << read_file(err);
   EXPECT_EQ(read_file(out),
-            "{\"batch_norm\":true,\"dropout\":true,\"layer_kinds\":[\"BatchNorm1d\",\"Dropout\","
+            "{\"batch_norm\":true,\"dropout\":true,\"dropout_p\":0.5,\"layer_kinds\":["
+            "\"BatchNorm1d\",\"Dropout\","
             "\"Linear\",\"ReLU\",\"Sequential\"],\"parameters\":81}\n");
   std::ofstream(home.file("bad.json"))
       << R"({"dataset": "synthetic-regression", "task": "regression", "model": "torchscript",

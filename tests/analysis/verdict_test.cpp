@@ -72,6 +72,20 @@ TEST(Compare, EquivalentSetupsOnTheRegression) {
   EXPECT_DOUBLE_EQ(*c.rows[0].scaling_efficiency, 1.0);
 }
 
+TEST(Compare, TheFirstPointAboveTheAllowedGapIsWhereTheCurvesPart) {
+  const RunConfig config = regression(1, 16);
+  const CompareRun ref = make_run(1, config, [](double) { return 1.0; });
+  // Equal up to 512 samples, then 1 % above: the tolerance at loss 1 is 0.0011.
+  const CompareRun late = make_run(2, config, [](double s) { return s <= 512 ? 1.0 : 1.01; });
+  const CompareRun same = make_run(3, config, [](double) { return 1.0; });
+  const Comparison c = compare(ref, {late, same});
+  ASSERT_EQ(c.rows[1].verdict, Verdict::kDifferent);
+  ASSERT_TRUE(c.rows[1].first_outside_x.has_value());
+  EXPECT_DOUBLE_EQ(*c.rows[1].first_outside_x, 528);  // the first point past 512, at 16 a step
+  EXPECT_FALSE(c.rows[2].first_outside_x.has_value());
+  EXPECT_FALSE(c.rows[0].first_outside_x.has_value());
+}
+
 TEST(Compare, UnscaledLrIsDifferentAndExplained) {
   RunConfig base = regression(1, 64);
   RunConfig two = regression(2, 64);  // lr_scaling none: 0.05 on 2 processes

@@ -245,7 +245,7 @@ class Comparer {
     row.noise_floor = from_ref ? floor_[0] : floor_[i];
     row.noise_source = from_ref ? floor_source_[0] : floor_source_[i];
     const SeedGroup* group = from_ref ? group_of_[0] : group_of_[i];
-    row.worst_ratio = worst_ratio(aligned, group, &row.outside_fraction);
+    row.worst_ratio = worst_ratio(aligned, group, &row.outside_fraction, &row.first_outside_x);
     row.verdict = decide(row.delta, row.worst_ratio, group != nullptr, row.outside_fraction);
     if (group && row.verdict == Verdict::kEquivalent) check_final_eval(run, *group, row);
     explain(run, row);
@@ -273,8 +273,10 @@ class Comparer {
     return w_i + t * (w_j - w_i);
   }
 
-  // max over the finite points of |delta| / allowed; *outside = the share of points above 1.
-  double worst_ratio(const Aligned& a, const SeedGroup* group, double* outside) const {
+  // max over the finite points of |delta| / allowed; *outside = the share of points above 1,
+  // *first = the x of the first of them.
+  double worst_ratio(const Aligned& a, const SeedGroup* group, double* outside,
+                     std::optional<double>* first) const {
     double worst = 0;
     size_t points = 0, above = 0;
     for_each_finite(a, [&](size_t k, double delta) {
@@ -284,6 +286,7 @@ class Comparer {
       worst = std::max(worst, ratio);
       ++points;
       above += ratio > 1;
+      if (ratio > 1 && !*first) *first = a.x[k];
     });
     *outside = points > 0 ? static_cast<double>(above) / static_cast<double>(points) : 0;
     return worst;

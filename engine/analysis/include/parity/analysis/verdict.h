@@ -157,7 +157,9 @@ struct RunComparison {
   /// With a seed group: the allowed gap at each point is the seeds' min-max spread there (their
   /// band) x noise_factor, or the tolerance if larger; "equivalent" needs at most 5 % of the
   /// points outside and the final evaluation within the seeds' spread of final evaluations.
-  double outside_fraction = 0;        ///< share of compared points above the allowed gap
+  double outside_fraction = 0;  ///< share of compared points above the allowed gap
+  /// Where the curves part: the x (on options.axis) of the first point above the allowed gap.
+  std::optional<double> first_outside_x;
   std::optional<double> eval_spread;  ///< the seeds' spread of final evaluation losses
   bool final_eval_outside = false;    ///< the final evaluation is outside that spread
   double noise_floor = 0;             ///< the seeds' largest spread (0 when no seed group applies)

@@ -22,11 +22,14 @@
 #include <QTableView>
 #include <QTableWidget>
 #include <QTest>
+#include <QTextBrowser>
 #include <QThread>
 #include <QTimer>
 #include <QtCharts/QAreaSeries>
 #include <QtCharts/QChart>
 #include <QtCharts/QLineSeries>
+#include <QtCharts/QValueAxis>
+#include <cmath>
 #include <map>
 
 #include "test_util.h"
@@ -361,9 +364,33 @@ TEST(ComparePanelTest, VerdictTableDiffAndDeltaPlot) {
   double maxLoss = 0;
   for (const auto& s : steps) maxLoss = std::max(maxLoss, s.loss);
   std::map<QString, QList<QPointF>> deltas;
+  QLineSeries* parting = nullptr;
   for (QAbstractSeries* s : panel->deltaChart()->series()) {
-    if (auto* line = qobject_cast<QLineSeries*>(s)) deltas[line->name()] = line->points();
+    auto* line = qobject_cast<QLineSeries*>(s);
+    if (line && line->objectName() == "partingMark") {
+      parting = line;
+    } else if (line) {
+      deltas[line->name()] = line->points();
+    }
   }
+  // Where "higher lr" parts from the reference: a vertical line at its first point outside.
+  ASSERT_NE(parting, nullptr);
+  ASSERT_TRUE(result.rows[2].first_outside_x.has_value());
+  ASSERT_EQ(parting->count(), 2);
+  EXPECT_DOUBLE_EQ(parting->at(0).x(), *result.rows[2].first_outside_x);
+  EXPECT_DOUBLE_EQ(parting->at(1).x(), *result.rows[2].first_outside_x);
+  panel->verdictTable()->selectRow(2);
+  EXPECT_TRUE(panel->details()->toPlainText().contains("The curves part at"))
+      << panel->details()->toPlainText().toStdString();
+  // Round tick values on the Δ plot: every tick a multiple of the tick step.
+  auto* deltaY = qobject_cast<QValueAxis*>(panel->deltaChart()->axes(Qt::Vertical).front());
+  ASSERT_NE(deltaY, nullptr);
+  const double tickStep = (deltaY->max() - deltaY->min()) / (deltaY->tickCount() - 1);
+  const double mantissa = tickStep / std::pow(10.0, std::floor(std::log10(tickStep)));
+  EXPECT_TRUE(std::abs(mantissa - 1) < 1e-9 || std::abs(mantissa - 2) < 1e-9 ||
+              std::abs(mantissa - 5) < 1e-9)
+      << tickStep;
+  EXPECT_NEAR(std::remainder(deltaY->min(), tickStep), 0.0, 1e-9 * tickStep) << deltaY->min();
   ASSERT_EQ(deltas.size(), 3u) << "one Δ line for each of same, higher lr and ref seed 2";
   ASSERT_FALSE(deltas["same"].isEmpty());
   for (const QPointF& p : deltas["same"]) EXPECT_NEAR(p.y(), 0.0, 1e-12) << "at x " << p.x();

@@ -1,7 +1,7 @@
+// The Compare panel: the reference, the verdict table, and how its parts are laid out (the plot
+// in compare_plot.cpp, the details pane and the proofs in compare_details.cpp).
 #include <parity/ui/compare_panel.h>
 #include <parity/ui/database_client.h>
-#include <parity/ui/decimation.h>
-#include <parity/ui/loss_chart.h>
 #include <parity/ui/runs_model.h>
 
 #include <QComboBox>
@@ -11,15 +11,11 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableWidget>
+#include <QTextBrowser>
 #include <QVBoxLayout>
-#include <QtCharts/QAreaSeries>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
-#include <QtCharts/QLineSeries>
-#include <QtCharts/QValueAxis>
-#include <algorithm>
-#include <cmath>
-#include <limits>
+#include <utility>
 
 namespace parity::ui {
 
@@ -38,9 +34,11 @@ QTableWidget* table(QWidget* parent, const QStringList& headers) {
   return t;
 }
 
-// The verdict table's columns: run, verdict, max and final |Δloss|, three of throughput, why.
+// The verdict table's columns: run, verdict, max and final |Δloss|, three of throughput, the
+// proofs (counterfactual runs), why.
 constexpr int kSpeedColumn = 4;
-constexpr int kWhyColumn = 7;
+constexpr int kProofColumn = 7;
+constexpr int kWhyColumn = 8;
 
 QString joinReasons(const std::vector<engine::Reason>& reasons) {
   QStringList texts;
@@ -57,10 +55,13 @@ ComparePanel::ComparePanel(RunsModel* runs, DatabaseClient* db, QWidget* parent)
       reference_(new QComboBox(this)),
       plotKind_(new QComboBox(this)),
       compareButton_(new QPushButton(tr("Compare"), this)),
+      proveButton_(new QPushButton(tr("Prove"), this)),
       status_(new QLabel(this)),
-      verdicts_(table(this, {tr("Run"), tr("Verdict"), tr("Max |Δloss|"), tr("Final |Δloss|"),
-                             tr("Samples/s"), tr("Per device"), tr("Scaling"), tr("Why")})),
+      verdicts_(
+          table(this, {tr("Run"), tr("Verdict"), tr("Max |Δloss|"), tr("Final |Δloss|"),
+                       tr("Samples/s"), tr("Per device"), tr("Scaling"), tr("Proof"), tr("Why")})),
       diff_(table(this, {tr("Config key"), tr("This run"), tr("Reference")})),
+      details_(new QTextBrowser(this)),
       deltaChart_(new QChart),
       deltaView_(new QChartView(deltaChart_, this)),
       deltaLegend_(new QLabel(this)) {
@@ -74,6 +75,20 @@ ComparePanel::ComparePanel(RunsModel* runs, DatabaseClient* db, QWidget* parent)
       ->setToolTip(tr("Samples per second per process"));
   verdicts_->horizontalHeaderItem(kSpeedColumn + 2)
       ->setToolTip(tr("Throughput on W processes / (W × the single-process throughput)"));
+  verdicts_->horizontalHeaderItem(kProofColumn)
+      ->setToolTip(tr("Counterfactual runs (Prove): each cause aligned alone; confirmed when "
+                      "that makes the run equivalent"));
+  proveButton_->setObjectName("proveButton");
+  proveButton_->setToolTip(
+      tr("Prove the selected run's diagnosis: train it with each cause aligned with the "
+         "reference alone (then all at once), queued like any launch, and judge each again"));
+  proveButton_->setEnabled(false);
+  details_->setObjectName("verdictDetails");
+  details_->setOpenLinks(false);
+  details_->setPlaceholderText(tr("Select a compared run to read its verdict in full"));
+  // A third pane in the splitter must not raise the panel's minimum height (the window stays
+  // usable at 900x600): it may shrink to two lines.
+  details_->setMinimumHeight(2 * fontMetrics().height());
   diff_->setObjectName("configDiffTable");
   deltaChart_->setTitle(tr("Δ loss vs the reference"));
   deltaChart_->legend()->hide();  // deltaLegend_ keeps the names whole
@@ -87,6 +102,20 @@ ComparePanel::ComparePanel(RunsModel* runs, DatabaseClient* db, QWidget* parent)
   plotKind_->addItem(tr("Seed groups: mean and min–max band"));
   connect(plotKind_, &QComboBox::currentIndexChanged, this, &ComparePanel::plot);
   connect(compareButton_, &QPushButton::clicked, this, &ComparePanel::compare);
+  connect(proveButton_, &QPushButton::clicked, this, [this] {
+    const int row = verdicts_->currentRow();
+    if (row < 0 || row >= static_cast<int>(comparison_.rows.size())) return;
+    proveButton_->setEnabled(false);  // until the queued rows come back
+    status_->setText(tr("Queuing the counterfactuals of #%1…").arg(comparison_.rows[row].id));
+    emit proveRequested(referenceId(), comparison_.rows[row].id);
+  });
+  // A counterfactual that ends changes its proof: read the verdicts again.
+  connect(runs_, &RunsModel::runEnded, this, [this](qint64 id) {
+    if (awaitsProof(id)) compare();
+  });
+  connect(db_, &DatabaseClient::proofsRead, this, [this](int id, const RunProofs& proofs) {
+    if (id == request_) incomingProofs_ = proofs;
+  });
   connect(reference_, &QComboBox::activated, this, &ComparePanel::compare);
   connect(runs_, &RunsModel::shownRunsChanged, this, &ComparePanel::refillReferences);
   connect(runs_, &QAbstractItemModel::rowsInserted, this, &ComparePanel::refillReferences);
@@ -94,12 +123,17 @@ ComparePanel::ComparePanel(RunsModel* runs, DatabaseClient* db, QWidget* parent)
   connect(db_, &DatabaseClient::compared, this, [this](int id, const engine::Comparison& c) {
     if (id == request_) show(c);  // an older request's answer is stale
   });
-  connect(verdicts_, &QTableWidget::currentCellChanged, this, [this](int row) { showDiff(row); });
+  connect(verdicts_, &QTableWidget::currentCellChanged, this, [this](int row) {
+    showDiff(row);
+    showDetails(row);
+    updateProveButton();
+  });
 
   auto* top = new QHBoxLayout;
   top->addWidget(new QLabel(tr("Reference:"), this));
   top->addWidget(reference_);
   top->addWidget(compareButton_);
+  top->addWidget(proveButton_);
   top->addSpacing(8);
   top->addWidget(status_, 1);
   top->addWidget(new QLabel(tr("Plot:"), this));
@@ -107,6 +141,7 @@ ComparePanel::ComparePanel(RunsModel* runs, DatabaseClient* db, QWidget* parent)
   auto* split = new QSplitter(Qt::Horizontal, this);
   auto* left = new QSplitter(Qt::Vertical, split);
   left->addWidget(verdicts_);
+  left->addWidget(details_);
   left->addWidget(diff_);
   split->addWidget(left);
   auto* plotBox = new QWidget(split);
@@ -152,6 +187,10 @@ void ComparePanel::compare() {
 
 void ComparePanel::show(const engine::Comparison& c) {
   comparison_ = c;
+  proofs_ = std::move(incomingProofs_);
+  incomingProofs_.clear();
+  const QTableWidgetItem* current = verdicts_->item(verdicts_->currentRow(), 0);
+  const qint64 selected = current ? current->data(Qt::UserRole).toLongLong() : 0;
   verdicts_->setRowCount(static_cast<int>(c.rows.size()));
   for (int row = 0; row < static_cast<int>(c.rows.size()); ++row) {
     const engine::RunComparison& r = c.rows[row];
@@ -174,6 +213,7 @@ void ComparePanel::show(const engine::Comparison& c) {
         speed(r.per_device_samples_per_s),
         r.scaling_efficiency ? QString("%1 %").arg(*r.scaling_efficiency * 100, 0, 'f', 0) + mark
                              : QString(),
+        proofCell(r.id),
         why};
     for (int col = 0; col < cells.size(); ++col) {
       auto* item = new QTableWidgetItem(cells[col]);
@@ -184,6 +224,8 @@ void ComparePanel::show(const engine::Comparison& c) {
                                       "the scaling.")
                              : shared);
       }
+      if (col == 0) item->setData(Qt::UserRole, static_cast<qlonglong>(r.id));
+      if (col == kProofColumn) item->setToolTip(proofTooltip(r.id));
       if (col == kWhyColumn || col == 0) {
         item->setToolTip(QString::fromStdString(r.summary) +
                          (r.info.empty() ? QString() : "\n" + joinReasons(r.info)));
@@ -197,7 +239,13 @@ void ComparePanel::show(const engine::Comparison& c) {
     }
   }
   for (int col = 0; col < kWhyColumn; ++col) verdicts_->resizeColumnToContents(col);
-  if (!c.rows.empty()) verdicts_->selectRow(c.rows.size() > 1 ? 1 : 0);
+  // Keep the selection on the run it was on (a re-read after a counterfactual ended).
+  int select = c.rows.size() > 1 ? 1 : 0;
+  for (int row = 0; row < static_cast<int>(c.rows.size()); ++row)
+    if (selected != 0 && c.rows[row].id == selected) select = row;
+  if (!c.rows.empty()) verdicts_->selectRow(select);
+  showDetails(verdicts_->currentRow());
+  updateProveButton();
 
   plot();
   int different = 0;
@@ -205,185 +253,8 @@ void ComparePanel::show(const engine::Comparison& c) {
   status_->setText(tr("%1 run(s) compared, %2 different; noise floor from %3")
                        .arg(static_cast<int>(c.rows.size()) - 1)
                        .arg(different)
-                       .arg(c.groups.empty() ? tr("the tolerance") : tr("seed groups")));
+                       .arg(c.groups.empty() ? tr("the tolerance") : tr("seed groups")) +
+                   (proveNote_.isEmpty() ? QString() : " — " + proveNote_));
   emit compared();
 }
-
-void ComparePanel::plot() {
-  deltaChart_->removeAllSeries();
-  for (QAbstractAxis* a : deltaChart_->axes()) {
-    deltaChart_->removeAxis(a);
-    delete a;
-  }
-  if (plotKind_->currentIndex() == 1) {
-    plotSeedGroups();
-  } else {
-    plotDeltas();
-  }
-  // One entry per named series: a colour swatch and the whole name, wrapped as the width needs.
-  QStringList entries;
-  for (QAbstractSeries* s : deltaChart_->series()) {
-    if (s->name().isEmpty()) continue;
-    QColor color = Qt::gray;
-    if (auto* line = qobject_cast<QLineSeries*>(s)) color = line->color();
-    if (auto* area = qobject_cast<QAreaSeries*>(s)) color = area->brush().color();
-    entries << QString("<span style=\"color:%1\">&#9632;</span>&nbsp;%2")
-                   .arg(color.name(), s->name().toHtmlEscaped().replace(' ', "&nbsp;"));
-  }
-  deltaLegend_->setText(entries.join(" &nbsp; "));
-}
-
-// The allowed gap around 0 where the verdict used a seed group: the seeds' min-max spread at
-// each point (times noise_factor 1), the band a run's Δ must stay inside.
-void ComparePanel::plotAllowedBand(QValueAxis* x, QValueAxis* y, double& lo, double& hi) {
-  const engine::SeedGroup* group = nullptr;
-  for (const engine::SeedGroup& g : comparison_.groups) {
-    if (!group || std::find(g.indices.begin(), g.indices.end(), 0u) != g.indices.end()) group = &g;
-  }
-  if (!group || group->band.x.empty()) return;
-  std::vector<double> up, down;
-  for (std::size_t i = 0; i < group->band.x.size(); ++i) {
-    const double w = group->band.hi[i] - group->band.lo[i];
-    up.push_back(w);
-    down.push_back(-w);
-  }
-  const int width = std::max(100, deltaView_->width());
-  auto line = [&](const std::vector<double>& ys) {
-    const engine::Series s =
-        decimate_min_max(engine::Series{group->band.x, ys}, {engine::Range{}, width});
-    auto* series = new QLineSeries;
-    QList<QPointF> points;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-      points.append(QPointF(s.x[i], s.y[i]));
-      lo = std::min(lo, s.y[i]);
-      hi = std::max(hi, s.y[i]);
-    }
-    series->replace(points);
-    return series;
-  };
-  auto* band = new QAreaSeries(line(up), line(down));
-  band->setBrush(QColor(128, 128, 128, 50));
-  band->setPen(Qt::NoPen);
-  QStringList ids;
-  for (int64_t id : group->run_ids) ids << QString("#%1").arg(id);
-  band->setName(tr("allowed gap: spread of seeds %1").arg(ids.join(", ")));
-  deltaChart_->addSeries(band);
-  band->attachAxis(x);
-  band->attachAxis(y);
-}
-
-void ComparePanel::plotDeltas() {
-  const engine::Comparison& c = comparison_;
-  deltaChart_->setTitle(tr("Δ loss vs the reference"));
-  auto* x = new QValueAxis;
-  auto* y = new QValueAxis;
-  x->setTitleText(tr("samples seen"));
-  x->setLabelFormat("%g");
-  y->setLabelFormat("%g");
-  deltaChart_->addAxis(x, Qt::AlignBottom);
-  deltaChart_->addAxis(y, Qt::AlignLeft);
-  double lo = 0, hi = 0, x0 = 0, x1 = 1;
-  bool any = false;
-  plotAllowedBand(x, y, lo, hi);
-  for (const engine::RunComparison& r : c.rows) {
-    if (r.verdict == engine::Verdict::kReference || r.delta_curve.empty()) continue;
-    // The delta curve has one point per reference step: decimate to the view's width.
-    const engine::Series shown =
-        decimate_min_max(r.delta_curve, {engine::Range{}, std::max(100, deltaView_->width())});
-    QList<QPointF> points;
-    for (std::size_t i = 0; i < shown.size(); ++i) {
-      if (!std::isfinite(shown.y[i])) continue;
-      points.append(QPointF(shown.x[i], shown.y[i]));
-      lo = std::min(lo, shown.y[i]);
-      hi = std::max(hi, shown.y[i]);
-      x0 = any ? std::min(x0, shown.x[i]) : shown.x[i];
-      x1 = any ? std::max(x1, shown.x[i]) : shown.x[i];
-      any = true;
-    }
-    auto* series = new QLineSeries;
-    series->setName(QString::fromStdString(r.label));
-    series->setColor(LossChart::colorFor(r.id));
-    series->replace(points);
-    deltaChart_->addSeries(series);
-    series->attachAxis(x);
-    series->attachAxis(y);
-  }
-  const double pad = (hi - lo) * 0.05 + 1e-12;
-  y->setRange(lo - pad, hi + pad);
-  if (any) x->setRange(x0, x1 > x0 ? x1 : x0 + 1);
-}
-
-void ComparePanel::plotSeedGroups() {
-  deltaChart_->setTitle(comparison_.groups.empty()
-                            ? tr("No seed groups: run one setup with several seeds")
-                            : tr("Seed groups: mean and min–max band"));
-  auto* x = new QValueAxis;
-  auto* y = new QValueAxis;
-  x->setTitleText(tr("samples seen"));
-  x->setLabelFormat("%g");
-  y->setLabelFormat("%g");
-  deltaChart_->addAxis(x, Qt::AlignBottom);
-  deltaChart_->addAxis(y, Qt::AlignLeft);
-  const int width = std::max(100, deltaView_->width());
-  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-  double x0 = lo, x1 = -lo;
-  for (const engine::SeedGroup& g : comparison_.groups) {
-    if (g.band.x.empty()) continue;
-    const QColor color = LossChart::colorFor(g.run_ids.front());
-    // Each of mean, lo and hi decimated on its own keeps its extremes.
-    auto line = [&](const std::vector<double>& ys) {
-      const engine::Series s =
-          decimate_min_max(engine::Series{g.band.x, ys}, {engine::Range{}, width});
-      auto* series = new QLineSeries;
-      QList<QPointF> points;
-      for (std::size_t i = 0; i < s.size(); ++i) {
-        points.append(QPointF(s.x[i], s.y[i]));
-        lo = std::min(lo, s.y[i]);
-        hi = std::max(hi, s.y[i]);
-        x0 = std::min(x0, s.x[i]);
-        x1 = std::max(x1, s.x[i]);
-      }
-      series->replace(points);
-      return series;
-    };
-    QLineSeries* upper = line(g.band.hi);
-    QLineSeries* lower = line(g.band.lo);
-    auto* band = new QAreaSeries(upper, lower);
-    QColor fill = color;
-    fill.setAlpha(60);
-    band->setBrush(fill);
-    band->setPen(Qt::NoPen);
-    QStringList ids;
-    for (int64_t id : g.run_ids) ids << QString("#%1").arg(id);
-    band->setName(tr("%1: min–max of %2 seeds").arg(ids.join(", ")).arg(g.run_ids.size()));
-    deltaChart_->addSeries(band);
-    band->attachAxis(x);
-    band->attachAxis(y);
-    QLineSeries* mean = line(g.band.mean);
-    mean->setColor(color);
-    mean->setName(tr("mean (spread %1)").arg(g.spread, 0, 'g', 3));
-    deltaChart_->addSeries(mean);
-    mean->attachAxis(x);
-    mean->attachAxis(y);
-  }
-  if (lo <= hi) {
-    const double pad = (hi - lo) * 0.05 + 1e-12;
-    y->setRange(lo - pad, hi + pad);
-    x->setRange(x0, x1 > x0 ? x1 : x0 + 1);
-  }
-}
-
-void ComparePanel::showDiff(int row) {
-  diff_->setRowCount(0);
-  if (row < 0 || row >= static_cast<int>(comparison_.rows.size())) return;
-  const auto& keys = comparison_.rows[row].config_diff;
-  diff_->setRowCount(static_cast<int>(keys.size()));
-  for (int i = 0; i < static_cast<int>(keys.size()); ++i) {
-    diff_->setItem(i, 0, new QTableWidgetItem(QString::fromStdString(keys[i].key)));
-    diff_->setItem(i, 1, new QTableWidgetItem(QString::fromStdString(keys[i].value)));
-    diff_->setItem(i, 2, new QTableWidgetItem(QString::fromStdString(keys[i].reference)));
-  }
-  diff_->resizeColumnsToContents();
-}
-
 }  // namespace parity::ui

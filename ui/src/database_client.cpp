@@ -18,6 +18,9 @@ DatabaseClient::DatabaseClient(QObject* parent) : QObject(parent), worker_(new D
   connect(worker_, &DatabaseWorker::exportFinished, this, &DatabaseClient::exportFinished);
   connect(worker_, &DatabaseWorker::operationFailed, this, &DatabaseClient::operationFailed);
   connect(worker_, &DatabaseWorker::compared, this, &DatabaseClient::compared);
+  connect(worker_, &DatabaseWorker::proofsRead, this, &DatabaseClient::proofsRead);
+  connect(worker_, &DatabaseWorker::proofQueued, this, &DatabaseClient::proofQueued);
+  connect(worker_, &DatabaseWorker::proveFailed, this, &DatabaseClient::proveFailed);
   thread_.start();
 }
 
@@ -74,6 +77,11 @@ void DatabaseClient::compareRuns(int requestId, qint64 referenceId, const QList<
   post([w = worker_, requestId, referenceId, others] {
     w->compareRuns(requestId, referenceId, others);
   });
+}
+
+void DatabaseClient::proveRun(int requestId, qint64 referenceId, qint64 runId) {
+  post(
+      [w = worker_, requestId, referenceId, runId] { w->proveRun(requestId, referenceId, runId); });
 }
 
 }  // namespace parity::ui

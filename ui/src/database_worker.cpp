@@ -17,6 +17,8 @@ std::vector<int64_t> toIds(const QList<qint64>& ids) { return {ids.begin(), ids.
 DatabaseWorker::DatabaseWorker(QObject* parent) : QObject(parent) {
   qRegisterMetaType<RunRows>();
   qRegisterMetaType<engine::Comparison>();
+  qRegisterMetaType<RunProofs>();
+  qRegisterMetaType<QueuedProof>();
 }
 
 DatabaseWorker::~DatabaseWorker() = default;
@@ -164,9 +166,52 @@ void DatabaseWorker::exportRuns(const QString& path, const QList<qint64>& runIds
 void DatabaseWorker::compareRuns(int requestId, qint64 referenceId, const QList<qint64>& others) {
   if (!ready(tr("Comparing runs"))) return;
   try {
-    emit compared(requestId, stored_runs::compare_stored(*db_, referenceId, toIds(others)));
+    const engine::Comparison comparison =
+        stored_runs::compare_stored(*db_, referenceId, toIds(others));
+    RunProofs proofs;
+    for (const engine::RunComparison& row : comparison.rows) {
+      if (row.verdict == engine::Verdict::kReference) continue;
+      try {
+        auto found = stored_runs::stored_proofs(*db_, referenceId, row.id);
+        if (!found.empty()) proofs[row.id] = std::move(found);
+      } catch (const std::exception&) {
+        // A counterfactual that cannot be read (deleted meanwhile, a bad config) shows no proof.
+      }
+    }
+    emit proofsRead(requestId, proofs);
+    emit compared(requestId, comparison);
   } catch (const std::exception& e) {
     emit operationFailed(tr("Comparing runs"), QString::fromStdString(e.what()));
+  }
+}
+
+void DatabaseWorker::proveRun(int requestId, qint64 referenceId, qint64 runId) {
+  if (!db_) {
+    emit proveFailed(requestId, tr("No database is open."));
+    return;
+  }
+  try {
+    const stored_runs::ProofPlan plan = stored_runs::plan_proof(*db_, referenceId, runId);
+    QueuedProof q;
+    q.runId = runId;
+    q.referenceId = referenceId;
+    q.verdict = QString::fromStdString(engine::to_string(plan.original.verdict));
+    if (plan.original.verdict != engine::Verdict::kDifferent) {
+      emit proofQueued(requestId, q);  // nothing to prove
+      return;
+    }
+    for (const engine::Counterfactual& cf : plan.counterfactuals) {
+      if (!cf.config) {
+        q.untestable << QString::fromStdString(cf.cause + ": " + cf.why_not);
+        continue;
+      }
+      q.created << stored_runs::record_counterfactual(*db_, cf, runId, referenceId);
+      q.causes << QString::fromStdString(cf.cause);
+    }
+    emit proofQueued(requestId, q);
+    pollRuns();
+  } catch (const std::exception& e) {
+    emit proveFailed(requestId, QString::fromStdString(e.what()));
   }
 }
 

@@ -146,6 +146,11 @@ void MainWindow::connectPlumbing() {
             updateStatus();
           });
   connect(launcher_, &RunLauncher::runStarted, this, &MainWindow::updateStatus);
+  connect(comparePanel_, &ComparePanel::proveRequested, launcher_, &RunLauncher::prove);
+  connect(launcher_, &RunLauncher::proofQueued, comparePanel_, &ComparePanel::proofQueued);
+  connect(launcher_, &RunLauncher::proveFailed, this, [this](const QString& message) {
+    showProblem(this, tr("Prove"), adviseOn(message), message);
+  });
   connect(launcher_, &RunLauncher::idle, this, [this] {
     awaitingFinalPoll_ = true;  // the runs' last rows and statuses come with the next poll
     db_->pollNow();

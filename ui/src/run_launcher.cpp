@@ -21,6 +21,12 @@ constexpr int kTailLines = 12;
 RunLauncher::RunLauncher(DatabaseClient* db, QObject* parent) : QObject(parent), db_(db) {
   connect(db_, &DatabaseClient::runCreated, this, &RunLauncher::onRunCreated);
   connect(db_, &DatabaseClient::runCreateFailed, this, &RunLauncher::onRunCreateFailed);
+  connect(db_, &DatabaseClient::proofQueued, this, &RunLauncher::onProofQueued);
+  connect(db_, &DatabaseClient::proveFailed, this, [this](int requestId, const QString& message) {
+    if (!proving_.remove(requestId)) return;
+    emit proveFailed(message);
+    checkIdle();
+  });
 }
 
 RunLauncher::~RunLauncher() {
@@ -60,7 +66,7 @@ void RunLauncher::setMaxConcurrent(int count) {
 }
 
 int RunLauncher::outstanding() const {
-  return creating_.size() + static_cast<int>(pending_.size()) + processes_.size();
+  return creating_.size() + proving_.size() + static_cast<int>(pending_.size()) + processes_.size();
 }
 
 bool RunLauncher::canStop(qint64 runId) const {
@@ -71,15 +77,18 @@ bool RunLauncher::canStop(qint64 runId) const {
   return false;
 }
 
-void RunLauncher::launch(const std::vector<engine::RunConfig>& configs) {
+bool RunLauncher::cliFound() {
   QStringList searched;
-  if (findCli(&searched).isEmpty()) {
-    emit launchFailed(tr("parity-cli was not found, so no run can start."),
-                      tr("Build it (ninja parity-cli) so it sits beside this parity executable, "
-                         "or put it on PATH, or set PARITY_CLI to its path. Looked in: %1.")
-                          .arg(searched.join(", ")));
-    return;
-  }
+  if (!findCli(&searched).isEmpty()) return true;
+  emit launchFailed(tr("parity-cli was not found, so no run can start."),
+                    tr("Build it (ninja parity-cli) so it sits beside this parity executable, "
+                       "or put it on PATH, or set PARITY_CLI to its path. Looked in: %1.")
+                        .arg(searched.join(", ")));
+  return false;
+}
+
+void RunLauncher::launch(const std::vector<engine::RunConfig>& configs) {
+  if (!cliFound()) return;
   for (const engine::RunConfig& config : configs) {
     const int request = nextRequest_++;
     const QString json = QString::fromStdString(engine::to_json(config));
@@ -93,6 +102,20 @@ void RunLauncher::onRunCreated(int requestId, qint64 runId) {
   if (it == creating_.end()) return;  // created by someone else's request
   pending_.push_back({runId, *it});
   creating_.erase(it);
+  startPending();
+}
+
+void RunLauncher::prove(qint64 referenceId, qint64 runId) {
+  if (!cliFound()) return;
+  const int request = nextRequest_++;
+  proving_.insert(request);
+  db_->proveRun(request, referenceId, runId);
+}
+
+void RunLauncher::onProofQueued(int requestId, const QueuedProof& queued) {
+  if (!proving_.remove(requestId)) return;  // someone else's request
+  for (qint64 id : queued.created) pending_.push_back({id, QString()});
+  emit proofQueued(queued);
   startPending();
 }
 

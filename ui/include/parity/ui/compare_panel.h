@@ -8,6 +8,7 @@
 /// Thread affinity: UI thread.
 
 #include <parity/analysis/verdict.h>
+#include <parity/ui/database_worker.h>
 
 #include <QWidget>
 
@@ -20,6 +21,7 @@ class QComboBox;
 class QLabel;
 class QPushButton;
 class QTableWidget;
+class QTextBrowser;
 
 namespace parity::ui {
 
@@ -41,14 +43,30 @@ class ComparePanel : public QWidget {
   /// The Δ plot's legend: every series' whole name, wrapped under the plot (Qt's legend cuts them).
   QLabel* deltaLegend() const { return deltaLegend_; }
   QComboBox* plotKindBox() const { return plotKind_; }
+  /// Prove: enabled when the selected verdict row is 'different'.
+  QPushButton* proveButton() const { return proveButton_; }
+  /// The selected row in full: verdict, summary, every reason, information, and its proofs.
+  QTextBrowser* details() const { return details_; }
+  /// The recorded counterfactuals of the compared runs, as the last comparison read them.
+  const RunProofs& proofs() const { return proofs_; }
+
+  /// What Prove queued (from the launcher): said in the status line; the table re-reads.
+  void proofQueued(const QueuedProof& queued);
 
  signals:
   void compared();
+  /// The user asked to prove why `runId` differs from `referenceId` (the launcher queues it).
+  void proveRequested(qint64 referenceId, qint64 runId);
 
  private:
   void refillReferences();
   void show(const engine::Comparison& comparison);
   void showDiff(int row);
+  void showDetails(int row);
+  void updateProveButton();
+  QString proofCell(qint64 runId) const;
+  QString proofTooltip(qint64 runId) const;
+  bool awaitsProof(qint64 runId) const;
   void plot();
   void plotDeltas();
   void plotSeedGroups();
@@ -59,13 +77,19 @@ class ComparePanel : public QWidget {
   QComboBox* reference_;
   QComboBox* plotKind_;
   QPushButton* compareButton_;
+  QPushButton* proveButton_;
   QLabel* status_;
   QTableWidget* verdicts_;
   QTableWidget* diff_;
+  QTextBrowser* details_;
   QChart* deltaChart_;
   QChartView* deltaView_;
   QLabel* deltaLegend_;
   engine::Comparison comparison_;
+  RunProofs proofs_;
+  RunProofs incomingProofs_;
+  QString proveNote_;  ///< what the last Prove queued, kept after the comparison's summary  ///<
+                       ///< read with the pending request, shown with its comparison
   int request_ = 0;
 };
 

@@ -36,8 +36,13 @@ class DatabaseClient : public QObject {
   void exportCurves(const QString& path, const QList<qint64>& runIds, bool includeRanks);
   void exportRuns(const QString& path, const QList<qint64>& runIds);
   void compareRuns(int requestId, qint64 referenceId, const QList<qint64>& others);
+  /// Queues the counterfactual rows proving why a run differs (DatabaseWorker::proveRun).
+  void proveRun(int requestId, qint64 referenceId, qint64 runId);
 
  signals:
+  void proofsRead(int requestId, const parity::ui::RunProofs& proofs);
+  void proofQueued(int requestId, const parity::ui::QueuedProof& queued);
+  void proveFailed(int requestId, const QString& message);
   void compared(int requestId, const parity::engine::Comparison& comparison);
   void databaseOpened(const QString& path);
   void databaseFailed(const QString& path, const QString& message);

@@ -6,11 +6,14 @@
 
 #include <parity/analysis/verdict.h>
 #include <parity/storage/database.h>
+#include <parity/stored_runs/proofs.h>
 
 #include <QList>
 #include <QMetaType>
 #include <QObject>
 #include <QString>
+#include <QStringList>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -19,6 +22,19 @@ class QTimer;
 namespace parity::ui {
 
 using RunRows = std::vector<storage::RunRow>;
+/// The recorded counterfactuals of each compared run (by run id), as they read now.
+using RunProofs = std::map<int64_t, std::vector<stored_runs::StoredProof>>;
+
+/// What Prove queued for a run: the counterfactual rows created (queued, for the launcher) and
+/// the causes that cannot be tested alone, with why.
+struct QueuedProof {
+  qint64 runId = 0;
+  qint64 referenceId = 0;
+  QString verdict;  ///< the run's verdict as Prove judged it (without seed groups)
+  QList<qint64> created;
+  QStringList causes;      ///< the created rows' causes, in the same order
+  QStringList untestable;  ///< "dropout: dropout masks differ whenever ..."
+};
 
 class DatabaseWorker : public QObject {
   Q_OBJECT
@@ -38,10 +54,17 @@ class DatabaseWorker : public QObject {
   void exportCurves(const QString& path, const QList<qint64>& runIds, bool includeRanks);
   void exportRuns(const QString& path, const QList<qint64>& runIds);
   /// Loads the runs' global curves and configs and compares them to the reference (verdict.h).
+  /// Also answers with proofsRead (before compared) for the runs that have counterfactuals.
   void compareRuns(int requestId, qint64 referenceId, const QList<qint64>& others);
+  /// Creates the queued counterfactual rows that would prove why `runId` differs from the
+  /// reference (stored_runs::plan_proof); answers with proofQueued or proveFailed.
+  void proveRun(int requestId, qint64 referenceId, qint64 runId);
 
  signals:
   void compared(int requestId, const parity::engine::Comparison& comparison);
+  void proofsRead(int requestId, const parity::ui::RunProofs& proofs);
+  void proofQueued(int requestId, const parity::ui::QueuedProof& queued);
+  void proveFailed(int requestId, const QString& message);
   void databaseOpened(const QString& path);
   void databaseFailed(const QString& path, const QString& message);
   void runsListed(const parity::ui::RunRows& runs);
@@ -61,3 +84,5 @@ class DatabaseWorker : public QObject {
 
 Q_DECLARE_METATYPE(parity::ui::RunRows)
 Q_DECLARE_METATYPE(parity::engine::Comparison)
+Q_DECLARE_METATYPE(parity::ui::RunProofs)
+Q_DECLARE_METATYPE(parity::ui::QueuedProof)

@@ -7,9 +7,11 @@
 /// Thread affinity: UI thread (QProcess signals arrive there).
 
 #include <parity/config/run_config.h>
+#include <parity/ui/database_worker.h>
 
 #include <QHash>
 #include <QObject>
+#include <QSet>
 #include <QStringList>
 #include <deque>
 #include <memory>
@@ -32,6 +34,10 @@ class RunLauncher : public QObject {
   static QString findCli(QStringList* searched = nullptr);
 
   void launch(const std::vector<engine::RunConfig>& configs);
+  /// Prove: creates the counterfactual runs of `runId` against `referenceId` (each cause
+  /// aligned alone, then all) as queued rows, and starts them like any launch. Answers with
+  /// proofQueued, or proveFailed.
+  void prove(qint64 referenceId, qint64 runId);
   /// Stops queued (not yet started) and running runs this launcher owns.
   void stop(qint64 runId);
   void stopAll();
@@ -49,6 +55,8 @@ class RunLauncher : public QObject {
   void runExited(qint64 runId, int exitCode, const QString& lastLines);
   /// Nothing could be started: the problem and what to do about it, for a dialog.
   void launchFailed(const QString& problem, const QString& fix);
+  void proofQueued(const parity::ui::QueuedProof& queued);
+  void proveFailed(const QString& message);
   void idle();
 
  private:
@@ -64,6 +72,8 @@ class RunLauncher : public QObject {
 
   void onRunCreated(int requestId, qint64 runId);
   void onRunCreateFailed(int requestId, const QString& message);
+  void onProofQueued(int requestId, const QueuedProof& queued);
+  bool cliFound();
   void startPending();
   void start(const Pending& pending);
   void onFinished(qint64 runId, int exitCode, bool crashed);
@@ -72,6 +82,7 @@ class RunLauncher : public QObject {
 
   DatabaseClient* db_;
   QHash<int, QString> creating_;  ///< requestId -> config JSON
+  QSet<int> proving_;             ///< prove requests not answered yet
   std::deque<Pending> pending_;
   QHash<qint64, Running> processes_;
   int nextRequest_ = 1;

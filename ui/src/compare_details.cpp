@@ -1,0 +1,141 @@
+// The Compare panel's reading of one run in full (the details pane), the config keys it differs
+// in, and its proofs: the counterfactual runs Prove queued, as they read now.
+#include <parity/ui/compare_panel.h>
+
+#include <QLabel>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QTextBrowser>
+
+namespace parity::ui {
+
+namespace {
+
+QString html(const std::string& text) { return QString::fromStdString(text).toHtmlEscaped(); }
+
+// "confirmed", "partly ×3.2", "running", "failed": what one counterfactual shows so far.
+QString proofState(const stored_runs::StoredProof& p) {
+  if (p.result) {
+    QString state = QString::fromStdString(engine::to_string(p.result->proof));
+    if (p.result->proof == engine::Proof::kPartly)
+      state += QString(" ×%1").arg(p.result->shrink, 0, 'g', 3);
+    return state;
+  }
+  return QString::fromStdString(std::string(storage::to_string(p.status)));
+}
+
+}  // namespace
+
+void ComparePanel::showDiff(int row) {
+  diff_->setRowCount(0);
+  if (row < 0 || row >= static_cast<int>(comparison_.rows.size())) return;
+  const auto& keys = comparison_.rows[row].config_diff;
+  diff_->setRowCount(static_cast<int>(keys.size()));
+  for (int i = 0; i < static_cast<int>(keys.size()); ++i) {
+    diff_->setItem(i, 0, new QTableWidgetItem(QString::fromStdString(keys[i].key)));
+    diff_->setItem(i, 1, new QTableWidgetItem(QString::fromStdString(keys[i].value)));
+    diff_->setItem(i, 2, new QTableWidgetItem(QString::fromStdString(keys[i].reference)));
+  }
+  diff_->resizeColumnsToContents();
+}
+
+bool ComparePanel::awaitsProof(qint64 runId) const {
+  for (const auto& [run, proofs] : proofs_) {
+    for (const auto& p : proofs)
+      if (p.counterfactual == runId) return true;
+  }
+  return false;
+}
+
+QString ComparePanel::proofCell(qint64 runId) const {
+  const auto it = proofs_.find(runId);
+  if (it == proofs_.end()) return QString();
+  QStringList parts;
+  for (const auto& p : it->second)
+    parts << QString("%1 %2 (#%3)")
+                 .arg(QString::fromStdString(p.cause), proofState(p))
+                 .arg(p.counterfactual);
+  return parts.join("; ");
+}
+
+void ComparePanel::updateProveButton() {
+  const int row = verdicts_->currentRow();
+  const bool different = row >= 0 && row < static_cast<int>(comparison_.rows.size()) &&
+                         comparison_.rows[row].verdict == engine::Verdict::kDifferent;
+  proveButton_->setEnabled(different);
+}
+
+void ComparePanel::showDetails(int row) {
+  if (row < 0 || row >= static_cast<int>(comparison_.rows.size())) {
+    details_->clear();
+    return;
+  }
+  const engine::RunComparison& r = comparison_.rows[row];
+  QString text = QString("<b>#%1 %2: %3</b> — %4")
+                     .arg(r.id)
+                     .arg(html(r.label), html(engine::to_string(r.verdict)), html(r.summary));
+  auto list = [&](const QString& title, const std::vector<engine::Reason>& reasons) {
+    if (reasons.empty()) return;
+    text += "<p>" + title + "</p><ul>";
+    for (const auto& reason : reasons) text += "<li>" + html(reason.text) + "</li>";
+    text += "</ul>";
+  };
+  if (r.first_outside_x) {
+    text += "<p>" +
+            tr("The curves part at %1 samples seen: the first point above the allowed gap "
+               "(the dashed line in the Δ plot).")
+                .arg(*r.first_outside_x, 0, 'g', 8) +
+            "</p>";
+  }
+  list(r.verdict == engine::Verdict::kDifferent ? tr("Why:") : tr("Differences:"), r.reasons);
+  list(tr("Information:"), r.info);
+  const auto it = proofs_.find(r.id);
+  if (it != proofs_.end()) {
+    text += "<p>" + tr("Proof (counterfactual runs):") + "</p><ul>";
+    for (const auto& p : it->second) {
+      QString line = QString("#%1 %2: ").arg(p.counterfactual).arg(html(p.cause));
+      if (p.result) {
+        line += html(p.result->text);
+      } else {
+        line += proofState(p);
+        if (!p.error.empty()) line += " — " + html(p.error);
+      }
+      text += "<li>" + line + "</li>";
+    }
+    text += "</ul>";
+  }
+  details_->setHtml(text);
+}
+
+void ComparePanel::proofQueued(const QueuedProof& q) {
+  QString text;
+  if (q.verdict != QString::fromStdString(engine::to_string(engine::Verdict::kDifferent))) {
+    text = tr("Nothing to prove: #%1 is %2 without seed groups").arg(q.runId).arg(q.verdict);
+  } else {
+    QStringList runs;
+    for (int i = 0; i < q.created.size(); ++i)
+      runs << QString("#%1 %2").arg(q.created[i]).arg(q.causes.value(i));
+    text = q.created.isEmpty() ? tr("No cause of #%1 can be tested alone").arg(q.runId)
+                               : tr("Proving #%1: %2 queued").arg(q.runId).arg(runs.join(", "));
+    if (!q.untestable.isEmpty())
+      text += tr("; not testable alone: %1").arg(q.untestable.join("; "));
+  }
+  proveNote_ = text;
+  status_->setToolTip(text);
+  compare();  // the queued rows show in the Proof column; the note follows the summary
+}
+
+QString ComparePanel::proofTooltip(qint64 runId) const {
+  const auto it = proofs_.find(runId);
+  if (it == proofs_.end()) return QString();
+  QStringList lines;
+  for (const auto& p : it->second) {
+    lines << QString("#%1 %2: %3")
+                 .arg(p.counterfactual)
+                 .arg(QString::fromStdString(p.cause),
+                      p.result ? QString::fromStdString(p.result->text) : proofState(p));
+  }
+  return lines.join("\n");
+}
+
+}  // namespace parity::ui

@@ -1,0 +1,218 @@
+// The Compare panel's plot: each run's Δ loss against the reference (with the allowed gap and
+// where each different run parts), or the seed groups' mean inside their min-max band.
+#include <parity/ui/axis_ticks.h>
+#include <parity/ui/compare_panel.h>
+#include <parity/ui/decimation.h>
+#include <parity/ui/loss_chart.h>
+
+#include <QComboBox>
+#include <QLabel>
+#include <QPen>
+#include <QtCharts/QAreaSeries>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QValueAxis>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace parity::ui {
+
+namespace {
+
+// A range widened to multiples of a round step (1, 2 or 5 x 10^k), ticked at each multiple, so
+// the Δ plot reads 0, 0.05, 0.1 instead of 0.0575195, -0.258837.
+void setRoundRange(QValueAxis* axis, double lo, double hi, int ticks) {
+  if (!(hi > lo)) hi = lo + 1;
+  const double step = niceStep(hi - lo, ticks);
+  const double a = std::floor(lo / step + 1e-9) * step;
+  const double b = std::ceil(hi / step - 1e-9) * step;
+  axis->setTickType(QValueAxis::TicksFixed);
+  axis->setRange(a, b);
+  axis->setTickCount(std::clamp(static_cast<int>(std::lround((b - a) / step)) + 1, 2, 12));
+}
+
+}  // namespace
+
+void ComparePanel::plot() {
+  deltaChart_->removeAllSeries();
+  for (QAbstractAxis* a : deltaChart_->axes()) {
+    deltaChart_->removeAxis(a);
+    delete a;
+  }
+  if (plotKind_->currentIndex() == 1) {
+    plotSeedGroups();
+  } else {
+    plotDeltas();
+  }
+  // One entry per named series: a colour swatch and the whole name, wrapped as the width needs.
+  QStringList entries;
+  for (QAbstractSeries* s : deltaChart_->series()) {
+    if (s->name().isEmpty()) continue;
+    QColor color = Qt::gray;
+    if (auto* line = qobject_cast<QLineSeries*>(s)) color = line->color();
+    if (auto* area = qobject_cast<QAreaSeries*>(s)) color = area->brush().color();
+    entries << QString("<span style=\"color:%1\">&#9632;</span>&nbsp;%2")
+                   .arg(color.name(), s->name().toHtmlEscaped().replace(' ', "&nbsp;"));
+  }
+  deltaLegend_->setText(entries.join(" &nbsp; "));
+}
+
+// The allowed gap around 0 where the verdict used a seed group: the seeds' min-max spread at
+// each point (times noise_factor 1), the band a run's Δ must stay inside.
+void ComparePanel::plotAllowedBand(QValueAxis* x, QValueAxis* y, double& lo, double& hi) {
+  const engine::SeedGroup* group = nullptr;
+  for (const engine::SeedGroup& g : comparison_.groups) {
+    if (!group || std::find(g.indices.begin(), g.indices.end(), 0u) != g.indices.end()) group = &g;
+  }
+  if (!group || group->band.x.empty()) return;
+  std::vector<double> up, down;
+  for (std::size_t i = 0; i < group->band.x.size(); ++i) {
+    const double w = group->band.hi[i] - group->band.lo[i];
+    up.push_back(w);
+    down.push_back(-w);
+  }
+  const int width = std::max(100, deltaView_->width());
+  auto line = [&](const std::vector<double>& ys) {
+    const engine::Series s =
+        decimate_min_max(engine::Series{group->band.x, ys}, {engine::Range{}, width});
+    auto* series = new QLineSeries;
+    QList<QPointF> points;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      points.append(QPointF(s.x[i], s.y[i]));
+      lo = std::min(lo, s.y[i]);
+      hi = std::max(hi, s.y[i]);
+    }
+    series->replace(points);
+    return series;
+  };
+  auto* band = new QAreaSeries(line(up), line(down));
+  band->setBrush(QColor(128, 128, 128, 50));
+  band->setPen(Qt::NoPen);
+  QStringList ids;
+  for (int64_t id : group->run_ids) ids << QString("#%1").arg(id);
+  band->setName(tr("allowed gap: spread of seeds %1").arg(ids.join(", ")));
+  deltaChart_->addSeries(band);
+  band->attachAxis(x);
+  band->attachAxis(y);
+}
+
+void ComparePanel::plotDeltas() {
+  const engine::Comparison& c = comparison_;
+  deltaChart_->setTitle(tr("Δ loss vs the reference"));
+  auto* x = new QValueAxis;
+  auto* y = new QValueAxis;
+  x->setTitleText(tr("samples seen"));
+  x->setLabelFormat("%g");
+  y->setLabelFormat("%g");
+  deltaChart_->addAxis(x, Qt::AlignBottom);
+  deltaChart_->addAxis(y, Qt::AlignLeft);
+  double lo = 0, hi = 0, x0 = 0, x1 = 1;
+  bool any = false;
+  plotAllowedBand(x, y, lo, hi);
+  for (const engine::RunComparison& r : c.rows) {
+    if (r.verdict == engine::Verdict::kReference || r.delta_curve.empty()) continue;
+    // The delta curve has one point per reference step: decimate to the view's width.
+    const engine::Series shown =
+        decimate_min_max(r.delta_curve, {engine::Range{}, std::max(100, deltaView_->width())});
+    QList<QPointF> points;
+    for (std::size_t i = 0; i < shown.size(); ++i) {
+      if (!std::isfinite(shown.y[i])) continue;
+      points.append(QPointF(shown.x[i], shown.y[i]));
+      lo = std::min(lo, shown.y[i]);
+      hi = std::max(hi, shown.y[i]);
+      x0 = any ? std::min(x0, shown.x[i]) : shown.x[i];
+      x1 = any ? std::max(x1, shown.x[i]) : shown.x[i];
+      any = true;
+    }
+    auto* series = new QLineSeries;
+    series->setName(QString::fromStdString(r.label));
+    series->setColor(LossChart::colorFor(r.id));
+    series->replace(points);
+    deltaChart_->addSeries(series);
+    series->attachAxis(x);
+    series->attachAxis(y);
+  }
+  // Where each different run's curve parts from the reference's (its first point above the
+  // allowed gap): a vertical line in the run's colour.
+  for (const engine::RunComparison& r : c.rows) {
+    if (r.verdict != engine::Verdict::kDifferent || !r.first_outside_x) continue;
+    auto* mark = new QLineSeries;
+    mark->setObjectName("partingMark");
+    mark->setName(tr("#%1 parts at %2").arg(r.id).arg(*r.first_outside_x, 0, 'g', 6));
+    QPen pen(LossChart::colorFor(r.id));
+    pen.setStyle(Qt::DashLine);
+    pen.setWidthF(1.2);
+    mark->setPen(pen);
+    mark->append(*r.first_outside_x, lo);
+    mark->append(*r.first_outside_x, hi);
+    deltaChart_->addSeries(mark);
+    mark->attachAxis(x);
+    mark->attachAxis(y);
+  }
+  setRoundRange(y, lo, hi, 5);
+  if (any) setRoundRange(x, x0, x1, 5);
+}
+
+void ComparePanel::plotSeedGroups() {
+  deltaChart_->setTitle(comparison_.groups.empty()
+                            ? tr("No seed groups: run one setup with several seeds")
+                            : tr("Seed groups: mean and min–max band"));
+  auto* x = new QValueAxis;
+  auto* y = new QValueAxis;
+  x->setTitleText(tr("samples seen"));
+  x->setLabelFormat("%g");
+  y->setLabelFormat("%g");
+  deltaChart_->addAxis(x, Qt::AlignBottom);
+  deltaChart_->addAxis(y, Qt::AlignLeft);
+  const int width = std::max(100, deltaView_->width());
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  double x0 = lo, x1 = -lo;
+  for (const engine::SeedGroup& g : comparison_.groups) {
+    if (g.band.x.empty()) continue;
+    const QColor color = LossChart::colorFor(g.run_ids.front());
+    // Each of mean, lo and hi decimated on its own keeps its extremes.
+    auto line = [&](const std::vector<double>& ys) {
+      const engine::Series s =
+          decimate_min_max(engine::Series{g.band.x, ys}, {engine::Range{}, width});
+      auto* series = new QLineSeries;
+      QList<QPointF> points;
+      for (std::size_t i = 0; i < s.size(); ++i) {
+        points.append(QPointF(s.x[i], s.y[i]));
+        lo = std::min(lo, s.y[i]);
+        hi = std::max(hi, s.y[i]);
+        x0 = std::min(x0, s.x[i]);
+        x1 = std::max(x1, s.x[i]);
+      }
+      series->replace(points);
+      return series;
+    };
+    QLineSeries* upper = line(g.band.hi);
+    QLineSeries* lower = line(g.band.lo);
+    auto* band = new QAreaSeries(upper, lower);
+    QColor fill = color;
+    fill.setAlpha(60);
+    band->setBrush(fill);
+    band->setPen(Qt::NoPen);
+    QStringList ids;
+    for (int64_t id : g.run_ids) ids << QString("#%1").arg(id);
+    band->setName(tr("%1: min–max of %2 seeds").arg(ids.join(", ")).arg(g.run_ids.size()));
+    deltaChart_->addSeries(band);
+    band->attachAxis(x);
+    band->attachAxis(y);
+    QLineSeries* mean = line(g.band.mean);
+    mean->setColor(color);
+    mean->setName(tr("mean (spread %1)").arg(g.spread, 0, 'g', 3));
+    deltaChart_->addSeries(mean);
+    mean->attachAxis(x);
+    mean->attachAxis(y);
+  }
+  if (lo <= hi) {
+    const double pad = (hi - lo) * 0.05 + 1e-12;
+    y->setRange(lo - pad, hi + pad);
+    x->setRange(x0, x1 > x0 ? x1 : x0 + 1);
+  }
+}
+
+}  // namespace parity::ui

@@ -77,13 +77,13 @@ int explain_command(const ExplainArgs& a) {
       std::cout << " (not run: --dry-run)\n";
       continue;
     }
-    std::cout << std::flush;
+    std::cout << std::endl;  // the run's own line (stderr) follows, then the proof
     const int64_t id = run_counterfactual(db, cf, run, reference, options);
     const engine::Comparison after =
         compare_in_db(db, reference, {id}, stored_runs::proof_options());
     const engine::ProofResult proof = engine::judge_counterfactual(row, after.rows[1]);
     proved += proof.proof == engine::Proof::kConfirmed;
-    std::cout << "\n    -> run " << id << ": " << proof.text << "\n" << std::flush;
+    std::cout << "    -> run " << id << ": " << proof.text << "\n" << std::flush;
     if (stop.stopped()) break;
   }
   if (!a.dry_run) {

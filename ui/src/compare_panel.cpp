@@ -86,8 +86,7 @@ ComparePanel::ComparePanel(RunsModel* runs, DatabaseClient* db, QWidget* parent)
   details_->setObjectName("verdictDetails");
   details_->setOpenLinks(false);
   details_->setPlaceholderText(tr("Select a compared run to read its verdict in full"));
-  // A third pane in the splitter must not raise the panel's minimum height (the window stays
-  // usable at 900x600): it may shrink to two lines.
+  // The pane must not raise the panel's minimum height (the window stays usable at 900x600).
   details_->setMinimumHeight(2 * fontMetrics().height());
   diff_->setObjectName("configDiffTable");
   deltaChart_->setTitle(tr("Δ loss vs the reference"));
@@ -141,8 +140,15 @@ ComparePanel::ComparePanel(RunsModel* runs, DatabaseClient* db, QWidget* parent)
   auto* split = new QSplitter(Qt::Horizontal, this);
   auto* left = new QSplitter(Qt::Vertical, split);
   left->addWidget(verdicts_);
-  left->addWidget(details_);
-  left->addWidget(diff_);
+  // Under the table: the selected run in full, beside the config keys it differs in.
+  auto* below = new QSplitter(Qt::Horizontal, left);
+  below->addWidget(details_);
+  below->addWidget(diff_);
+  below->setStretchFactor(0, 3);
+  below->setStretchFactor(1, 2);
+  left->addWidget(below);
+  left->setStretchFactor(0, 3);
+  left->setStretchFactor(1, 2);
   split->addWidget(left);
   auto* plotBox = new QWidget(split);
   auto* plotLayout = new QVBoxLayout(plotBox);

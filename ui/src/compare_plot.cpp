@@ -151,8 +151,13 @@ void ComparePanel::plotDeltas() {
     mark->attachAxis(x);
     mark->attachAxis(y);
   }
-  setRoundRange(y, lo, hi, 5);
-  if (any) setRoundRange(x, x0, x1, 5);
+  // As many ticks as fit with room for their labels (Qt Charts turns labels that do not fit
+  // into "..."): one per ~40 px of plot height, per ~90 px of width.
+  const QRectF area = deltaChart_->plotArea();
+  const double h = area.height() > 10 ? area.height() : deltaView_->height() - 90.0;
+  const double w = area.width() > 10 ? area.width() : deltaView_->width() - 90.0;
+  setRoundRange(y, lo, hi, std::clamp(static_cast<int>(h / 40), 2, 6));
+  if (any) setRoundRange(x, x0, x1, std::clamp(static_cast<int>(w / 90), 2, 6));
 }
 
 void ComparePanel::plotSeedGroups() {

@@ -158,11 +158,17 @@ TEST(ExperimentForm, SaysHowManySamplesTrainAndEvaluate) {
   c.data_path = writeFile(dir, "data.csv", csvRows(64)).toStdString();
   ExperimentForm form;
   form.setConfig(c);
+  // Counted off the UI thread: the form says so meanwhile.
+  EXPECT_TRUE(form.countingData());
+  EXPECT_TRUE(form.dataSizesText().startsWith("counting the samples of data.csv"))
+      << form.dataSizesText().toStdString();
+  ASSERT_TRUE(test::waitFor([&] { return !form.countingData(); }));
   EXPECT_EQ(form.dataSizesText().toStdString(),
             "64 train, none evaluate (no test data: no evaluation)");
 
   auto* split = qobject_cast<QDoubleSpinBox*>(form.editor("validation_split"));
   split->setValue(0.25);
+  ASSERT_TRUE(test::waitFor([&] { return !form.countingData(); }));
   EXPECT_EQ(form.dataSizesText().toStdString(),
             engine::describe_data_sizes(engine::read_data_sizes(form.config(c))));
   EXPECT_TRUE(form.dataSizesText().startsWith("48 train, 16 evaluate"))
@@ -171,6 +177,7 @@ TEST(ExperimentForm, SaysHowManySamplesTrainAndEvaluate) {
   // A file that cannot be read is named inline.
   c.data_path = dir.filePath("missing.csv").toStdString();
   form.setConfig(c);
+  ASSERT_TRUE(test::waitFor([&] { return !form.countingData(); }));
   EXPECT_TRUE(form.dataSizesText().contains("missing.csv")) << form.dataSizesText().toStdString();
 }
 
@@ -287,6 +294,7 @@ TEST_F(ExperimentInPanel, EveryShownRowKeepsItsHeightAfterRowsWereHiddenAndShown
                         "loss_normalization", "scheduler", "pct_start"}) {
     EXPECT_GT(form->editor(f)->height(), 10) << f;
   }
+  ASSERT_TRUE(test::waitFor([&] { return !form->countingData(); }));
   EXPECT_TRUE(form->dataSizesText().startsWith("1 train")) << form->dataSizesText().toStdString();
 }
 

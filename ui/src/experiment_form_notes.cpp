@@ -8,13 +8,17 @@
 #include <parity/ui/lr_preview.h>
 #include <parity/ui/model_inspector.h>
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QPointer>
 #include <QSpinBox>
+#include <QThreadPool>
 #include <algorithm>
+#include <optional>
 
 #include "experiment_form_p.h"
 
@@ -51,6 +55,7 @@ void ExperimentForm::refreshDataSizes(const engine::RunConfig& c) {
   if (auto known = engine::known_data_sizes(c)) {
     sizes_ = *known;
     sizesKey_.clear();
+    countingKey_.clear();  // a count still running for other data is not shown
   } else {
     // Read again only when a file, or what is cut from it, changed (files by time and size).
     const QString key = QString::fromStdString(engine::to_string(c.dataset)) + '|' +
@@ -61,21 +66,53 @@ void ExperimentForm::refreshDataSizes(const engine::RunConfig& c) {
     sizesKey_ = key;
     if (c.data_path.empty()) {
       sizes_.reset();
+      countingKey_.clear();
       dataSizes_->setStyleSheet(kNoteStyle);
       dataSizes_->setText(tr("choose the data to count its samples"));
       return;
     }
-    try {
-      sizes_ = engine::read_data_sizes(c);
-    } catch (const std::exception& e) {
-      sizes_.reset();
-      dataSizes_->setStyleSheet(kErrorStyle);
-      dataSizes_->setText(QString::fromStdString(e.what()));
-      return;
-    }
+    // Counted on a pool thread: a multi-GB CSV must not freeze the form. The result is shown
+    // only if it is still what the editors say (dataCounted compares the key).
+    sizes_.reset();
+    countingKey_ = key;
+    dataSizes_->setStyleSheet(kNoteStyle);
+    dataSizes_->setText(tr("counting the samples of %1…")
+                            .arg(QFileInfo(QString::fromStdString(c.data_path)).fileName()));
+    QPointer<ExperimentForm> self(this);
+    QThreadPool::globalInstance()->start([self, key, c] {
+      std::optional<engine::DataSizes> sizes;
+      QString error;
+      try {
+        sizes = engine::read_data_sizes(c);
+      } catch (const std::exception& e) {
+        error = QString::fromStdString(e.what());
+      }
+      QMetaObject::invokeMethod(
+          QCoreApplication::instance(),
+          [self, key, sizes, error] {
+            if (self) self->dataCounted(key, sizes, error);
+          },
+          Qt::QueuedConnection);
+    });
+    return;
   }
   dataSizes_->setStyleSheet({});
   dataSizes_->setText(QString::fromStdString(engine::describe_data_sizes(*sizes_)));
+}
+
+void ExperimentForm::dataCounted(const QString& key, const std::optional<engine::DataSizes>& sizes,
+                                 const QString& error) {
+  if (key != countingKey_) return;  // the editors moved on; a later count is on its way
+  countingKey_.clear();
+  sizes_ = sizes;
+  if (!sizes_) {
+    dataSizes_->setStyleSheet(kErrorStyle);
+    dataSizes_->setText(error);
+  } else {
+    dataSizes_->setStyleSheet({});
+    dataSizes_->setText(QString::fromStdString(engine::describe_data_sizes(*sizes_)));
+  }
+  refreshSchedule(config(previewSetup_));  // the default schedule length needs the size
 }
 
 void ExperimentForm::refreshSchedule(const engine::RunConfig& c) {

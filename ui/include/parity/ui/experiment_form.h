@@ -45,6 +45,9 @@ class ExperimentForm : public ConfigForm {
   const LrPreview* lrPreview() const { return lrPreview_; }
   /// True while parity-worker is inspecting the model file.
   bool inspecting() const;
+  /// True while the data's samples are being counted (off the UI thread: a large file takes a
+  /// while to read).
+  bool countingData() const { return !countingKey_.isEmpty(); }
 
  private:
   QWidget* pathRow(QLineEdit* edit, const QString& toolTip, void (ExperimentForm::*browse)());
@@ -58,6 +61,8 @@ class ExperimentForm : public ConfigForm {
   void browseData();
   void browseTestData();
   void browseModelFile();
+  void dataCounted(const QString& key, const std::optional<engine::DataSizes>& sizes,
+                   const QString& error);
   /// The data's size, the schedule and the model summary after an edit; files are read again
   /// only when what they depend on changed.
   void refreshDerived();
@@ -108,7 +113,8 @@ class ExperimentForm : public ConfigForm {
   engine::RunConfig previewSetup_;
   std::optional<engine::DataSizes> sizes_;  ///< of the data as last read; nullopt: unknown
   QString sizesKey_;                        ///< what sizes_ was read from
-  QString inspectKey_;                      ///< what the model summary shown was asked for
+  QString countingKey_;  ///< what is being counted now ("" = nothing); a later key wins
+  QString inspectKey_;   ///< what the model summary shown was asked for
 };
 
 }  // namespace parity::ui

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace parity::ui {
 
@@ -98,9 +99,8 @@ void ComparePanel::plotAllowedBand(QValueAxis* x, QValueAxis* y, double& lo, dou
   band->attachAxis(y);
 }
 
-void ComparePanel::plotDeltas() {
-  const engine::Comparison& c = comparison_;
-  deltaChart_->setTitle(tr("Δ loss vs the reference"));
+// Samples seen across, the plotted quantity up; both labelled as plain numbers.
+std::pair<QValueAxis*, QValueAxis*> ComparePanel::addAxes() {
   auto* x = new QValueAxis;
   auto* y = new QValueAxis;
   x->setTitleText(tr("samples seen"));
@@ -108,6 +108,24 @@ void ComparePanel::plotDeltas() {
   y->setLabelFormat("%g");
   deltaChart_->addAxis(x, Qt::AlignBottom);
   deltaChart_->addAxis(y, Qt::AlignLeft);
+  return {x, y};
+}
+
+// As many round ticks as fit with room for their labels (Qt Charts turns labels that do not fit
+// into "..."): one per ~40 px of plot height, per ~90 px of width.
+void ComparePanel::setRoundRanges(QValueAxis* x, QValueAxis* y, double x0, double x1, double lo,
+                                  double hi) {
+  const QRectF area = deltaChart_->plotArea();
+  const double h = area.height() > 10 ? area.height() : deltaView_->height() - 90.0;
+  const double w = area.width() > 10 ? area.width() : deltaView_->width() - 90.0;
+  setRoundRange(y, lo, hi, std::clamp(static_cast<int>(h / 40), 2, 6));
+  setRoundRange(x, x0, x1, std::clamp(static_cast<int>(w / 90), 2, 6));
+}
+
+void ComparePanel::plotDeltas() {
+  const engine::Comparison& c = comparison_;
+  deltaChart_->setTitle(tr("Δ loss vs the reference"));
+  auto [x, y] = addAxes();
   double lo = 0, hi = 0, x0 = 0, x1 = 1;
   bool any = false;
   plotAllowedBand(x, y, lo, hi);
@@ -151,26 +169,18 @@ void ComparePanel::plotDeltas() {
     mark->attachAxis(x);
     mark->attachAxis(y);
   }
-  // As many ticks as fit with room for their labels (Qt Charts turns labels that do not fit
-  // into "..."): one per ~40 px of plot height, per ~90 px of width.
-  const QRectF area = deltaChart_->plotArea();
-  const double h = area.height() > 10 ? area.height() : deltaView_->height() - 90.0;
-  const double w = area.width() > 10 ? area.width() : deltaView_->width() - 90.0;
-  setRoundRange(y, lo, hi, std::clamp(static_cast<int>(h / 40), 2, 6));
-  if (any) setRoundRange(x, x0, x1, std::clamp(static_cast<int>(w / 90), 2, 6));
+  if (any) {
+    setRoundRanges(x, y, x0, x1, lo, hi);
+  } else {
+    setRoundRange(y, lo, hi, 2);
+  }
 }
 
 void ComparePanel::plotSeedGroups() {
   deltaChart_->setTitle(comparison_.groups.empty()
                             ? tr("No seed groups: run one setup with several seeds")
                             : tr("Seed groups: mean and min–max band"));
-  auto* x = new QValueAxis;
-  auto* y = new QValueAxis;
-  x->setTitleText(tr("samples seen"));
-  x->setLabelFormat("%g");
-  y->setLabelFormat("%g");
-  deltaChart_->addAxis(x, Qt::AlignBottom);
-  deltaChart_->addAxis(y, Qt::AlignLeft);
+  auto [x, y] = addAxes();
   const int width = std::max(100, deltaView_->width());
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   double x0 = lo, x1 = -lo;
@@ -213,11 +223,7 @@ void ComparePanel::plotSeedGroups() {
     mean->attachAxis(x);
     mean->attachAxis(y);
   }
-  if (lo <= hi) {
-    const double pad = (hi - lo) * 0.05 + 1e-12;
-    y->setRange(lo - pad, hi + pad);
-    x->setRange(x0, x1 > x0 ? x1 : x0 + 1);
-  }
+  if (lo <= hi) setRoundRanges(x, y, x0, x1, lo, hi);
 }
 
 }  // namespace parity::ui

@@ -11,6 +11,7 @@
 #include <parity/ui/database_worker.h>
 
 #include <QWidget>
+#include <utility>
 
 QT_BEGIN_NAMESPACE
 class QChart;
@@ -71,6 +72,8 @@ class ComparePanel : public QWidget {
   void plotDeltas();
   void plotSeedGroups();
   void plotAllowedBand(QValueAxis* x, QValueAxis* y, double& lo, double& hi);
+  std::pair<QValueAxis*, QValueAxis*> addAxes();
+  void setRoundRanges(QValueAxis* x, QValueAxis* y, double x0, double x1, double lo, double hi);
 
   RunsModel* runs_;
   DatabaseClient* db_;

@@ -121,13 +121,15 @@ void show_as_reconciled(sqlite3* db, RunRow& run) {
   run.shown_failed = true;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   {
-    Statement st(db, "SELECT loss FROM steps WHERE run_id = ?1 AND rank = -1 ORDER BY step DESC "
-                     "LIMIT 1");
+    Statement st(db,
+                 "SELECT loss FROM steps WHERE run_id = ?1 AND rank = -1 ORDER BY step DESC "
+                 "LIMIT 1");
     st.bind(1, run.id);
     run.final_loss = st.step() ? std::optional<double>(st.column_double_or_nan(0)) : std::nullopt;
   }
-  Statement st(db, "SELECT loss, accuracy FROM evals WHERE run_id = ?1 ORDER BY step DESC, "
-                   "epoch DESC LIMIT 1");
+  Statement st(db,
+               "SELECT loss, accuracy FROM evals WHERE run_id = ?1 ORDER BY step DESC, "
+               "epoch DESC LIMIT 1");
   st.bind(1, run.id);
   if (st.step()) {
     run.final_eval_loss = st.is_null(0) ? nan : st.column_double(0);
@@ -346,13 +348,15 @@ ChangeStamp Database::change_stamp() const {
 EndedRunsDigest Database::ended_runs_digest() const {
   // Every column of the schema but config_json, read as SQLite stores it (no conversions), so
   // the digest sees exactly what changed.
-  std::string columns = "id, label, status, error, notes, created_at, started_at, finished_at, "
-                        "total_steps, steps_done, samples_per_s, final_loss, final_eval_loss, "
-                        "final_accuracy";
+  std::string columns =
+      "id, label, status, error, notes, created_at, started_at, finished_at, "
+      "total_steps, steps_done, samples_per_s, final_loss, final_eval_loss, "
+      "final_accuracy";
   if (schema_ >= 2) columns += ", train_size";
   if (schema_ >= 3) {
-    columns += ", supervisor_pid, supervisor_start_time, supervisor_host, supervisor_boot_id, "
-               "heartbeat_at";
+    columns +=
+        ", supervisor_pid, supervisor_start_time, supervisor_host, supervisor_boot_id, "
+        "heartbeat_at";
   }
   Statement st(db_, "SELECT " + columns + " FROM runs WHERE status NOT IN (?1, ?2) ORDER BY id");
   st.bind(1, status_text(RunStatus::kQueued)).bind(2, status_text(RunStatus::kRunning));

@@ -1,5 +1,5 @@
-// LossChart: how each line looks and is named: colours, pens and dashes (identical runs, ranks),
-// the legend's entries, and hiding a run's lines from the legend.
+// LossChart: how each line looks and is named: colours, pens and dashes (identical runs, ranks,
+// draft frames while zooming), the legend's entries, and hiding a run's lines from the legend.
 // Data, series and loading are in loss_chart.cpp; drawing and navigation in loss_chart_draw.cpp.
 #include <parity/ui/curve_overlap.h>
 #include <parity/ui/loss_chart.h>
@@ -80,6 +80,10 @@ void LossChart::styleSeries(RunSeries& rs) {
   QPen mainPen(rs.color);
   mainPen.setWidthF(d_->beta_ > 0 ? 2.0 : 1.5);
   if (rs.dash > 0) mainPen.setDashPattern(identicalDash(rs.dash));
+  rs.legendPen = mainPen;
+  // While the user zooms or pans, 1-px lines: Qt's raster engine draws those on its fast path,
+  // where a wider pen is stroked into polygons segment by segment (half of such a frame's paint).
+  if (d_->draftPens_) mainPen.setWidthF(1.0);
   rs.main->setPen(mainPen);
   rs.raw->setVisible(d_->beta_ > 0);
   rs.bad->setColor(rs.color);
@@ -114,9 +118,18 @@ void LossChart::findIdenticalRuns() {
   if (key == d_->overlapKey_) return;
   d_->overlapKey_ = key;
   std::vector<const engine::Series*> curves;
-  for (const RunSeries& rs : d_->runs_)
+  std::vector<std::pair<double, double>> ranges;
+  for (const RunSeries& rs : d_->runs_) {
     curves.push_back(d_->store_.raw(rs.info.id, -1, d_->xKind_));
-  const std::vector<int> group = identicalGroups(curves);
+    // Each curve's y range from its index: a few thousand reads instead of every point.
+    const MinMaxIndex* index = d_->store_.index(rs.info.id, -1, false);
+    const std::size_t lo = index ? index->argmin(0, index->size()) : 0;
+    const std::size_t hi = index ? index->argmax(0, index->size()) : 0;
+    ranges.push_back(index && lo < index->size()
+                         ? std::make_pair(curves.back()->y[lo], curves.back()->y[hi])
+                         : std::make_pair(1.0, 0.0));
+  }
+  const std::vector<int> group = identicalGroups(curves, ranges);
   std::map<int, int> membersSoFar;  // group head -> later members seen
   for (std::size_t i = 0; i < d_->runs_.size(); ++i) {
     RunSeries& rs = d_->runs_[i];
@@ -147,7 +160,7 @@ void LossChart::updateLegend() {
     LegendEntry e;
     e.runId = rs.info.id;
     e.label = rs.main->name();
-    e.pen = rs.main->pen();
+    e.pen = rs.legendPen;
     e.hidden = rs.hidden;
     e.toolTip = tr("Run #%1 %2").arg(rs.info.id).arg(rs.info.label);
     for (const RunSeries& other : d_->runs_) {

@@ -345,9 +345,9 @@ ChangeStamp Database::change_stamp() const {
   return {st.column_int64(0), static_cast<int64_t>(sqlite3_total_changes64(db_))};
 }
 
-EndedRunsDigest Database::ended_runs_digest() const {
+std::vector<RunHash> Database::ended_run_hashes() const {
   // Every column of the schema but config_json, read as SQLite stores it (no conversions), so
-  // the digest sees exactly what changed.
+  // the hash sees exactly what changed.
   std::string columns =
       "id, label, status, error, notes, created_at, started_at, finished_at, "
       "total_steps, steps_done, samples_per_s, final_loss, final_eval_loss, "
@@ -360,14 +360,14 @@ EndedRunsDigest Database::ended_runs_digest() const {
   }
   Statement st(db_, "SELECT " + columns + " FROM runs WHERE status NOT IN (?1, ?2) ORDER BY id");
   st.bind(1, status_text(RunStatus::kQueued)).bind(2, status_text(RunStatus::kRunning));
-  EndedRunsDigest digest;
-  uint64_t h = 14695981039346656037ull;  // FNV-1a, over (type, bytes) of every value
+  std::vector<RunHash> hashes;
+  uint64_t h = 0;
   auto mix = [&h](const void* data, std::size_t n) {
     const auto* p = static_cast<const unsigned char*>(data);
     for (std::size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
   };
   while (st.step()) {
-    ++digest.count;
+    h = 14695981039346656037ull;  // FNV-1a, over (type, bytes) of every value of the row
     sqlite3_stmt* raw = st.handle();
     const int n = sqlite3_column_count(raw);
     for (int c = 0; c < n; ++c) {
@@ -386,9 +386,9 @@ EndedRunsDigest Database::ended_runs_digest() const {
         if (size > 0) mix(bytes, static_cast<std::size_t>(size));
       }
     }
+    hashes.push_back({sqlite3_column_int64(raw, 0), h});
   }
-  digest.hash = h;
-  return digest;
+  return hashes;
 }
 
 void Database::append_steps(const std::vector<StepRow>& rows) {

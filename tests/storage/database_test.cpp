@@ -473,7 +473,7 @@ TEST(Database, TheChangeStampMovesWithEveryCommitOfAnyConnectionAndNotWithReads)
   EXPECT_NE(reader.change_stamp(), afterOther) << "this connection's own change";
 }
 
-TEST(Database, TheEndedRunsDigestChangesWhenAnEndedRunDoesAndOnlyThen) {
+TEST(Database, AnEndedRunsHashChangesWhenItsRowDoesAndOnlyThen) {
   TempDir dir;
   Database db(dir.file("runs.db"));
   const int64_t a = db.create_run("a", "{}");
@@ -482,20 +482,24 @@ TEST(Database, TheEndedRunsDigestChangesWhenAnEndedRunDoesAndOnlyThen) {
   db.finish_run(b, RunStatus::kFailed, "boom", 1);
   const int64_t live = db.create_run("live", "{}");
   db.set_started(live, 10);
-  const EndedRunsDigest start = db.ended_runs_digest();
-  EXPECT_EQ(start.count, 2);
+  const std::vector<RunHash> start = db.ended_run_hashes();
+  ASSERT_EQ(start.size(), 2u) << "only the ended runs";
+  EXPECT_EQ(start[0].id, a);
+  EXPECT_EQ(start[1].id, b);
+  EXPECT_NE(start[0].hash, start[1].hash);
   db.append_steps({step_row(live, 1, -1, 1.0)});
   db.heartbeat(live);
-  EXPECT_EQ(db.ended_runs_digest(), start) << "an unfinished run's progress";
+  EXPECT_EQ(db.ended_run_hashes(), start) << "an unfinished run's progress";
   db.set_notes(a, "x");
-  const EndedRunsDigest noted = db.ended_runs_digest();
-  EXPECT_NE(noted, start);
+  const std::vector<RunHash> noted = db.ended_run_hashes();
+  EXPECT_NE(noted[0], start[0]);
+  EXPECT_EQ(noted[1], start[1]) << "the other run's hash";
   db.set_notes(a, "y");  // same length, other text
-  EXPECT_NE(db.ended_runs_digest(), noted);
-  const EndedRunsDigest before_delete = db.ended_runs_digest();
+  EXPECT_NE(db.ended_run_hashes()[0], noted[0]);
   db.delete_run(b);
-  EXPECT_NE(db.ended_runs_digest(), before_delete);
-  EXPECT_EQ(db.ended_runs_digest().count, 1);
+  EXPECT_EQ(db.ended_run_hashes().size(), 1u);
+  db.finish_run(live, RunStatus::kFinished, "", 1);
+  EXPECT_EQ(db.ended_run_hashes().back().id, live);
 }
 
 TEST(Database, ListRunsByIdReadsThoseAndTheNewerOnesInIdOrder) {

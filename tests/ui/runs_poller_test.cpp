@@ -84,7 +84,9 @@ TEST_F(RunsPollerTest, ANoteEditedByAnotherConnectionShowsAfterTheNextPoll) {
   RunsPoller poller(reader);
   poller.poll();
   writer->set_notes(3, "lr too high");
+  const int64_t before = poller.stats().rows_read;
   const RunsUpdate update = poller.poll();
+  EXPECT_EQ(poller.stats().rows_read - before, 1) << "only the edited run is reread";
   ASSERT_EQ(update.changed.size(), 1u);
   EXPECT_EQ(update.changed[0].id, 3);
   EXPECT_EQ(update.changed[0].notes, "lr too high");
@@ -127,12 +129,39 @@ TEST_F(RunsPollerTest, ARunningRunIsRereadAloneWhileItRecordsSteps) {
   EXPECT_EQ(update.changed[0].steps_done, 10);
   EXPECT_EQ(poller.stats().rows_read - before, 1) << "the ended runs were read again";
 
-  // It ends: the ended runs' digest changes, and that one poll rereads them all.
   writer->finish_run(live, RunStatus::kFinished, "", 100);
   update = poller.poll();
   ASSERT_EQ(update.changed.size(), 1u);
   EXPECT_EQ(update.changed[0].status, RunStatus::kFinished);
   EXPECT_TRUE(poller.poll().empty());
+  EXPECT_EQ(poller.stats().full_reads, 1) << "only the first poll reads every run";
+}
+
+// While a run records steps every poll rereads it, and the ended runs are checked every
+// kEndedCheckS: an edit of one shows within that, even if the database then stays quiet.
+TEST_F(RunsPollerTest, WhileARunRecordsAnEndedRunsEditShowsWithinTheCheckInterval) {
+  const int64_t live = writer->create_run("live", "{}");
+  writer->set_started(live, 100);
+  double now = 1000;
+  Database reader(path);
+  RunsPoller poller(reader, [&] { return now; });
+  poller.poll();
+  writer->set_notes(2, "edited while training");
+  writer->append_steps(test::syntheticSteps(live, 5, 64));
+  now += 0.5;
+  RunsUpdate update = poller.poll();
+  ASSERT_EQ(update.changed.size(), 1u) << "the recording run is reread at once";
+  EXPECT_EQ(update.changed[0].id, live);
+  now += 0.5;
+  EXPECT_TRUE(poller.poll().empty()) << "a quiet database, the check not due yet";
+  now += RunsPoller::kEndedCheckS;
+  update = poller.poll();
+  ASSERT_EQ(update.changed.size(), 1u);
+  EXPECT_EQ(update.changed[0].id, 2);
+  EXPECT_EQ(update.changed[0].notes, "edited while training");
+  now += RunsPoller::kEndedCheckS;
+  EXPECT_TRUE(poller.poll().empty());
+  EXPECT_EQ(poller.stats().skipped, 2);
 }
 
 TEST_F(RunsPollerTest, ALauncherKilledWithoutWritingIsReconciledByTheNextPoll) {

@@ -39,8 +39,10 @@ RunsPoller::RunsPoller(storage::Database& db, std::function<double()> now)
 
 RunsUpdate RunsPoller::poll() {
   ++stats_.polls;
+  const double now = now_();
   const bool gone = primed_ && supervisorGone();
-  if (primed_ && !gone && db_.change_stamp() == stamp_) {
+  const bool checkDue = !primed_ || !anyUnfinished() || now - checkedAt_ >= kEndedCheckS;
+  if (primed_ && !gone && db_.change_stamp() == stamp_ && !(checkOwed_ && checkDue)) {
     ++stats_.skipped;
     return {};
   }
@@ -48,13 +50,17 @@ RunsUpdate RunsPoller::poll() {
     if (!primed_ || gone) reconcile();
     // Taken before reading: whatever commits after it changes the stamp, so the next poll
     // looks again (the reads below need no snapshot of their own to converge).
-    stamp_ = db_.change_stamp();
-    const storage::EndedRunsDigest digest = db_.ended_runs_digest();
-    if (!primed_ || digest != digest_) {
-      digest_ = digest;
-      return readAll();
+    const storage::ChangeStamp stamp = db_.change_stamp();
+    checkOwed_ = checkOwed_ || stamp != stamp_;
+    stamp_ = stamp;
+    std::vector<int64_t> suspects;
+    if (checkDue) {
+      suspects = checkEnded();
+      checkedAt_ = now;
+      checkOwed_ = false;
     }
-    return readUnfinished();
+    if (!primed_) return readAll();
+    return readChanged(std::move(suspects));
   } catch (...) {
     primed_ = false;  // the next poll reads everything
     throw;
@@ -79,6 +85,13 @@ bool RunsPoller::supervisorGone() const {
   return false;
 }
 
+bool RunsPoller::anyUnfinished() const {
+  for (const auto& [id, r] : runs_) {
+    if (unfinished(r)) return true;
+  }
+  return false;
+}
+
 void RunsPoller::reconcile() {
   if (db_.read_only()) return;  // the reads show such runs failed instead
   try {
@@ -86,6 +99,22 @@ void RunsPoller::reconcile() {
   } catch (const storage::StorageError& e) {
     if (!e.is_busy()) throw;  // busy: a later poll reconciles; the rows are read either way
   }
+}
+
+std::vector<int64_t> RunsPoller::checkEnded() {
+  ++stats_.ended_checks;
+  std::map<int64_t, uint64_t> now;
+  std::vector<int64_t> changed;
+  for (const storage::RunHash& h : db_.ended_run_hashes()) {
+    now.emplace(h.id, h.hash);
+    auto it = ended_.find(h.id);
+    if (it == ended_.end() || it->second != h.hash) changed.push_back(h.id);
+  }
+  for (const auto& [id, hash] : ended_) {
+    if (!now.count(id)) changed.push_back(id);  // deleted (or, oddly, active again)
+  }
+  ended_ = std::move(now);
+  return changed;
 }
 
 RunsUpdate RunsPoller::readAll() {
@@ -98,14 +127,18 @@ RunsUpdate RunsPoller::readAll() {
   return update;
 }
 
-RunsUpdate RunsPoller::readUnfinished() {
-  std::vector<int64_t> ids;
+RunsUpdate RunsPoller::readChanged(std::vector<int64_t> ids) {
   for (const auto& [id, r] : runs_) {
     if (unfinished(r)) ids.push_back(id);
   }
   const int64_t newest = runs_.empty() ? 0 : runs_.rbegin()->first;
+  // Ids the check named that this copy never held and that are not newer: nothing to expect.
+  std::vector<int64_t> expected;
+  for (int64_t id : std::set<int64_t>(ids.begin(), ids.end())) {
+    if (runs_.count(id)) expected.push_back(id);
+  }
   RunsUpdate update;
-  apply(db_.list_runs(ids, newest), ids, update);
+  apply(db_.list_runs(ids, newest), expected, update);
   return update;
 }
 

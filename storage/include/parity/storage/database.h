@@ -73,16 +73,15 @@ struct ChangeStamp {
   bool operator!=(const ChangeStamp& o) const { return !(*this == o); }
 };
 
-/// A digest of the ended runs (stored status neither queued nor running): how many, and a 64-bit
-/// hash of every column but config_json (which never changes once created) in id order. Equal
-/// digests mean no ended run was edited, deleted or added in between (but for a hash collision).
-struct EndedRunsDigest {
-  int64_t count = 0;
+/// An ended run (stored status neither queued nor running) and a 64-bit hash of every column of
+/// its row but config_json (which never changes once created): a changed hash means the row was
+/// edited (but for a hash collision).
+struct RunHash {
+  int64_t id = 0;
   uint64_t hash = 0;
-  bool operator==(const EndedRunsDigest& o) const { return count == o.count && hash == o.hash; }
-  bool operator!=(const EndedRunsDigest& o) const { return !(*this == o); }
+  bool operator==(const RunHash& o) const { return id == o.id && hash == o.hash; }
+  bool operator!=(const RunHash& o) const { return !(*this == o); }
 };
-
 /// One stored step row. rank = -1 is the global mean; 0..W-1 are each rank's local loss.
 /// (run_id, step, rank) is the key: appending the same key again replaces the row.
 /// NaN in any floating field is stored as NULL and reads back as NaN.
@@ -175,9 +174,10 @@ class Database {
   std::optional<RunRow> get_run(int64_t run_id) const;
   /// See ChangeStamp. One PRAGMA; reads no table.
   ChangeStamp change_stamp() const;
-  /// See EndedRunsDigest. Visits the runs table's rows once without building RunRows (about
-  /// 0.1 ms for 1,000 runs); a poller runs it only when the stamp changed.
-  EndedRunsDigest ended_runs_digest() const;
+  /// Every ended run with its RunHash, in id order: one pass over the runs table that builds no
+  /// RunRow, so that a poller can tell which ended runs another connection edited, deleted or
+  /// added, and reread only those (about a millisecond for 1,000 runs).
+  std::vector<RunHash> ended_run_hashes() const;
 
   // Steps and evals. Each append is one transaction; updates runs.steps_done for global rows.
   void append_steps(const std::vector<StepRow>& rows);

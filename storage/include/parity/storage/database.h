@@ -176,7 +176,8 @@ class Database {
   ChangeStamp change_stamp() const;
   /// Every ended run with its RunHash, in id order: one pass over the runs table that builds no
   /// RunRow, so that a poller can tell which ended runs another connection edited, deleted or
-  /// added, and reread only those (about a millisecond for 1,000 runs).
+  /// added, and reread only those (1,000 runs: 0.1 ms warm, 3 ms after another connection's
+  /// commit emptied this one's page cache).
   std::vector<RunHash> ended_run_hashes() const;
 
   // Steps and evals. Each append is one transaction; updates runs.steps_done for global rows.

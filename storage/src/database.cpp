@@ -119,6 +119,35 @@ void restore_nan_finals(sqlite3* db, RunRow& run) {
   }
 }
 
+// A run a read-only reader finds orphaned, as reconcile_orphaned_runs() would have written it:
+// failed at its last sign of life, with the finals of its stored rows.
+void show_as_reconciled(sqlite3* db, RunRow& run) {
+  run.status = RunStatus::kFailed;
+  run.error = launcher_gone_message(run.steps_done);
+  run.finished_at =
+      std::max(run.heartbeat_at > 0 ? run.heartbeat_at : now_unix_seconds(), run.started_at);
+  run.shown_failed = true;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  {
+    Statement st(db,
+                 "SELECT loss FROM steps WHERE run_id = ?1 AND rank = -1 ORDER BY step DESC "
+                 "LIMIT 1");
+    st.bind(1, run.id);
+    run.final_loss = st.step() ? std::optional<double>(st.column_double_or_nan(0)) : std::nullopt;
+  }
+  Statement st(db,
+               "SELECT loss, accuracy FROM evals WHERE run_id = ?1 ORDER BY step DESC, "
+               "epoch DESC LIMIT 1");
+  st.bind(1, run.id);
+  if (st.step()) {
+    run.final_eval_loss = st.is_null(0) ? nan : st.column_double(0);
+    run.final_accuracy = st.column_optional(1);
+  } else {
+    run.final_eval_loss.reset();
+    run.final_accuracy.reset();
+  }
+}
+
 }  // namespace
 
 std::string default_database_path() {
@@ -284,11 +313,41 @@ std::vector<int64_t> Database::reconcile_orphaned_runs() {
   return marked;
 }
 
+RunRow Database::read_shown_run(const Statement& st) const {
+  RunRow run = read_run(st, schema_);
+  restore_nan_finals(db_, run);
+  if (read_only_ && schema_ >= 3 && is_active(run.status) &&
+      supervisor_gone(run.supervisor, run.heartbeat_at, now_unix_seconds())) {
+    show_as_reconciled(db_, run);
+  }
+  return run;
+}
+
 std::vector<RunRow> Database::list_runs() const {
   std::vector<RunRow> runs;
   Statement st(db_, run_columns() + " ORDER BY id");
-  while (st.step()) runs.push_back(read_run(st, schema_));
-  for (auto& run : runs) restore_nan_finals(db_, run);
+  while (st.step()) runs.push_back(read_shown_run(st));
+  return runs;
+}
+
+std::vector<RunRow> Database::list_runs(const std::vector<int64_t>& ids, int64_t after_id) const {
+  std::vector<int64_t> wanted = ids;
+  std::sort(wanted.begin(), wanted.end());
+  wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+  std::vector<RunRow> runs;
+  {
+    // One primary-key seek per id.
+    Statement st(db_, run_columns() + " WHERE id = ?1");
+    for (int64_t id : wanted) {
+      if (id > after_id) break;  // the range query below reads it
+      st.bind(1, id);
+      if (st.step()) runs.push_back(read_shown_run(st));
+      st.reset();
+    }
+  }
+  Statement st(db_, run_columns() + " WHERE id > ?1 ORDER BY id");
+  st.bind(1, after_id);
+  while (st.step()) runs.push_back(read_shown_run(st));
   return runs;
 }
 
@@ -297,8 +356,7 @@ std::vector<RunRow> Database::counterfactuals_of(int64_t run_id) const {
   if (schema_ < 4) return runs;  // a read-only file of an older schema links nothing
   Statement st(db_, run_columns() + " WHERE explains_run = ?1 ORDER BY id");
   st.bind(1, run_id);
-  while (st.step()) runs.push_back(read_run(st, schema_));
-  for (auto& run : runs) restore_nan_finals(db_, run);
+  while (st.step()) runs.push_back(read_shown_run(st));
   return runs;
 }
 
@@ -306,9 +364,61 @@ std::optional<RunRow> Database::get_run(int64_t run_id) const {
   Statement st(db_, run_columns() + " WHERE id = ?1");
   st.bind(1, run_id);
   if (!st.step()) return std::nullopt;
-  RunRow run = read_run(st, schema_);
-  restore_nan_finals(db_, run);
-  return run;
+  return read_shown_run(st);
+}
+
+ChangeStamp Database::change_stamp() const {
+  Statement st(db_, "PRAGMA data_version");
+  st.step();
+  return {st.column_int64(0), static_cast<int64_t>(sqlite3_total_changes64(db_))};
+}
+
+std::vector<RunHash> Database::ended_run_hashes() const {
+  // Every column of the schema but config_json, read as SQLite stores it (no conversions), so
+  // the hash sees exactly what changed.
+  std::string columns =
+      "id, label, status, error, notes, created_at, started_at, finished_at, "
+      "total_steps, steps_done, samples_per_s, final_loss, final_eval_loss, "
+      "final_accuracy";
+  if (schema_ >= 2) columns += ", train_size";
+  if (schema_ >= 3) {
+    columns +=
+        ", supervisor_pid, supervisor_start_time, supervisor_host, supervisor_boot_id, "
+        "heartbeat_at";
+  }
+  // A deleted run's links are cleared on the ended runs that pointed at it (the trigger).
+  if (schema_ >= 4) columns += ", model_json, explains_run, explains_reference, explains_cause";
+  Statement st(db_, "SELECT " + columns + " FROM runs WHERE status NOT IN (?1, ?2) ORDER BY id");
+  st.bind(1, status_text(RunStatus::kQueued)).bind(2, status_text(RunStatus::kRunning));
+  std::vector<RunHash> hashes;
+  uint64_t h = 0;
+  auto mix = [&h](const void* data, std::size_t n) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (std::size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
+  };
+  while (st.step()) {
+    h = 14695981039346656037ull;  // FNV-1a, over (type, bytes) of every value of the row
+    sqlite3_stmt* raw = st.handle();
+    const int n = sqlite3_column_count(raw);
+    for (int c = 0; c < n; ++c) {
+      const unsigned char type = static_cast<unsigned char>(sqlite3_column_type(raw, c));
+      mix(&type, 1);
+      if (type == SQLITE_INTEGER) {
+        const int64_t v = sqlite3_column_int64(raw, c);
+        mix(&v, sizeof v);
+      } else if (type == SQLITE_FLOAT) {
+        const double v = sqlite3_column_double(raw, c);
+        mix(&v, sizeof v);
+      } else if (type != SQLITE_NULL) {
+        const void* bytes = sqlite3_column_blob(raw, c);
+        const int size = sqlite3_column_bytes(raw, c);
+        mix(&size, sizeof size);
+        if (size > 0) mix(bytes, static_cast<std::size_t>(size));
+      }
+    }
+    hashes.push_back({sqlite3_column_int64(raw, 0), h});
+  }
+  return hashes;
 }
 
 void Database::append_steps(const std::vector<StepRow>& rows) {

@@ -51,6 +51,8 @@ class Statement {
   double column_double_or_nan(int column) const;
   std::optional<double> column_optional(int column) const;
   std::string column_text(int column) const;
+  /// For reading values as SQLite stores them (sqlite3_column_type and friends).
+  sqlite3_stmt* handle() const { return stmt_; }
 
  private:
   sqlite3* db_;

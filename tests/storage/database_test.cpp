@@ -489,5 +489,61 @@ TEST(Database, LabelsAreStoredAsOneLine) {
   EXPECT_EQ(db.get_run(id)->label, "again broken");
 }
 
+// What a poller builds on (ui::RunsPoller): the change stamp, the ended runs' digest, and
+// rereading some runs by id plus the newer ones.
+TEST(Database, TheChangeStampMovesWithEveryCommitOfAnyConnectionAndNotWithReads) {
+  TempDir dir;
+  Database reader(dir.file("runs.db"));
+  Database writer(dir.file("runs.db"));
+  const ChangeStamp start = reader.change_stamp();
+  reader.list_runs();
+  EXPECT_EQ(reader.change_stamp(), start) << "a read moved it";
+  const int64_t id = writer.create_run("r", "{}");
+  const ChangeStamp afterOther = reader.change_stamp();
+  EXPECT_NE(afterOther, start) << "another connection's commit";
+  reader.set_notes(id, "mine");
+  EXPECT_NE(reader.change_stamp(), afterOther) << "this connection's own change";
+}
+
+TEST(Database, AnEndedRunsHashChangesWhenItsRowDoesAndOnlyThen) {
+  TempDir dir;
+  Database db(dir.file("runs.db"));
+  const int64_t a = db.create_run("a", "{}");
+  db.finish_run(a, RunStatus::kFinished, "", 1);
+  const int64_t b = db.create_run("b", "{}");
+  db.finish_run(b, RunStatus::kFailed, "boom", 1);
+  const int64_t live = db.create_run("live", "{}");
+  db.set_started(live, 10);
+  const std::vector<RunHash> start = db.ended_run_hashes();
+  ASSERT_EQ(start.size(), 2u) << "only the ended runs";
+  EXPECT_EQ(start[0].id, a);
+  EXPECT_EQ(start[1].id, b);
+  EXPECT_NE(start[0].hash, start[1].hash);
+  db.append_steps({step_row(live, 1, -1, 1.0)});
+  db.heartbeat(live);
+  EXPECT_EQ(db.ended_run_hashes(), start) << "an unfinished run's progress";
+  db.set_notes(a, "x");
+  const std::vector<RunHash> noted = db.ended_run_hashes();
+  EXPECT_NE(noted[0], start[0]);
+  EXPECT_EQ(noted[1], start[1]) << "the other run's hash";
+  db.set_notes(a, "y");  // same length, other text
+  EXPECT_NE(db.ended_run_hashes()[0], noted[0]);
+  db.delete_run(b);
+  EXPECT_EQ(db.ended_run_hashes().size(), 1u);
+  db.finish_run(live, RunStatus::kFinished, "", 1);
+  EXPECT_EQ(db.ended_run_hashes().back().id, live);
+}
+
+TEST(Database, ListRunsByIdReadsThoseAndTheNewerOnesInIdOrder) {
+  TempDir dir;
+  Database db(dir.file("runs.db"));
+  for (int i = 0; i < 6; ++i) db.create_run("r" + std::to_string(i), "{}");
+  db.delete_run(2);
+  std::vector<int64_t> ids;
+  for (const RunRow& r : db.list_runs({4, 2, 1, 4}, 4)) ids.push_back(r.id);
+  EXPECT_EQ(ids, (std::vector<int64_t>{1, 4, 5, 6})) << "2 is gone; 4 is read once";
+  EXPECT_TRUE(db.list_runs({}, 6).empty());
+}
+
 }  // namespace
 }  // namespace parity::storage

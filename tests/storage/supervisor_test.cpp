@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -17,6 +18,7 @@ namespace {
 
 using testing::exec_sql;
 using testing::query_int;
+using testing::query_text;
 using testing::TempDir;
 
 double now_s() {
@@ -199,12 +201,49 @@ TEST(Database, ReadOnlyReadsEverythingAndWritesNothing) {
   EXPECT_EQ(viewer.steps(id).size(), 3u);
   EXPECT_THROW(viewer.create_run("x", "{}"), StorageError);
   EXPECT_THROW(viewer.set_notes(id, "n"), StorageError);
-  // Reconciliation writes, so a viewer leaves the run as stored.
+  // Reconciliation writes, so a viewer leaves the run as stored, and shows it failed.
   EXPECT_TRUE(viewer.reconcile_orphaned_runs().empty());
-  EXPECT_EQ(viewer.get_run(id)->status, RunStatus::kRunning);
+  EXPECT_EQ(query_text(viewer.handle(), "SELECT status FROM runs"), "running");
+  for (const RunRow& shown : {*viewer.get_run(id), viewer.list_runs().at(0)}) {
+    EXPECT_EQ(shown.status, RunStatus::kFailed);
+    EXPECT_TRUE(shown.shown_failed);
+    EXPECT_EQ(shown.error, launcher_gone_message(3));
+    EXPECT_GE(shown.finished_at, shown.started_at);
+    ASSERT_TRUE(shown.final_loss.has_value());
+    EXPECT_DOUBLE_EQ(*shown.final_loss, 1.0 / 3);
+  }
+  EXPECT_EQ(query_text(viewer.handle(), "SELECT status FROM runs"), "running");
   EXPECT_TRUE(database_writable(path));
   EXPECT_THROW(Database(dir.file("missing.db"), OpenMode::kReadOnly), StorageError);
   EXPECT_FALSE(std::ifstream(dir.file("missing.db")).good()) << "read-only created a file";
+}
+
+TEST(Database, AReadOnlyViewShowsAnOrphanAsReconciliationWouldWriteIt) {
+  TempDir dir;
+  const std::string written = dir.file("written.db"), viewed = dir.file("viewed.db");
+  int64_t id = 0;
+  {
+    Database db(written);
+    id = db.create_run("r", "{}");
+    db.claim_run(id, dead_supervisor());
+    db.set_started(id, 50);
+    add_global_steps(db, id, 4);
+    db.append_evals({{id, 0, 4, 32, 0.75, 0.5}});
+    exec_sql(db.handle(), "PRAGMA wal_checkpoint(TRUNCATE)");
+  }
+  std::filesystem::copy_file(written, viewed);
+  Database writer(written);
+  ASSERT_EQ(writer.reconcile_orphaned_runs(), (std::vector<int64_t>{id}));
+  const RunRow stored = *writer.get_run(id);
+  const RunRow shown = *Database(viewed, OpenMode::kReadOnly).get_run(id);
+  EXPECT_EQ(shown.status, stored.status);
+  EXPECT_EQ(shown.error, stored.error);
+  EXPECT_EQ(shown.final_loss, stored.final_loss);
+  EXPECT_EQ(shown.final_eval_loss, stored.final_eval_loss);
+  EXPECT_EQ(shown.final_accuracy, stored.final_accuracy);
+  EXPECT_DOUBLE_EQ(shown.finished_at, stored.finished_at);
+  EXPECT_TRUE(shown.shown_failed);
+  EXPECT_FALSE(stored.shown_failed);
 }
 
 TEST(Database, AnotherProgramsSqliteFileIsRefusedInOneLine) {

@@ -121,6 +121,40 @@ TEST(MinMaxIndex, MatchesBruteForceWithTiesAndNaN) {
   }
 }
 
+// Ranges over many blocks (MinMaxIndex::kBlock points each): partial blocks at both ends, whole
+// blocks in between, blocks with no finite value.
+TEST(MinMaxIndex, MatchesBruteForceAcrossBlocks) {
+  std::mt19937 rng(17);
+  for (int trial = 0; trial < 40; ++trial) {
+    const size_t n = 1 + rng() % (6 * MinMaxIndex::kBlock);
+    std::vector<double> y(n);
+    const bool nanRun = trial % 3 == 0;  // a whole block and more of NaN
+    for (size_t i = 0; i < n; ++i) {
+      const int r = static_cast<int>(rng() % 12);
+      y[i] = (nanRun && i >= 40 && i < 200) || r == 0 ? std::nan("")
+             : r == 1                                 ? -std::numeric_limits<double>::infinity()
+                                                      : static_cast<double>(rng() % 7);
+    }
+    const MinMaxIndex index(y);
+    for (int q = 0; q < 3000; ++q) {
+      size_t a = rng() % (n + 1), b = rng() % (n + 1);
+      if (a > b) std::swap(a, b);
+      size_t mn = n, mx = n;
+      for (size_t i = a; i < b; ++i) {
+        if (!std::isfinite(y[i])) continue;
+        if (mn == n || y[i] < y[mn]) mn = i;
+        if (mx == n || y[i] > y[mx]) mx = i;
+      }
+      size_t both_min = 0, both_max = 0;
+      index.argminmax(a, b, both_min, both_max);
+      ASSERT_EQ(index.argmin(a, b), mn) << "n=" << n << " [" << a << "," << b << ")";
+      ASSERT_EQ(index.argmax(a, b), mx) << "n=" << n << " [" << a << "," << b << ")";
+      ASSERT_EQ(both_min, mn);
+      ASSERT_EQ(both_max, mx);
+    }
+  }
+}
+
 TEST(MinMaxIndex, IndexedDecimationEqualsTheScan) {
   std::mt19937 rng(5);
   for (int trial = 0; trial < 300; ++trial) {

@@ -54,6 +54,29 @@ TEST_F(RunsModelTest, UnchangedPollEmitsNothing) {
   EXPECT_EQ(changed.count(), 0);
 }
 
+// A poll's changes alone (RunsPoller): rows not named stay as they are.
+TEST_F(RunsModelTest, AppliesAPollsChangesLeavingTheOtherRowsAlone) {
+  model.setRuns({row(1, "a", "finished"), row(2, "b", "running", 5), row(3, "c", "finished")});
+  model.setShown(1, true);
+  QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+  QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+  QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+  QSignalSpy ended(&model, &RunsModel::runEnded);
+  model.updateRuns({row(2, "b", "finished", 100), row(4, "d", "queued")}, {1});
+  EXPECT_EQ(removed.count(), 1);
+  EXPECT_EQ(inserted.count(), 1);
+  EXPECT_EQ(changed.count(), 1);
+  EXPECT_EQ(ended.count(), 1);
+  EXPECT_EQ(model.rowCount(), 3);
+  EXPECT_EQ(model.rowOf(1), -1);
+  EXPECT_FALSE(model.isShown(1));
+  EXPECT_EQ(model.runById(3)->label, "c") << "a row the poll did not name";
+  EXPECT_EQ(model.runById(2)->steps_done, 100);
+  EXPECT_TRUE(model.isShown(4)) << "new runs are drawn";
+  model.updateRuns({}, {});
+  EXPECT_EQ(changed.count(), 1);
+}
+
 TEST_F(RunsModelTest, NewRunsAfterTheFirstListingAreShown) {
   model.setInitialShown(1);
   model.setRuns({row(1, "a", "finished"), row(2, "b", "finished")});

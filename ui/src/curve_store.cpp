@@ -57,8 +57,7 @@ const engine::Series* CurveStore::raw(int64_t runId, int rank, engine::Axis kind
   if (!s) return nullptr;
   if (s->rawKind != kind) {
     s->rawKind = kind;
-    s->raw.x = s->column(kind);
-    s->smoothSize = 0;  // its x is the old column
+    s->raw.x = s->column(kind);  // the EMA's y stays valid: it does not depend on x
   }
   return &s->raw;
 }
@@ -73,6 +72,10 @@ const engine::Series* CurveStore::smoothed(int64_t runId, int rank, engine::Axis
     s.smooth.x = s.raw.x;
     s.smoothBeta = weight;
     s.smoothSize = s.size();
+    s.smoothKind = s.rawKind;
+  } else if (s.smoothKind != s.rawKind) {
+    s.smooth.x = s.raw.x;
+    s.smoothKind = s.rawKind;
   }
   return &s.smooth;
 }

@@ -12,6 +12,7 @@ DatabaseClient::DatabaseClient(QObject* parent) : QObject(parent), worker_(new D
   });
   connect(worker_, &DatabaseWorker::databaseFailed, this, &DatabaseClient::databaseFailed);
   connect(worker_, &DatabaseWorker::runsListed, this, &DatabaseClient::runsListed);
+  connect(worker_, &DatabaseWorker::runsChanged, this, &DatabaseClient::runsChanged);
   connect(worker_, &DatabaseWorker::pollFailed, this, &DatabaseClient::pollFailed);
   connect(worker_, &DatabaseWorker::runCreated, this, &DatabaseClient::runCreated);
   connect(worker_, &DatabaseWorker::runCreateFailed, this, &DatabaseClient::runCreateFailed);
@@ -41,7 +42,7 @@ void DatabaseClient::openDatabase(const QString& path) {
 }
 
 void DatabaseClient::pollNow() {
-  post([w = worker_] { w->pollRuns(); });
+  post([w = worker_] { w->listRuns(); });
 }
 
 void DatabaseClient::createRun(int requestId, const QString& label, const QString& configJson) {

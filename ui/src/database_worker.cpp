@@ -30,6 +30,7 @@ void DatabaseWorker::openDatabase(const QString& path, int pollMs) {
     connect(poll_, &QTimer::timeout, this, &DatabaseWorker::pollRuns);
   }
   poll_->stop();
+  poller_.reset();
   db_.reset();
   const std::string file = path.toStdString();
   // A database this process cannot write (a read-only mount, another user's file) is still
@@ -42,13 +43,14 @@ void DatabaseWorker::openDatabase(const QString& path, int pollMs) {
     emit databaseFailed(path, QString::fromStdString(e.what()));
     return;
   }
+  poller_ = std::make_unique<RunsPoller>(*db_);
   emit databaseOpened(path);
   if (viewOnly) {
     emit operationFailed(tr("Opening %1").arg(path),
                          tr("This database cannot be written here, so it is open read-only: its "
                             "runs can be viewed, compared and exported, not started or changed."));
   }
-  pollRuns();
+  listRuns();
   if (pollMs > 0) poll_->start(pollMs);
 }
 
@@ -58,21 +60,30 @@ bool DatabaseWorker::ready(const QString& what) {
   return false;
 }
 
-void DatabaseWorker::pollRuns() {
-  if (!db_) return;
+bool DatabaseWorker::poll(RunsUpdate& update) {
+  if (!poller_) return false;
   try {
-    // A run whose launcher is gone (killed, crashed) is shown failed, never "running" forever.
-    // A busy database only delays that to a later poll; the list is read either way.
-    try {
-      db_->reconcile_orphaned_runs();
-    } catch (const storage::StorageError& e) {
-      if (!e.is_busy()) throw;
-    }
-    emit runsListed(db_->list_runs());
+    // A run whose launcher is gone (killed, crashed) is shown failed, never "running" forever:
+    // the poller reconciles it (or, read-only, shows it failed without writing).
+    update = poller_->poll();
+    return true;
   } catch (const std::exception& e) {
     // A busy or briefly locked file: the next poll tries again; the window shows it quietly.
     emit pollFailed(QString::fromStdString(e.what()));
+    return false;
   }
+}
+
+void DatabaseWorker::pollRuns() {
+  RunsUpdate update;
+  if (!poll(update) || update.empty()) return;
+  QList<qint64> removed(update.removed.begin(), update.removed.end());
+  emit runsChanged(update.changed, removed);
+}
+
+void DatabaseWorker::listRuns() {
+  RunsUpdate update;
+  if (poll(update)) emit runsListed(poller_->runs());
 }
 
 void DatabaseWorker::createRun(int requestId, const QString& label, const QString& configJson) {
@@ -83,7 +94,7 @@ void DatabaseWorker::createRun(int requestId, const QString& label, const QStrin
   try {
     const int64_t id = db_->create_run(label.toStdString(), configJson.toStdString());
     emit runCreated(requestId, id);
-    pollRuns();
+    listRuns();
   } catch (const std::exception& e) {
     emit runCreateFailed(requestId, QString::fromStdString(e.what()));
   }
@@ -93,7 +104,7 @@ void DatabaseWorker::renameRun(qint64 runId, const QString& label) {
   if (!ready(tr("Renaming a run"))) return;
   try {
     db_->rename_run(runId, label.toStdString());
-    pollRuns();
+    listRuns();
   } catch (const std::exception& e) {
     emit operationFailed(tr("Renaming run %1").arg(runId), QString::fromStdString(e.what()));
   }
@@ -103,7 +114,7 @@ void DatabaseWorker::setNotes(qint64 runId, const QString& notes) {
   if (!ready(tr("Saving notes"))) return;
   try {
     db_->set_notes(runId, notes.toStdString());
-    pollRuns();
+    listRuns();
   } catch (const std::exception& e) {
     emit operationFailed(tr("Saving notes of run %1").arg(runId), QString::fromStdString(e.what()));
   }
@@ -113,7 +124,7 @@ void DatabaseWorker::deleteRun(qint64 runId) {
   if (!ready(tr("Deleting a run"))) return;
   try {
     db_->delete_run(runId);
-    pollRuns();
+    listRuns();
   } catch (const std::exception& e) {
     emit operationFailed(tr("Deleting run %1").arg(runId), QString::fromStdString(e.what()));
   }
@@ -126,7 +137,7 @@ void DatabaseWorker::markIfActive(qint64 runId, storage::RunStatus status, const
     if (run && storage::is_active(run->status)) {
       db_->set_status(runId, status, error.toStdString());
     }
-    pollRuns();
+    listRuns();
   } catch (const std::exception& e) {
     emit operationFailed(
         tr("Marking run %1 %2").arg(runId).arg(QString::fromLatin1(storage::to_string(status))),

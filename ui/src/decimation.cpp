@@ -83,76 +83,81 @@ void decimate_min_max(const Series& s, const DecimateOptions& options, Series& o
   }
 }
 
-namespace {
-
-// Comparison keys: non-finite values never win a min or a max.
-double min_key(const std::vector<double>& y, size_t i) {
-  return i < y.size() && std::isfinite(y[i]) ? y[i] : std::numeric_limits<double>::infinity();
-}
-double max_key(const std::vector<double>& y, size_t i) {
-  return i < y.size() && std::isfinite(y[i]) ? y[i] : -std::numeric_limits<double>::infinity();
-}
-
-}  // namespace
-
 MinMaxIndex::MinMaxIndex(const std::vector<double>& y) : n_(y.size()), y_(y) {
   if (n_ >= std::numeric_limits<uint32_t>::max()) {
-    throw AnalysisError("MinMaxIndex: " + std::to_string(n_) + " points is more than it indexes");
+    throw AnalysisError("MinMaxIndex: " + std::to_string(n_) + " points is more than it counts");
   }
-  min_.assign(2 * n_, 0);
-  max_.assign(2 * n_, 0);
   finite_.assign(n_ + 1, 0);
-  for (size_t i = 0; i < n_; ++i) {
-    min_[n_ + i] = max_[n_ + i] = static_cast<uint32_t>(i);
-    finite_[i + 1] = finite_[i] + (std::isfinite(y[i]) ? 1 : 0);
-  }
-  // Node p covers its children 2p (left) and 2p+1 (right); ties keep the left one.
-  for (size_t p = n_ - 1; n_ > 0 && p > 0; --p) {
-    const uint32_t l = min_[2 * p], r = min_[2 * p + 1];
-    min_[p] = min_key(y_, r) < min_key(y_, l) ? r : l;
-    const uint32_t lx = max_[2 * p], rx = max_[2 * p + 1];
-    max_[p] = max_key(y_, rx) > max_key(y_, lx) ? rx : lx;
+  for (size_t i = 0; i < n_; ++i) finite_[i + 1] = finite_[i] + (std::isfinite(y[i]) ? 1 : 0);
+  const size_t blocks = (n_ + kBlock - 1) / kBlock;
+  block_min_.assign(blocks, n_);
+  block_max_.assign(blocks, n_);
+  block_min_y_.assign(blocks, 0);
+  block_max_y_.assign(blocks, 0);
+  for (size_t k = 0; k < blocks; ++k) {
+    scan(k * kBlock, std::min(n_, (k + 1) * kBlock), block_min_[k], block_min_y_[k], block_max_[k],
+         block_max_y_[k]);
   }
 }
 
-// Bottom-up query keeping a left and a right partial result, so that ties go to the leftmost
-// index whatever n is (the combine is not commutative).
-size_t MinMaxIndex::argmin(size_t a, size_t b) const {
-  size_t left = n_, right = n_;
-  for (size_t l = a + n_, r = std::min(b, n_) + n_; l < r; l /= 2, r /= 2) {
-    if (l & 1) {
-      const size_t c = min_[l++];
-      if (left == n_ || min_key(y_, c) < min_key(y_, left)) left = c;
+// Leftmost finite min and max of y[a, b), merged into (min, min_y) and (max, max_y); an index of
+// n_ means none yet. Points are visited left to right and only a strictly better one replaces
+// the best, so ties keep the leftmost.
+void MinMaxIndex::scan(size_t a, size_t b, size_t& min, double& min_y, size_t& max,
+                       double& max_y) const {
+  for (size_t i = a; i < b; ++i) {
+    const double v = y_[i];
+    if (!std::isfinite(v)) continue;
+    if (min == n_ || v < min_y) {
+      min = i;
+      min_y = v;
     }
-    if (r & 1) {
-      const size_t c = min_[--r];
-      if (right == n_ || !(min_key(y_, right) < min_key(y_, c))) right = c;
+    if (max == n_ || v > max_y) {
+      max = i;
+      max_y = v;
     }
   }
-  size_t best =
-      left == n_ ? right : (right != n_ && min_key(y_, right) < min_key(y_, left) ? right : left);
-  return best < n_ && std::isfinite(y_[best]) ? best : n_;
+}
+
+void MinMaxIndex::argminmax(size_t a, size_t b, size_t& min, size_t& max) const {
+  min = max = n_;
+  double min_y = 0, max_y = 0;
+  b = std::min(b, n_);
+  if (a >= b) return;
+  const size_t first_block = (a + kBlock - 1) / kBlock, end_block = b / kBlock;
+  if (first_block >= end_block) {
+    scan(a, b, min, min_y, max, max_y);
+    return;
+  }
+  scan(a, first_block * kBlock, min, min_y, max, max_y);
+  for (size_t k = first_block; k < end_block; ++k) {
+    if (block_min_[k] != n_ && (min == n_ || block_min_y_[k] < min_y)) {
+      min = block_min_[k];
+      min_y = block_min_y_[k];
+    }
+    if (block_max_[k] != n_ && (max == n_ || block_max_y_[k] > max_y)) {
+      max = block_max_[k];
+      max_y = block_max_y_[k];
+    }
+  }
+  scan(end_block * kBlock, b, min, min_y, max, max_y);
+}
+
+size_t MinMaxIndex::argmin(size_t a, size_t b) const {
+  size_t min = n_, max = n_;
+  argminmax(a, b, min, max);
+  return min;
 }
 
 size_t MinMaxIndex::argmax(size_t a, size_t b) const {
-  size_t left = n_, right = n_;
-  for (size_t l = a + n_, r = std::min(b, n_) + n_; l < r; l /= 2, r /= 2) {
-    if (l & 1) {
-      const size_t c = max_[l++];
-      if (left == n_ || max_key(y_, c) > max_key(y_, left)) left = c;
-    }
-    if (r & 1) {
-      const size_t c = max_[--r];
-      if (right == n_ || !(max_key(y_, right) > max_key(y_, c))) right = c;
-    }
-  }
-  size_t best =
-      left == n_ ? right : (right != n_ && max_key(y_, right) > max_key(y_, left) ? right : left);
-  return best < n_ && std::isfinite(y_[best]) ? best : n_;
+  size_t min = n_, max = n_;
+  argminmax(a, b, min, max);
+  return max;
 }
 
 size_t MinMaxIndex::first_finite(size_t a, size_t b) const {
   b = std::min(b, n_);
+  if (a < b && std::isfinite(y_[a])) return a;
   if (a >= b || finite_[b] == finite_[a]) return n_;
   // The first i in [a, b) with finite_[i + 1] > finite_[a].
   auto it = std::upper_bound(finite_.begin() + static_cast<long>(a) + 1,
@@ -162,6 +167,7 @@ size_t MinMaxIndex::first_finite(size_t a, size_t b) const {
 
 size_t MinMaxIndex::last_finite(size_t a, size_t b) const {
   b = std::min(b, n_);
+  if (a < b && std::isfinite(y_[b - 1])) return b - 1;
   if (a >= b || finite_[b] == finite_[a]) return n_;
   // The last i in [a, b) with finite_[i] < finite_[b].
   auto it = std::lower_bound(finite_.begin() + static_cast<long>(a),
@@ -203,10 +209,22 @@ void decimate_min_max(const Series& s, const MinMaxIndex& index, const DecimateO
   auto column_of = [&](size_t i) {
     return std::min(pixels - 1, static_cast<size_t>((s.x[i] - range.lo) * scale));
   };
+  // Columns hold about this many points when x is evenly spaced: the search for a column's end
+  // starts there and gallops out, a few steps instead of a binary search over the whole range.
+  const size_t typical = std::max<size_t>(1, (end - first) / pixels);
   size_t i = first;
   while (i < end) {
     const size_t column = column_of(i);
     size_t lo = i + 1, hi = end;  // first index whose column is greater
+    for (size_t step = typical; lo < hi;) {
+      const size_t probe = std::min(hi, lo + step);
+      if (probe == hi || column_of(probe) > column) {
+        hi = probe;
+        break;
+      }
+      lo = probe + 1;
+      step *= 2;
+    }
     while (lo < hi) {
       const size_t mid = lo + (hi - lo) / 2;
       if (column_of(mid) > column)
@@ -217,7 +235,8 @@ void decimate_min_max(const Series& s, const MinMaxIndex& index, const DecimateO
     const size_t col_end = lo;
     const size_t col_first = index.first_finite(i, col_end);
     if (col_first < n) {
-      const size_t col_min = index.argmin(i, col_end), col_max = index.argmax(i, col_end);
+      size_t col_min = n, col_max = n;
+      index.argminmax(i, col_end, col_min, col_max);
       const size_t col_last = index.last_finite(i, col_end);
       const size_t picks[4] = {col_first, std::min(col_min, col_max), std::max(col_min, col_max),
                                col_last};

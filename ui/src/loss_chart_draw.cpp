@@ -24,6 +24,9 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr int kMinColumns = 150;
+/// While the user zooms or pans: a frame has to be drawn within 16 ms, and Qt Charts lays out
+/// and strokes every point (about a microsecond each), so fewer, wider columns until they pause.
+constexpr int kMinDraftColumns = 100;
 
 /// A new range with round ticks, and at no moment an old interval over a new range: Qt Charts
 /// lays out every tick synchronously, so epoch's 0.2 over samples' 0-12,800 (64,000 ticks) froze
@@ -110,13 +113,15 @@ LossChart::LineCache& LossChart::reduce(LineCache& cache, const engine::Series& 
                                         const MinMaxIndex* index, LineKind kind, double x0,
                                         double x1, int columns) {
   const double beta = kind == LineKind::kSmooth ? d_->beta_ : 0;
+  const bool draft = d_->interacting_;
   if (cache.size == series.size() && cache.x0 == x0 && cache.x1 == x1 && cache.columns == columns &&
-      cache.kind == d_->xKind_ && cache.beta == beta && cache.logY == d_->logY_) {
+      cache.kind == d_->xKind_ && cache.beta == beta && cache.logY == d_->logY_ &&
+      cache.draft == draft) {
     return cache;
   }
-  cache = LineCache{series.size(), x0, x1,   beta,  columns, d_->xKind_,
-                    d_->logY_,     {}, kInf, -kInf, {},      {}};
-  // Through the series' MinMaxIndex each column costs O(log n), not one visit per point.
+  cache = LineCache{series.size(), x0, x1,   beta,  columns, d_->xKind_, d_->logY_,
+                    draft,         {}, kInf, -kInf, {},      {}};
+  // Through the series' MinMaxIndex a column costs a few block reads, not one visit per point.
   auto decimate = [&](const engine::Series& s, const MinMaxIndex* idx, const DecimateOptions& o) {
     if (idx && idx->size() == s.size()) {
       decimate_min_max(s, *idx, o, d_->decimated_);
@@ -129,6 +134,11 @@ LossChart::LineCache& LossChart::reduce(LineCache& cache, const engine::Series& 
     const int faintColumns = std::max(1, columns / 2);
     decimate(series, index, {engine::Range{x0, x1}, faintColumns});
     collapseToMinMax(d_->decimated_, x0, (x1 - x0) / faintColumns, d_->logY_, cache.points);
+  } else if (draft && kind == LineKind::kSmooth) {
+    // A zoom or pan frame: each column's min and max only (half the points); the full detail
+    // follows kRefineMs after the last step.
+    decimate(series, index, {engine::Range{x0, x1}, columns});
+    collapseToMinMax(d_->decimated_, x0, (x1 - x0) / columns, d_->logY_, cache.points);
   } else {
     decimate(series, index, {engine::Range{x0, x1}, columns});
     appendPoints(d_->decimated_, d_->logY_, cache.points);
@@ -148,6 +158,10 @@ void LossChart::redrawNow() {
   d_->redrawTimer_.stop();
   d_->dirty_ = false;
   if (!d_->interacting_) d_->refineTimer_.stop();
+  if (d_->draftPens_ != d_->interacting_) {
+    d_->draftPens_ = d_->interacting_;
+    for (RunSeries& rs : d_->runs_) styleSeries(rs);
+  }
   ++d_->redraws_;
   const QRectF plot = d_->chart_->plotArea();
   const double width = plot.width() > 0 ? plot.width() : 800;
@@ -174,7 +188,8 @@ int LossChart::decimationColumns(double width) const {
   // While the user zooms or pans, a quarter of the budget; the full one once they pause.
   const int budget = d_->interacting_ ? d_->pointBudget_ / 4 : d_->pointBudget_;
   const int budgeted = lines > 0 ? budget / (4 * lines) : perPixel;
-  return std::clamp(budgeted, std::min(perPixel, kMinColumns), perPixel);
+  const int floor = d_->interacting_ ? kMinDraftColumns : kMinColumns;
+  return std::clamp(budgeted, std::min(perPixel, floor), perPixel);
 }
 
 std::pair<double, double> LossChart::visibleX() const {

@@ -7,6 +7,7 @@
 #include <parity/ui/plot_points.h>
 
 #include <QList>
+#include <QPen>
 #include <QPointF>
 #include <QSizeF>
 #include <QThread>
@@ -33,6 +34,7 @@ struct LossChart::LineCache {
   int columns = 0;
   engine::Axis kind = engine::Axis::kStep;
   bool logY = false;
+  bool draft = false;     ///< reduced for a zoom or pan frame (fewer points)
   QList<QPointF> points;  ///< decimated (and, for a faint line, collapsed), not yet simplified
   double ylo = 0, yhi = 0;
   QList<QPointF> simplified;  ///< a smooth line's points after simplifyInPixels
@@ -63,6 +65,7 @@ struct LossChart::RunSeries {
   QLineSeries* raw = nullptr;     ///< faint raw curve under the EMA
   QLineSeries* main = nullptr;    ///< EMA, or raw when smoothing is off; has the legend entry
   QScatterSeries* bad = nullptr;  ///< NaN/inf markers along the top edge
+  QPen legendPen;                 ///< main's pen as the legend shows it (never the draft one)
   std::map<int, QLineSeries*> ranks;
   LineCache rawCache, mainCache;
   std::map<int, LineCache> rankCache;
@@ -99,6 +102,7 @@ struct LossChart::Private {
   QTimer redrawTimer_;
   QTimer refineTimer_;
   bool interacting_ = false;
+  bool draftPens_ = false;  ///< lines styled for a zoom or pan in progress (styleSeries)
   int redraws_ = 0;
   int drawnPoints_ = 0;
 

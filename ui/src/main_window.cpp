@@ -125,6 +125,11 @@ void MainWindow::connectPlumbing() {
             showProblem(this, tr("Database"), advice);
           });
   connect(db_, &DatabaseClient::runsListed, this, &MainWindow::onRunsListed);
+  connect(db_, &DatabaseClient::runsChanged, this,
+          [this](const RunRows& changed, const QList<qint64>& removed) {
+            runs_->updateRuns(changed, removed);
+            updateChartRuns();
+          });
   connect(db_, &DatabaseClient::pollFailed, this, [this](const QString& message) {
     statusBar()->showMessage(tr("Reading runs failed (retrying): %1").arg(message), 3000);
   });

@@ -40,23 +40,38 @@ RunsModel::RunsModel(QObject* parent) : QAbstractTableModel(parent) {
 }
 
 void RunsModel::setRuns(const std::vector<storage::RunRow>& runs) {
-  QHash<qint64, const storage::RunRow*> incoming;
-  for (const auto& r : runs) incoming.insert(r.id, &r);
-  bool shownChanged = false;
-
-  for (int row = static_cast<int>(runs_.size()) - 1; row >= 0; --row) {
-    const qint64 id = runs_[row].id;
-    if (incoming.contains(id)) continue;
-    beginRemoveRows({}, row, row);
-    runs_.erase(runs_.begin() + row);
-    endRemoveRows();
-    shownChanged |= shown_.remove(id);
-    setupCache_.remove(id);
-    globalBatch_.remove(id);
+  QSet<qint64> incoming;
+  for (const auto& r : runs) incoming.insert(r.id);
+  QList<qint64> gone;
+  for (const auto& r : runs_) {
+    if (!incoming.contains(r.id)) gone.append(r.id);
   }
-  rowById_.clear();
-  for (int row = 0; row < static_cast<int>(runs_.size()); ++row)
-    rowById_.insert(runs_[row].id, row);
+  apply(runs, gone);
+}
+
+void RunsModel::updateRuns(const std::vector<storage::RunRow>& changed,
+                           const QList<qint64>& removed) {
+  apply(changed, removed);
+}
+
+void RunsModel::apply(const std::vector<storage::RunRow>& runs, const QList<qint64>& removed) {
+  bool shownChanged = false;
+  if (!removed.isEmpty()) {
+    const QSet<qint64> gone(removed.begin(), removed.end());
+    for (int row = static_cast<int>(runs_.size()) - 1; row >= 0; --row) {
+      const qint64 id = runs_[row].id;
+      if (!gone.contains(id)) continue;
+      beginRemoveRows({}, row, row);
+      runs_.erase(runs_.begin() + row);
+      endRemoveRows();
+      shownChanged |= shown_.remove(id);
+      setupCache_.remove(id);
+      globalBatch_.remove(id);
+    }
+    rowById_.clear();
+    for (int row = 0; row < static_cast<int>(runs_.size()); ++row)
+      rowById_.insert(runs_[row].id, row);
+  }
 
   std::vector<storage::RunRow> added;
   for (const auto& r : runs) {

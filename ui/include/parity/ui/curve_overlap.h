@@ -5,6 +5,7 @@
 
 #include <parity/analysis/curve_analysis.h>
 
+#include <utility>
 #include <vector>
 
 namespace parity::ui {
@@ -25,6 +26,11 @@ bool curvesCoincide(const engine::Series& a, const engine::Series& b,
 /// For each curve, the index of the earlier curve it coincides with (the first of its group), or
 /// -1. A null or empty curve coincides with none.
 std::vector<int> identicalGroups(const std::vector<const engine::Series*>& curves,
+                                 const OverlapOptions& options = {});
+/// The same, with each curve's finite y range given ({lo, hi}, lo > hi when it has none; a
+/// MinMaxIndex finds it without reading every point), for long curves checked often.
+std::vector<int> identicalGroups(const std::vector<const engine::Series*>& curves,
+                                 const std::vector<std::pair<double, double>>& yRanges,
                                  const OverlapOptions& options = {});
 
 }  // namespace parity::ui

@@ -23,6 +23,7 @@ struct CurveSeries {
   engine::Series smooth;               ///< x = raw.x, y = EMA of raw.y (when smoothSize == size())
   std::vector<std::size_t> nonFinite;  ///< indices of NaN/inf losses, ascending
   engine::Axis rawKind = engine::Axis::kStep;
+  engine::Axis smoothKind = engine::Axis::kStep;  ///< the x column smooth.x holds
   double smoothBeta = -1;
   std::size_t smoothSize = 0;
   MinMaxIndex rawIndex;     ///< over raw.y, for decimation at any zoom

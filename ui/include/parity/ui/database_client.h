@@ -26,6 +26,8 @@ class DatabaseClient : public QObject {
   /// The path last opened successfully; empty until then.
   QString openPath() const { return openPath_; }
 
+  /// Polls now and answers with the whole list (runsListed); the timer's polls answer with
+  /// runsChanged, and only when something changed.
   void pollNow();
   /// Creates a queued run row; answers with runCreated(requestId, id) or runCreateFailed.
   void createRun(int requestId, const QString& label, const QString& configJson);
@@ -47,6 +49,7 @@ class DatabaseClient : public QObject {
   void databaseOpened(const QString& path);
   void databaseFailed(const QString& path, const QString& message);
   void runsListed(const parity::ui::RunRows& runs);
+  void runsChanged(const parity::ui::RunRows& changed, const QList<qint64>& removed);
   void pollFailed(const QString& message);
   void runCreated(int requestId, qint64 runId);
   void runCreateFailed(int requestId, const QString& message);

@@ -1,12 +1,15 @@
 #pragma once
 /// Everything the window asks of the runs table, off the UI thread: polling, creating runs,
-/// renaming, notes, deleting, marking, CSV export.
+/// renaming, notes, deleting, marking, CSV export. Polls read only what changed (RunsPoller):
+/// the timer's polls answer with runsChanged when something did and with nothing otherwise;
+/// listRuns() (and every write) answers with the whole list, runsListed.
 /// Thread affinity: lives in the DatabaseClient's QThread and owns that thread's Database
 /// connection; its slots are only ever invoked through queued calls from DatabaseClient.
 
 #include <parity/analysis/verdict.h>
 #include <parity/storage/database.h>
 #include <parity/stored_runs/proofs.h>
+#include <parity/ui/runs_poller.h>
 
 #include <QList>
 #include <QMetaType>
@@ -44,7 +47,10 @@ class DatabaseWorker : public QObject {
 
  public slots:
   void openDatabase(const QString& path, int pollMs);
+  /// The timer's poll: runsChanged with what changed since the last poll, if anything did.
   void pollRuns();
+  /// A poll answered with every run (runsListed), changed or not.
+  void listRuns();
   void createRun(int requestId, const QString& label, const QString& configJson);
   void renameRun(qint64 runId, const QString& label);
   void setNotes(qint64 runId, const QString& notes);
@@ -68,6 +74,8 @@ class DatabaseWorker : public QObject {
   void databaseOpened(const QString& path);
   void databaseFailed(const QString& path, const QString& message);
   void runsListed(const parity::ui::RunRows& runs);
+  /// Runs new or changed since the previous poll, and the ids of runs deleted.
+  void runsChanged(const parity::ui::RunRows& changed, const QList<qint64>& removed);
   void pollFailed(const QString& message);
   void runCreated(int requestId, qint64 runId);
   void runCreateFailed(int requestId, const QString& message);
@@ -76,7 +84,10 @@ class DatabaseWorker : public QObject {
 
  private:
   bool ready(const QString& what);
+  /// Polls; false (after pollFailed) when reading failed.
+  bool poll(RunsUpdate& update);
   std::unique_ptr<storage::Database> db_;
+  std::unique_ptr<RunsPoller> poller_;
   QTimer* poll_ = nullptr;
 };
 

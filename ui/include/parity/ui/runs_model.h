@@ -42,6 +42,9 @@ class RunsModel : public QAbstractTableModel {
   /// Replaces the rows with a poll's result: removed runs go, changed rows are updated, new
   /// runs are appended (and shown on the chart when autoShow is on).
   void setRuns(const std::vector<storage::RunRow>& runs);
+  /// Applies one poll's changes (DatabaseClient::runsChanged): `changed` rows are updated or
+  /// appended, `removed` ids go; every other row stays as it is.
+  void updateRuns(const std::vector<storage::RunRow>& changed, const QList<qint64>& removed);
   void clear();
 
   int rowCount(const QModelIndex& parent = {}) const override;
@@ -84,6 +87,7 @@ class RunsModel : public QAbstractTableModel {
   void runEnded(qint64 runId, storage::RunStatus status, const QString& error);
 
  private:
+  void apply(const std::vector<storage::RunRow>& runs, const QList<qint64>& removed);
   QVariant display(const storage::RunRow& r, int column) const;
   QVariant sortValue(const storage::RunRow& r, int column) const;
   QString setupSummary(const storage::RunRow& r) const;

@@ -102,6 +102,13 @@ void MainWindow::createDocks() {
   addDockWidget(Qt::BottomDockWidgetArea, compareDock_);
   tabifyDockWidget(equivalentDock_, compareDock_);
   runsDock_->raise();
+  // Qt keeps the docks whose tab is not current shown, only moved out of sight, so Tab walked
+  // from the runs table into the Equivalent batch and Compare panels behind it. A panel is
+  // enabled while its tab is the one shown.
+  for (QDockWidget* dock : {runsDock_, equivalentDock_, compareDock_}) {
+    dock->widget()->setEnabled(dock == runsDock_);
+    connect(dock, &QDockWidget::visibilityChanged, dock->widget(), &QWidget::setEnabled);
+  }
   resizeDocks({setupsDock_}, {430}, Qt::Horizontal);
   resizeDocks({runsDock_}, {300}, Qt::Vertical);
 }

@@ -169,9 +169,10 @@ void UiTrace::printMap() {
       continue;
     }
     if (auto* label = qobject_cast<QLabel*>(w)) {
-      if (!label->objectName().isEmpty() && !label->objectName().startsWith("qt_")) {
+      const QString name = label->objectName().isEmpty() ? QString("-") : label->objectName();
+      if (!name.startsWith("qt_") && (name != "-" || !label->text().isEmpty())) {
         print(QString("label %1 %2 %3 %4")
-                  .arg(area, label->objectName(), rect(w, w->rect()), quoted(label->text())));
+                  .arg(area, name, rect(w, w->rect()), quoted(plain(label->text()))));
       }
       continue;
     }

@@ -14,7 +14,8 @@
 ///   widget AREA CLASS "NAME" X,Y,W,H hint=W  a visible control (button, box, editor, view, tab
 ///                                            bar: NAME is its current tab), hint its width hint
 ///   tab "TEXT" X,Y,W,H                       a tab of a dock's or a panel's tab bar
-///   label AREA OBJECTNAME X,Y,W,H "TEXT"     a visible label that has an objectName
+///   label AREA OBJECTNAME X,Y,W,H "TEXT"     a visible label with an objectName or a text
+///                                            (OBJECTNAME "-" when it has none)
 ///   row VIEW N "CELL ; CELL" X,Y,W,H         one of the first rows of a list or table, at its
 ///                                            label (a table's second column)
 /// AREA is the objectName of the dock the widget sits in, or "central", "dialog" in a dialog,

@@ -94,7 +94,7 @@ first=$(check "$a")
 # (the chart's owners' code): Qt's tooltip event then reaches the view's viewport, whose scene
 # has no item tooltip and hides the text (ChartView::event only filters the view's own event).
 if hidden=$(wait_line "$m" '^parity-trace: tooltip-hidden ' 3); then
-  shot 3-at-rest-tooltip-gone >/dev/null
+  shot hover-3-at-rest-tooltip-gone >/dev/null
   echo "KNOWN DEFECT: with the mouse at rest the values went away: ${hidden#parity-trace: }"
   [ -z "${PARITY_XTEST_STRICT:-}" ] || fail "the hover values did not stay while the mouse rested"
 fi

@@ -12,6 +12,8 @@
 #include <QTimer>
 #include <cstdio>
 
+#include "ui_trace.h"
+
 namespace {
 
 /// Prints the time from process start to the window's first paint when PARITY_PRINT_STARTUP is
@@ -100,6 +102,8 @@ int main(int argc, char** argv) {
 
   FirstPaintProbe probe(clock);
   if (qEnvironmentVariableIsSet("PARITY_PRINT_STARTUP")) window.installEventFilter(&probe);
+  // The xdotool tests read what the window shows from these lines (ui_trace.h).
+  if (qEnvironmentVariableIsSet("PARITY_TRACE_UI")) new parity::app::UiTrace(&window);
   if (headless) window.resize(1600, 1000);
   window.show();
   if (parser.isSet(demo)) window.launchDemo();

@@ -3,7 +3,8 @@
 // instead of using worker_contract.h, as a worker written against torchrun would, so the tests
 // pin the names themselves:
 //   ok        every rank takes max_steps steps; rank 0 reports start, steps, an eval and the end
-//   exit1     rank 1 exits 1 with a message at step 2; the others keep going until stopped
+//   exit1     rank 1 exits 1 with a message at step 2, once rank 0 has sent step 1 (a file in
+//             the run folder says so); the others keep going until stopped
 //   sigkill   rank 1 kills itself with SIGKILL at step 2
 //   hang      rank 1 goes silent at step 2 (and stays alive)
 //   hang0     rank 0 goes silent at step 2 (and stays alive)
@@ -64,6 +65,10 @@ void check_descriptors() {
 
 void pause_ms(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
 
+void wait_for_file(const std::string& path, int timeout_ms) {
+  for (int waited = 0; waited < timeout_ms && !std::ifstream(path); waited += 10) pause_ms(10);
+}
+
 }  // namespace
 
 int main() {
@@ -106,6 +111,7 @@ int main() {
     fail("PARITY_STORE is not in the run folder");
 
   const std::string mode = config.label;
+  const std::string stepped = config_dir + "/rank0-stepped";  // rank 0 sent step 1
   if (mode == "stubborn") ::signal(SIGTERM, SIG_IGN);
   const bool endless = mode == "exit1" || mode == "sigkill" || mode == "hang" || mode == "hang0" ||
                        mode == "chatty" || mode == "stubborn" || mode == "forever";
@@ -125,6 +131,9 @@ int main() {
   for (int64_t step = 1; endless || step <= steps; ++step) {
     if (step == 2 && rank == 1) {
       if (mode == "exit1" || mode == "stubborn") {
+        // Fails only once rank 0's first step is in its pipe: the tests check that the steps
+        // before a failure are forwarded, and on busy cores rank 0 may start long after rank 1.
+        wait_for_file(stepped, 30000);
         std::fprintf(stderr, "fake-worker: rank 1 failed on purpose\n");
         return 1;
       }
@@ -152,6 +161,7 @@ int main() {
       r.lr = config.lr;
       r.time_s = 0.01 * static_cast<double>(step);
       send(r);
+      if (step == 1) std::ofstream(stepped).put('1');
       if (mode == "diverge" && step == 3) {
         RunEnd end;
         end.outcome = RunOutcome::kDiverged;

@@ -9,6 +9,23 @@ namespace {
 
 bool quiet = false;
 
+// A problem box's title, and what it holds, for the problems that join it.
+constexpr char kTitleProperty[] = "parityProblemTitle";
+constexpr char kProblemsProperty[] = "parityProblems";
+constexpr char kFixesProperty[] = "parityFixes";
+
+/// Each problem once, in order, with how many times it came when more than once.
+QString summarise(const QStringList& problems) {
+  QStringList lines, seen;
+  for (const QString& p : problems) {
+    if (seen.contains(p)) continue;
+    seen << p;
+    const int n = static_cast<int>(problems.count(p));
+    lines << (n > 1 ? QObject::tr("%1 (%n times)", nullptr, n).arg(p) : p);
+  }
+  return lines.join('\n');
+}
+
 bool has(const QString& text, std::initializer_list<const char*> words) {
   for (const char* w : words) {
     if (text.contains(QLatin1String(w), Qt::CaseInsensitive)) return true;
@@ -68,11 +85,32 @@ void showProblem(QWidget* parent, const QString& title, const Advice& advice,
                  qPrintable(advice.problem), qPrintable(advice.fix));
     return;
   }
-  auto* box = new QMessageBox(QMessageBox::Warning, title, advice.problem, QMessageBox::Ok, parent);
-  box->setInformativeText(advice.fix);
-  if (!details.isEmpty()) box->setDetailedText(details);
-  box->setAttribute(Qt::WA_DeleteOnClose);
-  box->setWindowModality(Qt::NonModal);
+  // Problems of one kind that come together (three launches that cannot start) join the box
+  // already open for them instead of stacking a box each.
+  QMessageBox* box = nullptr;
+  if (parent) {
+    for (auto* open : parent->findChildren<QMessageBox*>(QString(), Qt::FindDirectChildrenOnly)) {
+      if (open->isVisible() && open->property(kTitleProperty).toString() == title) box = open;
+    }
+  }
+  if (!box) {
+    box = new QMessageBox(QMessageBox::Warning, title, QString(), QMessageBox::Ok, parent);
+    box->setProperty(kTitleProperty, title);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setWindowModality(Qt::NonModal);
+  }
+  QStringList problems = box->property(kProblemsProperty).toStringList();
+  QStringList fixes = box->property(kFixesProperty).toStringList();
+  problems << advice.problem;
+  if (!fixes.contains(advice.fix)) fixes << advice.fix;
+  box->setProperty(kProblemsProperty, problems);
+  box->setProperty(kFixesProperty, fixes);
+  box->setText(summarise(problems));
+  box->setInformativeText(fixes.join("\n"));
+  if (!details.isEmpty()) {
+    const QString before = box->detailedText();
+    box->setDetailedText(before.isEmpty() ? details : before + "\n\n" + details);
+  }
   box->show();
 }
 

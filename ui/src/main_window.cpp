@@ -1,3 +1,4 @@
+#include <parity/storage/run_status.h>
 #include <parity/ui/chart_panel.h>
 #include <parity/ui/compare_panel.h>
 #include <parity/ui/database_client.h>
@@ -102,6 +103,13 @@ void MainWindow::createDocks() {
   addDockWidget(Qt::BottomDockWidgetArea, compareDock_);
   tabifyDockWidget(equivalentDock_, compareDock_);
   runsDock_->raise();
+  // Qt keeps the docks whose tab is not current shown, only moved out of sight, so Tab walked
+  // from the runs table into the Equivalent batch and Compare panels behind it. A panel is
+  // enabled while its tab is the one shown.
+  for (QDockWidget* dock : {runsDock_, equivalentDock_, compareDock_}) {
+    dock->widget()->setEnabled(dock == runsDock_);
+    connect(dock, &QDockWidget::visibilityChanged, dock->widget(), &QWidget::setEnabled);
+  }
   resizeDocks({setupsDock_}, {430}, Qt::Horizontal);
   resizeDocks({runsDock_}, {300}, Qt::Vertical);
 }
@@ -156,8 +164,10 @@ void MainWindow::connectPlumbing() {
   connect(launcher_, &RunLauncher::proveFailed, this, [this](const QString& message) {
     showProblem(this, tr("Prove"), adviseOn(message), message);
   });
+  connect(launcher_, &RunLauncher::runExited, this, [this](qint64 id) { exited_.insert(id); });
   connect(launcher_, &RunLauncher::idle, this, [this] {
-    awaitingFinalPoll_ = true;  // the runs' last rows and statuses come with the next poll
+    awaitingFinalPoll_ = true;  // the runs' last rows and statuses come with a later poll
+    finalPolls_ = 0;
     db_->pollNow();
     updateStatus();
   });
@@ -239,9 +249,21 @@ bool MainWindow::isSettled(bool waitForRuns) const {
   return chartPanel_->lossChart()->isSettled();
 }
 
+// A listing read before the last run's process ended can arrive after the launcher went idle
+// (it was on its way from the database thread): the final statuses are those of the first
+// listing in which no run that exited here is still queued or running. A run whose end could not
+// be written stays running: after kFinalPolls listings the window stops waiting for it.
 void MainWindow::onRunsListed(const RunRows& runs) {
+  constexpr int kFinalPolls = 10;
   polledOnce_ = true;
-  awaitingFinalPoll_ = false;
+  if (awaitingFinalPoll_) {
+    bool ended = true;
+    for (const auto& run : runs) {
+      ended &= !(exited_.contains(run.id) && storage::is_active(run.status));
+    }
+    awaitingFinalPoll_ = !ended && ++finalPolls_ < kFinalPolls;
+    if (!awaitingFinalPoll_) exited_.clear();
+  }
   runs_->setRuns(runs);
   updateChartRuns();
 }

@@ -32,6 +32,9 @@ QScrollArea* scrolled(QWidget* content) {
   area->setWidget(content);
   area->setWidgetResizable(true);
   area->setFrameShape(QFrame::NoFrame);
+  // Not a Tab stop of its own (it shows no focus): Tab goes from field to field, and a field
+  // that gets the focus is scrolled into view.
+  area->setFocusPolicy(Qt::NoFocus);
   return area;
 }
 
@@ -176,7 +179,9 @@ void SetupsPanel::layOut() {
   buttons->addWidget(remove_);
   buttons->addStretch(1);
   auto* launchRow = new QHBoxLayout;
-  launchRow->addWidget(new QLabel(tr("Run at once:"), this));
+  auto* concurrencyLabel = new QLabel(tr("Run &at once:"), this);
+  concurrencyLabel->setBuddy(concurrency_);
+  launchRow->addWidget(concurrencyLabel);
   launchRow->addWidget(concurrency_);
   launchRow->addStretch(1);
   launchRow->addWidget(launchSelected_);

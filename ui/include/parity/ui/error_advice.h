@@ -17,8 +17,10 @@ struct Advice {
 /// missing, out of memory) and suggests the fix; otherwise a generic next step.
 Advice adviseOn(const QString& message);
 
-/// A non-blocking warning box with the problem, the fix and the raw message as details. With
-/// quiet mode on (tests, --screenshot), prints to stderr instead.
+/// A non-blocking warning box with the problem, the fix and the raw message as details. A problem
+/// whose title matches a box still open under the same parent joins that box (a repeated one is
+/// counted), so problems that come together give one dialog, not one each. With quiet mode on
+/// (tests, --screenshot), prints to stderr instead.
 void showProblem(QWidget* parent, const QString& title, const Advice& advice,
                  const QString& details = {});
 void setQuietDialogs(bool quiet);

@@ -8,6 +8,7 @@
 #include <parity/ui/database_worker.h>
 
 #include <QMainWindow>
+#include <QSet>
 #include <QStringList>
 #include <vector>
 
@@ -129,6 +130,8 @@ class MainWindow : public QMainWindow {
 
   bool polledOnce_ = false;
   bool awaitingFinalPoll_ = false;
+  int finalPolls_ = 0;   ///< listings since the launcher went idle
+  QSet<qint64> exited_;  ///< runs whose process ended since the last final listing
   bool demoPending_ = false;
 };
 

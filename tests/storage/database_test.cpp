@@ -532,6 +532,14 @@ TEST(Database, AnEndedRunsHashChangesWhenItsRowDoesAndOnlyThen) {
   EXPECT_EQ(db.ended_run_hashes().size(), 1u);
   db.finish_run(live, RunStatus::kFinished, "", 1);
   EXPECT_EQ(db.ended_run_hashes().back().id, live);
+  // A counterfactual's link, cleared when the run it explains is deleted, changes its hash.
+  const int64_t cf = db.create_run("cf #1 seed", "{}");
+  db.set_counterfactual_of(cf, a, live, "seed");
+  db.finish_run(cf, RunStatus::kFinished, "", 1);
+  const RunHash linked = db.ended_run_hashes().back();
+  ASSERT_EQ(linked.id, cf);
+  db.delete_run(a);
+  EXPECT_NE(db.ended_run_hashes().back(), linked);
 }
 
 TEST(Database, ListRunsByIdReadsThoseAndTheNewerOnesInIdOrder) {

@@ -10,6 +10,7 @@
 #include <parity/ui/runs_model.h>
 #include <parity/ui/setups_model.h>
 
+#include <QDockWidget>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QTextBrowser>
@@ -59,6 +60,8 @@ TEST(Prove, TheGlobalBatchCauseIsConfirmedByACounterfactualQueuedLikeALaunch) {
   for (qint64 id : {reference, run}) window.runsModel()->setShown(id, true);
 
   ComparePanel* panel = window.comparePanel();
+  window.findChild<QDockWidget*>("compareDock")->raise();  // its tab in front, as a click does
+  ASSERT_TRUE(test::waitFor([&] { return panel->isEnabled(); }));
   ASSERT_TRUE(test::waitFor([&] { return panel->referenceId() == reference; }));
   int compared = 0;
   QObject::connect(panel, &ComparePanel::compared, [&] { ++compared; });

@@ -115,6 +115,22 @@ bool ChartView::event(QEvent* event) {
   return QChartView::event(event);
 }
 
+bool ChartView::viewportEvent(QEvent* event) {
+  // The tooltip event reaches the viewport first, where QGraphicsView asks the scene, which has
+  // no item tooltips and hides the text: the hover values went away a second after the mouse
+  // came to rest. Over the plot they stay until the mouse moves.
+  if (event->type() == QEvent::ToolTip) {
+    const QPoint pos = static_cast<QHelpEvent*>(event)->pos();
+    if (chart()->plotArea().contains(chart()->mapFromScene(mapToScene(pos)))) {
+      event->accept();
+      return true;
+    }
+    event->ignore();  // elsewhere: the view's own help text (event() below)
+    return false;
+  }
+  return QChartView::viewportEvent(event);
+}
+
 void ChartView::resizeEvent(QResizeEvent* event) {
   QChartView::resizeEvent(event);
   emit resized();

@@ -38,6 +38,7 @@ class ChartView : public QChartView {
   void keyPressEvent(QKeyEvent* event) override;
   void resizeEvent(QResizeEvent* event) override;
   bool event(QEvent* event) override;
+  bool viewportEvent(QEvent* event) override;
 
  private:
   enum class Drag { kNone, kZoom, kPan };

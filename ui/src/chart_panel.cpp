@@ -7,6 +7,7 @@
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDoubleSpinBox>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QToolButton>
@@ -135,24 +136,37 @@ void ChartPanel::connectView() {
 }
 
 void ChartPanel::layOut() {
-  auto* controls = new QHBoxLayout;
+  // Two groups: what the plot shows, and the status with the actions. They share a row while
+  // it is wide enough for both (their size hints), else the actions go to a second row, so no
+  // control is squeezed below its text (900x600 with the setups dock at its minimum).
+  viewControls_ = new QWidget(this);
+  auto* left = new QHBoxLayout(viewControls_);
+  left->setContentsMargins(0, 0, 0, 0);
   auto* xLabel = new QLabel(tr("&X axis:"), this);
   xLabel->setBuddy(xAxis_);
-  controls->addWidget(xLabel);
-  controls->addWidget(xAxis_);
+  left->addWidget(xLabel);
+  left->addWidget(xAxis_);
   auto* smoothLabel = new QLabel(tr("S&moothing:"), this);
   smoothLabel->setBuddy(smoothing_);
-  controls->addSpacing(8);
-  controls->addWidget(smoothLabel);
-  controls->addWidget(smoothing_);
-  controls->addSpacing(8);
-  controls->addWidget(logY_);
-  controls->addWidget(ranks_);
-  controls->addStretch(1);
-  controls->addWidget(status_);
-  controls->addSpacing(8);
-  controls->addWidget(reset_);
-  controls->addWidget(export_);
+  left->addSpacing(8);
+  left->addWidget(smoothLabel);
+  left->addWidget(smoothing_);
+  left->addSpacing(8);
+  left->addWidget(logY_);
+  left->addWidget(ranks_);
+  actionControls_ = new QWidget(this);
+  auto* right = new QHBoxLayout(actionControls_);
+  right->setContentsMargins(0, 0, 0, 0);
+  right->addWidget(status_, 1);
+  right->addSpacing(8);
+  right->addWidget(reset_);
+  right->addWidget(export_);
+  auto* controls = new QGridLayout;
+  controls->setContentsMargins(0, 0, 0, 0);
+  controls->addWidget(viewControls_, 0, 0, Qt::AlignLeft);
+  controls->addWidget(actionControls_, 0, 1);
+  controls->setColumnStretch(1, 1);
+  controls_ = controls;
 
   // The legend under the plot grows a row at a time as the window narrows.
   plot_->setObjectName("chartPlot");
@@ -169,6 +183,22 @@ void ChartPanel::layOut() {
   layout->setContentsMargins(4, 4, 4, 0);
   layout->addLayout(controls);
   layout->addWidget(plot_, 1);
+}
+
+void ChartPanel::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  // The actions' own minimum: their buttons whole and a little of the status.
+  const int actions = reset_->sizeHint().width() + export_->sizeHint().width() + 8 + 60;
+  const bool oneRow =
+      width() - 8 >= viewControls_->sizeHint().width() + controls_->horizontalSpacing() + actions;
+  const bool isOneRow = controls_->itemAtPosition(0, 1) != nullptr;
+  if (oneRow == isOneRow) return;
+  controls_->removeWidget(actionControls_);
+  if (oneRow) {
+    controls_->addWidget(actionControls_, 0, 1);
+  } else {
+    controls_->addWidget(actionControls_, 1, 0, 1, 2);
+  }
 }
 
 void ChartPanel::setXAxis(engine::Axis kind) {

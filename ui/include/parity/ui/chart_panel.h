@@ -10,6 +10,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QGridLayout;
 class QLabel;
 class QToolButton;
 
@@ -44,6 +45,9 @@ class ChartPanel : public QWidget {
   /// A control changed; the window stores the choice in QSettings.
   void optionsChanged();
 
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+
  private:
   void setUpControls();
   void connectControls();
@@ -61,6 +65,9 @@ class ChartPanel : public QWidget {
   QToolButton* reset_;
   QToolButton* export_;
   QLabel* status_;
+  QGridLayout* controls_ = nullptr;
+  QWidget* viewControls_ = nullptr;    ///< x axis, smoothing, log y, per-rank
+  QWidget* actionControls_ = nullptr;  ///< status, reset zoom, export: a second row when narrow
 };
 
 }  // namespace parity::ui

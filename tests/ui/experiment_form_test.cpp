@@ -257,6 +257,35 @@ class ExperimentInPanel : public ::testing::Test {
   SetupsPanel panel{&model};
 };
 
+TEST_F(ExperimentInPanel, AModelFileTheWorkerRefusesKeepsLaunchOff) {
+  if (ModelInspector::findWorker().isEmpty()) {
+    GTEST_SKIP() << "parity-worker is not built beside the tests (ninja parity-worker)";
+  }
+  RunConfig e = model.experiment();
+  e.dataset = engine::DatasetKind::kSyntheticRegression;
+  e.task = engine::Task::kRegression;
+  e.model = engine::ModelKind::kTorchScript;
+  e.model_file = PARITY_TEST_DATA "/lr_schedules.json";  // a file, but not a module
+  model.reset(e, model.configs());
+  ExperimentForm* form = panel.experimentForm();
+  form->setConfig(e);
+  ASSERT_TRUE(
+      test::waitFor([&] { return !form->inspecting() && !form->modelProblem().isEmpty(); }, 60000))
+      << form->modelInfoText().toStdString();
+  EXPECT_TRUE(model.allValid()) << "the config itself is valid; only the file is refused";
+  EXPECT_FALSE(panel.launchButton()->isEnabled());
+  EXPECT_FALSE(panel.launchSelectedButton()->isEnabled());
+  EXPECT_TRUE(panel.launchButton()->toolTip().contains("The model file cannot be trained"))
+      << panel.launchButton()->toolTip().toStdString();
+
+  e.model_file = PARITY_TEST_DATA "/bn_dropout.pt";
+  model.reset(e, model.configs());
+  form->setConfig(e);
+  ASSERT_TRUE(
+      test::waitFor([&] { return !form->inspecting() && form->modelProblem().isEmpty(); }, 60000));
+  EXPECT_TRUE(panel.launchButton()->isEnabled()) << panel.launchButton()->toolTip().toStdString();
+}
+
 TEST_F(ExperimentInPanel, NewFieldsReachEverySetupAndAreCheckedInline) {
   ExperimentForm* form = panel.experimentForm();
   auto* norm = qobject_cast<QComboBox*>(form->editor("loss_normalization"));

@@ -150,11 +150,18 @@ void ExperimentForm::refreshSchedule(const engine::RunConfig& c) {
   scheduleNote_->setText(curve.problem.isEmpty() ? text : curve.problem);
 }
 
+void ExperimentForm::setModelProblem(const QString& problem) {
+  if (problem == modelProblem_) return;
+  modelProblem_ = problem;
+  emit modelProblemChanged();
+}
+
 void ExperimentForm::refreshModelInfo(const engine::RunConfig& c) {
   if (c.model != engine::ModelKind::kTorchScript) {
     inspector_->cancel();
     inspectKey_.clear();
     modelInfo_->clear();
+    setModelProblem({});
     return;
   }
   if (c.model_file.empty()) {
@@ -170,6 +177,7 @@ void ExperimentForm::refreshModelInfo(const engine::RunConfig& c) {
                       fileStamp(c.data_path) + '|' + features_->text() + '|' + target_->text() +
                       '|' + QString::number(static_cast<int>(c.task));
   if (key == inspectKey_) return;
+  setModelProblem({});  // until the new inspection says otherwise
   const auto issues = engine::check(c);
   if (!issues.empty()) {
     inspector_->cancel();
@@ -197,6 +205,7 @@ void ExperimentForm::showModelInfo(const ModelInfo& info) {
 void ExperimentForm::showModelError(const QString& message) {
   modelInfo_->setStyleSheet(kErrorStyle);
   modelInfo_->setText(message);
+  setModelProblem(message);
 }
 
 QString ExperimentForm::dataSizesText() const { return dataSizes_->text(); }

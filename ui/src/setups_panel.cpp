@@ -151,6 +151,8 @@ void SetupsPanel::connectModel() {
           &SetupsPanel::loadCurrent);
   connect(setupForm_, &SetupForm::edited, this, &SetupsPanel::storeCurrent);
   connect(experimentForm_, &ExperimentForm::edited, this, &SetupsPanel::storeExperiment);
+  connect(experimentForm_, &ExperimentForm::modelProblemChanged, this,
+          &SetupsPanel::refreshValidation);
   connect(model_, &SetupsModel::setupsChanged, this, &SetupsPanel::refreshValidation);
   // The lr preview and the schedule's default length are the first setup's.
   connect(model_, &SetupsModel::setupsChanged, this, &SetupsPanel::updatePreviewSetup);
@@ -333,6 +335,11 @@ void SetupsPanel::refreshValidation() {
   }
   QStringList loose = setupForm_->showIssues(setupIssues);
   loose << experimentForm_->showIssues(experimentIssues);
+  // A TorchScript file the worker refused would fail every run at its start.
+  const QString modelProblem = experimentForm_->modelProblem();
+  if (!modelProblem.isEmpty())
+    loose << tr("The model file cannot be trained: %1").arg(modelProblem);
+  const bool launchable = model_->allValid() && modelProblem.isEmpty();
 
   int invalid = 0;
   for (int r = 0; r < model_->rowCount(); ++r) invalid += model_->issues(r).empty() ? 0 : 1;
@@ -346,9 +353,9 @@ void SetupsPanel::refreshValidation() {
   summary_->setText(text);
   summary_->setStyleSheet(invalid > 0 || !loose.isEmpty() ? "color: #c62828;" : "");
   summary_->setVisible(!text.isEmpty());
-  launch_->setEnabled(model_->allValid());
+  launch_->setEnabled(launchable);
   const std::vector<int> selected = selectedRows();
-  bool selectedValid = !selected.empty();
+  bool selectedValid = !selected.empty() && modelProblem.isEmpty();
   for (int r : selected) selectedValid &= model_->issues(r).empty();
   launchSelected_->setVisible(model_->rowCount() > 1);
   launchSelected_->setEnabled(selectedValid);
@@ -356,10 +363,9 @@ void SetupsPanel::refreshValidation() {
       selectedValid
           ? tr("Start only the %n selected setup(s)", nullptr, static_cast<int>(selected.size()))
           : tr("Select some of the setups (Ctrl+click) to start only those"));
-  launch_->setToolTip(
-      model_->allValid()
-          ? tr("Start %n setup(s) as separate processes (Ctrl+Return)", nullptr, model_->rowCount())
-          : text);
+  launch_->setToolTip(launchable ? tr("Start %n setup(s) as separate processes (Ctrl+Return)",
+                                      nullptr, model_->rowCount())
+                                 : text);
 }
 
 std::vector<int> SetupsPanel::selectedRows() const {

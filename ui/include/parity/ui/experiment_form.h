@@ -48,6 +48,12 @@ class ExperimentForm : public ConfigForm {
   /// True while the data's samples are being counted (off the UI thread: a large file takes a
   /// while to read).
   bool countingData() const { return !countingKey_.isEmpty(); }
+  /// Why the chosen TorchScript file cannot be trained (the worker's message); empty when it
+  /// can, or no file is inspected. Launch stays off while it is set.
+  QString modelProblem() const { return modelProblem_; }
+
+ signals:
+  void modelProblemChanged();
 
  private:
   QWidget* pathRow(QLineEdit* edit, const QString& toolTip, void (ExperimentForm::*browse)());
@@ -61,6 +67,7 @@ class ExperimentForm : public ConfigForm {
   void browseData();
   void browseTestData();
   void browseModelFile();
+  void setModelProblem(const QString& problem);
   void dataCounted(const QString& key, const std::optional<engine::DataSizes>& sizes,
                    const QString& error);
   /// The data's size, the schedule and the model summary after an edit; files are read again
@@ -113,8 +120,9 @@ class ExperimentForm : public ConfigForm {
   engine::RunConfig previewSetup_;
   std::optional<engine::DataSizes> sizes_;  ///< of the data as last read; nullopt: unknown
   QString sizesKey_;                        ///< what sizes_ was read from
-  QString countingKey_;  ///< what is being counted now ("" = nothing); a later key wins
-  QString inspectKey_;   ///< what the model summary shown was asked for
+  QString countingKey_;   ///< what is being counted now ("" = nothing); a later key wins
+  QString inspectKey_;    ///< what the model summary shown was asked for
+  QString modelProblem_;  ///< see modelProblem()
 };
 
 }  // namespace parity::ui

@@ -21,21 +21,6 @@
 namespace parity::ui {
 namespace {
 
-engine::RunConfig regression(const char* label, int processes, int64_t batch) {
-  engine::RunConfig c;
-  c.label = label;
-  c.dataset = engine::DatasetKind::kSyntheticRegression;
-  c.task = engine::Task::kRegression;
-  c.model = engine::ModelKind::kLinear;
-  c.synthetic_samples = 512;
-  c.optimizer = engine::OptimizerKind::kSgd;
-  c.lr = 0.05;
-  c.epochs = 1;
-  c.num_processes = processes;
-  c.per_device_batch_size = batch;
-  return c;
-}
-
 /// Pixels close to `color` inside `rect`.
 int countNear(const QImage& image, const QRect& rect, const QColor& color) {
   int n = 0;
@@ -65,9 +50,10 @@ TEST(GuiLaunch, TwoSetupsRunToTheEndAndBothCurvesAreDrawn) {
   ASSERT_TRUE(test::waitFor([&] { return window.isSettled(false); }, 60000))
       << "the empty database was not listed and drawn within a minute";
 
-  const engine::RunConfig experiment = regression("exp", 1, 32);
+  const engine::RunConfig experiment = test::smallRegression("exp", 1, 32);
   // Two setups whose curves differ (global batch 32 vs 64), so both stay visible on the plot.
-  window.setupsModel()->reset(experiment, {regression("1x32", 1, 32), regression("2x32", 2, 32)});
+  window.setupsModel()->reset(
+      experiment, {test::smallRegression("1x32", 1, 32), test::smallRegression("2x32", 2, 32)});
   ASSERT_TRUE(window.setupsModel()->allValid());
   window.launcher()->setMaxConcurrent(2);
   window.launch(window.setupsModel()->configs());
@@ -118,7 +104,7 @@ TEST(GuiLaunch, StopSendsSigtermAndTheRunIsMarkedStopped) {
   window.show();
   window.openDatabase(dir.filePath("stop.db"));
   ASSERT_TRUE(test::waitFor([&] { return window.isSettled(false); }, 60000));
-  engine::RunConfig longRun = regression("long", 1, 8);
+  engine::RunConfig longRun = test::smallRegression("long", 1, 8);
   longRun.synthetic_samples = 400000;
   longRun.epochs = 5;
   window.setupsModel()->reset(longRun, {longRun});

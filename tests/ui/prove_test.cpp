@@ -20,21 +20,6 @@
 namespace parity::ui {
 namespace {
 
-engine::RunConfig regression(const char* label, int processes, int64_t batch) {
-  engine::RunConfig c;
-  c.label = label;
-  c.dataset = engine::DatasetKind::kSyntheticRegression;
-  c.task = engine::Task::kRegression;
-  c.model = engine::ModelKind::kLinear;
-  c.synthetic_samples = 256;
-  c.optimizer = engine::OptimizerKind::kSgd;
-  c.lr = 0.05;
-  c.epochs = 2;
-  c.num_processes = processes;
-  c.per_device_batch_size = batch;
-  return c;
-}
-
 int column(QTableWidget* table, const QString& header) {
   for (int c = 0; c < table->columnCount(); ++c)
     if (table->horizontalHeaderItem(c)->text() == header) return c;
@@ -50,8 +35,8 @@ TEST(Prove, TheGlobalBatchCauseIsConfirmedByACounterfactualQueuedLikeALaunch) {
   window.show();
   window.openDatabase(path);
   ASSERT_TRUE(test::waitFor([&] { return window.isSettled(false); }, 60000));
-  const engine::RunConfig one = regression("1x16", 1, 16);
-  window.setupsModel()->reset(one, {one, regression("2x16 unscaled", 2, 16)});
+  const engine::RunConfig one = test::smallRegression("1x16", 1, 16, 256, 2);
+  window.setupsModel()->reset(one, {one, test::smallRegression("2x16 unscaled", 2, 16, 256, 2)});
   window.launch(window.setupsModel()->configs());
   ASSERT_TRUE(test::waitFor([&] { return window.isSettled(true); }, 180000));
   ASSERT_EQ(window.runsModel()->rowCount(), 2);

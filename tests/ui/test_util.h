@@ -1,6 +1,7 @@
 #pragma once
 // Helpers shared by the window's tests: a temporary database, synthetic runs, event-loop waits.
 
+#include <parity/config/run_config.h>
 #include <parity/storage/database.h>
 
 #include <QCoreApplication>
@@ -25,6 +26,23 @@ inline bool waitFor(const std::function<bool()>& done, int timeoutMs = 10000) {
     QThread::msleep(5);
   }
   return true;
+}
+
+/// A small setup parity-cli trains in seconds: linear regression on synthetic data, plain SGD.
+inline engine::RunConfig smallRegression(const char* label, int processes, int64_t batch,
+                                         int64_t samples = 512, int epochs = 1) {
+  engine::RunConfig c;
+  c.label = label;
+  c.dataset = engine::DatasetKind::kSyntheticRegression;
+  c.task = engine::Task::kRegression;
+  c.model = engine::ModelKind::kLinear;
+  c.synthetic_samples = samples;
+  c.optimizer = engine::OptimizerKind::kSgd;
+  c.lr = 0.05;
+  c.epochs = epochs;
+  c.num_processes = processes;
+  c.per_device_batch_size = batch;
+  return c;
 }
 
 /// Global (rank -1) rows of a smooth decreasing loss; nanAt >= 1 puts a NaN at that step.

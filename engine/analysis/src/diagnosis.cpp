@@ -35,7 +35,6 @@ std::vector<ConfigDiff> config_diff(const RunConfig& a, const RunConfig& referen
 
 namespace {
 
-// What the diagnosis knows about the two setups, worked out once and read by every rule.
 // The layers that make a model's arithmetic depend on the per-device batch or the rank's seed:
 // from the model as the run built it when recorded, else from the config's built-in options (a
 // TorchScript module without a record: unknown, so neither).
@@ -52,6 +51,7 @@ Layers layers_of(const RunConfig& c, const std::optional<ModelSummary>& model) {
   return {c.batch_norm, c.dropout};
 }
 
+// What the diagnosis knows about the two setups, worked out once and read by every rule.
 struct Setups {
   Setups(const RunConfig& config, const RunConfig& reference, std::optional<int64_t> train_size,
          std::optional<int64_t> reference_train_size, const std::optional<ModelSummary>& model,

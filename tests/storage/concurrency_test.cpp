@@ -4,7 +4,6 @@
 
 #include <gtest/gtest.h>
 #include <parity/storage/database.h>
-
 #include <sys/wait.h>
 #include <unistd.h>
 

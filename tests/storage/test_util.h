@@ -1,6 +1,7 @@
 #pragma once
 // Helpers shared by the storage tests: a temporary folder, raw SQL, and a strict CSV reader.
 
+#include <parity/storage/database.h>
 #include <sqlite3.h>
 
 #include <cstdint>
@@ -22,6 +23,20 @@ class TempDir {
  private:
   std::string path_;
 };
+
+/// A step row of run `run` with round, step-derived epoch, samples, lr and time.
+inline StepRow step_row(int64_t run, int64_t step, int rank, double loss) {
+  StepRow r;
+  r.run_id = run;
+  r.step = step;
+  r.rank = rank;
+  r.epoch = static_cast<double>(step) / 10.0;
+  r.samples = step * 64;
+  r.loss = loss;
+  r.lr = 0.01 * static_cast<double>(step);
+  r.time_s = 0.5 * static_cast<double>(step);
+  return r;
+}
 
 /// The first column of the first row of `sql` as an integer (fails the test on error).
 int64_t query_int(sqlite3* db, const std::string& sql);

@@ -6,16 +6,9 @@
 # three launches that never start give at most one dialog, not three. Screenshots in OUT.
 # Usage: failed_runs.sh PARITY PARITY_CLI OUT   (needs DISPLAY, xdotool, ImageMagick, python3)
 set -euo pipefail
-parity=$1 cli=$2 out=$3
 here=$(cd "$(dirname "$0")" && pwd)
-for tool in xdotool import python3; do
-  command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed"; exit 77; }
-done
-mkdir -p "$out"
-# shellcheck source=xdotool_common.sh
-. "$here/xdotool_common.sh"
-# shellcheck source=xdotool_trace.sh
-. "$here/xdotool_trace.sh"
+# shellcheck source=xtest_begin.sh
+. "$here/xtest_begin.sh" "$1" "$2" "$3" xdotool import python3
 db=$dir/r.db
 printf 'x,y\n1,2\n2,4\n3,six\n4,8\n' >"$dir/bad.csv"
 # The setups the window restores from its settings (SetupsModel::toJson's shape).

@@ -5,16 +5,9 @@
 # Screenshots in OUT.
 # Usage: reference_zero.sh PARITY PARITY_CLI OUT   (needs DISPLAY, xdotool, ImageMagick)
 set -euo pipefail
-parity=$1 out=$3
 here=$(cd "$(dirname "$0")" && pwd)
-for tool in xdotool import; do
-  command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed"; exit 77; }
-done
-mkdir -p "$out"
-# shellcheck source=xdotool_common.sh
-. "$here/xdotool_common.sh"
-# shellcheck source=xdotool_trace.sh
-. "$here/xdotool_trace.sh"
+# shellcheck source=xtest_begin.sh
+. "$here/xtest_begin.sh" "$1" "$2" "$3" xdotool import
 
 start_window --db "$dir/r.db"
 m=$(mark)

@@ -6,16 +6,9 @@
 # tabbed behind Runs, not the Experiment tab behind Setup. Screenshots in OUT.
 # Usage: tab_order.sh PARITY PARITY_CLI OUT   (needs DISPLAY, xdotool, ImageMagick)
 set -euo pipefail
-parity=$1 cli=$2 out=$3
 here=$(cd "$(dirname "$0")" && pwd)
-for tool in xdotool import; do
-  command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed"; exit 77; }
-done
-mkdir -p "$out"
-# shellcheck source=xdotool_common.sh
-. "$here/xdotool_common.sh"
-# shellcheck source=xdotool_trace.sh
-. "$here/xdotool_trace.sh"
+# shellcheck source=xtest_begin.sh
+. "$here/xtest_begin.sh" "$1" "$2" "$3" xdotool import
 db=$dir/r.db
 for label in first second; do
   "$cli" run --db "$db" -q --label "$label" --dataset synthetic-regression --model linear \

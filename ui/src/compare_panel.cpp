@@ -65,6 +65,14 @@ ComparePanel::ComparePanel(RunsModel* runs, DatabaseClient* db, QWidget* parent)
       deltaChart_(new QChart),
       deltaView_(new QChartView(deltaChart_, this)),
       deltaLegend_(new QLabel(this)) {
+  setUpWidgets();
+  connectSignals();
+  layOut();
+  refillReferences();
+}
+
+// Names, tooltips and the fixed settings of the panel's parts.
+void ComparePanel::setUpWidgets() {
   reference_->setToolTip(tr("The run every other drawn run is compared with, on samples seen"));
   reference_->setMinimumContentsLength(24);
   status_->setForegroundRole(QPalette::PlaceholderText);
@@ -96,18 +104,14 @@ ComparePanel::ComparePanel(RunsModel* runs, DatabaseClient* db, QWidget* parent)
   deltaLegend_->setTextFormat(Qt::RichText);
   deltaChart_->setMargins(QMargins(4, 4, 4, 4));
   deltaView_->setRenderHint(QPainter::Antialiasing);
-
   plotKind_->addItem(tr("Δ loss vs reference"));
   plotKind_->addItem(tr("Seed groups: mean and min–max band"));
+}
+
+void ComparePanel::connectSignals() {
   connect(plotKind_, &QComboBox::currentIndexChanged, this, &ComparePanel::plot);
   connect(compareButton_, &QPushButton::clicked, this, &ComparePanel::compare);
-  connect(proveButton_, &QPushButton::clicked, this, [this] {
-    const int row = verdicts_->currentRow();
-    if (row < 0 || row >= static_cast<int>(comparison_.rows.size())) return;
-    proveButton_->setEnabled(false);  // until the queued rows come back
-    status_->setText(tr("Queuing the counterfactuals of #%1…").arg(comparison_.rows[row].id));
-    emit proveRequested(referenceId(), comparison_.rows[row].id);
-  });
+  connect(proveButton_, &QPushButton::clicked, this, &ComparePanel::proveSelected);
   // A counterfactual that ends changes its proof: read the verdicts again.
   connect(runs_, &RunsModel::runEnded, this, [this](qint64 id) {
     if (awaitsProof(id)) compare();
@@ -127,7 +131,11 @@ ComparePanel::ComparePanel(RunsModel* runs, DatabaseClient* db, QWidget* parent)
     showDetails(row);
     updateProveButton();
   });
+}
 
+// The reference and actions on top; below, the verdict table over the details pane and the
+// config diff, beside the plot.
+void ComparePanel::layOut() {
   auto* top = new QHBoxLayout;
   top->addWidget(new QLabel(tr("Reference:"), this));
   top->addWidget(reference_);
@@ -165,7 +173,14 @@ ComparePanel::ComparePanel(RunsModel* runs, DatabaseClient* db, QWidget* parent)
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addLayout(top);
   layout->addWidget(split, 1);
-  refillReferences();
+}
+
+void ComparePanel::proveSelected() {
+  const int row = verdicts_->currentRow();
+  if (row < 0 || row >= static_cast<int>(comparison_.rows.size())) return;
+  proveButton_->setEnabled(false);  // until the queued rows come back
+  status_->setText(tr("Queuing the counterfactuals of #%1…").arg(comparison_.rows[row].id));
+  emit proveRequested(referenceId(), comparison_.rows[row].id);
 }
 
 qint64 ComparePanel::referenceId() const { return reference_->currentData().toLongLong(); }

@@ -60,6 +60,10 @@ class ComparePanel : public QWidget {
   void proveRequested(qint64 referenceId, qint64 runId);
 
  private:
+  void setUpWidgets();
+  void connectSignals();
+  void layOut();
+  void proveSelected();
   void refillReferences();
   void show(const engine::Comparison& comparison);
   void showDiff(int row);

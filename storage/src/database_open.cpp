@@ -4,9 +4,11 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <system_error>
+#include <thread>
 #include <utility>
 
 #include "database_internal.h"
@@ -86,10 +88,22 @@ void Database::open_read_write() {
   exec(db_, "PRAGMA foreign_keys = ON");
   // The first statement that reads the file: this is where "file is not a database" shows up.
   std::string mode;
-  {
-    Statement wal(db_, "PRAGMA journal_mode = WAL");
-    if (wal.step()) mode = wal.column_text(0);
-  }  // finalized here: a statement left mid-step would keep the migration from committing
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
+  for (;;) {
+    try {
+      Statement wal(db_, "PRAGMA journal_mode = WAL");
+      if (wal.step()) mode = wal.column_text(0);
+      break;
+    } catch (const StorageError& e) {
+      // Switching needs the file to itself, and a connection that has read it is refused at
+      // once (SQLite does not wait there, to avoid a deadlock): another process creating or
+      // migrating the same new file is waited out here, as the busy timeout would.
+      if (!e.is_busy() || std::chrono::steady_clock::now() > deadline) throw;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }  // each try's statement is finalized: one left mid-step would keep the migration from
+     // committing
   if (mode != "wal" && mode != "memory") {
     throw StorageError("cannot switch to WAL journal mode (got '" + mode + "')");
   }

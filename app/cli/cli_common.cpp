@@ -69,15 +69,15 @@ std::string fmt_duration(double seconds) {
   return buf;
 }
 
-storage::RunStatus status_of(engine::RunOutcome outcome) {
+storage::RunStatus status_of(launch::RunOutcome outcome) {
   switch (outcome) {
-    case engine::RunOutcome::kFinished:
+    case launch::RunOutcome::kFinished:
       return storage::RunStatus::kFinished;
-    case engine::RunOutcome::kDiverged:
+    case launch::RunOutcome::kDiverged:
       return storage::RunStatus::kDiverged;
-    case engine::RunOutcome::kStopped:
+    case launch::RunOutcome::kStopped:
       return storage::RunStatus::kStopped;
-    case engine::RunOutcome::kFailed:
+    case launch::RunOutcome::kFailed:
       break;
   }
   return storage::RunStatus::kFailed;
@@ -96,9 +96,9 @@ std::string resolve_worker(const std::string& given) {
       throw UsageError("parity-worker not found at " + given + "; build it or pass --worker");
     return given;
   }
-  const std::string beside = engine::executable_dir() + "/parity-worker";
+  const std::string beside = launch::executable_dir() + "/parity-worker";
   if (::access(beside.c_str(), X_OK) == 0) return beside;
-  const std::string build_tree = engine::executable_dir() + "/../worker/parity-worker";
+  const std::string build_tree = launch::executable_dir() + "/../worker/parity-worker";
   if (::access(build_tree.c_str(), X_OK) == 0) return fs::path(build_tree).lexically_normal();
   throw UsageError("parity-worker not found at " + beside + "; build it or pass --worker");
 }

@@ -40,7 +40,7 @@ std::string fmt(const std::optional<double>& value, int precision = 4);
 std::string fmt_duration(double seconds);
 
 /// The stored run status for an outcome.
-storage::RunStatus status_of(engine::RunOutcome outcome);
+storage::RunStatus status_of(launch::RunOutcome outcome);
 
 /// --db's default: storage's default database path.
 std::string default_db_path();

@@ -11,25 +11,25 @@ namespace parity::cli {
 namespace {
 
 struct CompareArgs {
-  std::string db, reference, axis = engine::to_string(engine::Axis::kSamples);
+  std::string db, reference, axis = analysis::to_string(analysis::Axis::kSamples);
   std::vector<std::string> runs;
   double abs_tolerance = 1e-4, rel_tolerance = 1e-3, ema = 0;
   bool no_seed_groups = false;
 };
 
 // --axis choices as the help lists them: the default (samples) first.
-constexpr engine::Axis kAxisChoices[] = {engine::Axis::kSamples, engine::Axis::kStep,
-                                         engine::Axis::kEpoch, engine::Axis::kWallTime};
+constexpr analysis::Axis kAxisChoices[] = {analysis::Axis::kSamples, analysis::Axis::kStep,
+                                         analysis::Axis::kEpoch, analysis::Axis::kWallTime};
 
 std::string axis_choices(const std::string& separator) {
   std::string out;
-  for (engine::Axis axis : kAxisChoices)
-    out += (out.empty() ? "" : separator) + engine::to_string(axis);
+  for (analysis::Axis axis : kAxisChoices)
+    out += (out.empty() ? "" : separator) + analysis::to_string(axis);
   return out;
 }
 
-engine::Axis parse_axis(const std::string& s) {
-  if (const auto axis = engine::parse_axis(s)) return *axis;
+analysis::Axis parse_axis(const std::string& s) {
+  if (const auto axis = analysis::parse_axis(s)) return *axis;
   throw UsageError("--axis: '" + s + "' is not allowed; must be one of " + axis_choices(", "));
 }
 
@@ -41,7 +41,7 @@ std::string signed_fmt(const std::optional<double>& v, double scale = 1, const c
 
 int compare_command(const CompareArgs& a) {
   storage::Database db = open_for_viewing(db_or_default(a.db));
-  engine::CompareOptions options;
+  analysis::CompareOptions options;
   options.axis = parse_axis(a.axis);
   options.abs_tolerance = a.abs_tolerance;
   options.rel_tolerance = a.rel_tolerance;
@@ -51,17 +51,17 @@ int compare_command(const CompareArgs& a) {
   for (const auto& r : a.runs)
     for (int64_t id : parse_id_list(r, "RUN")) ids.push_back(id);
   const int64_t reference = parse_id(a.reference, "--reference");
-  const engine::Comparison cmp = compare_in_db(db, reference, ids, options);
+  const analysis::Comparison cmp = compare_in_db(db, reference, ids, options);
 
   std::cout << "reference: run " << cmp.reference_id << " (" << cmp.rows.front().label
-            << "), aligned on " << engine::to_string(cmp.axis);
+            << "), aligned on " << analysis::to_string(cmp.axis);
   if (cmp.target_loss) std::cout << ", target loss " << fmt(*cmp.target_loss);
   std::cout << "\n\n";
   Table table({"run", "label", "verdict", "max |Δloss|", "final |Δloss|", "mean |Δloss|",
                "Δ eval loss", "Δ accuracy", "samples/s", "scaling eff."});
   for (const auto& r : cmp.rows) {
-    const bool is_ref = r.verdict == engine::Verdict::kReference;
-    table.add({std::to_string(r.id), r.label, engine::to_string(r.verdict),
+    const bool is_ref = r.verdict == analysis::Verdict::kReference;
+    table.add({std::to_string(r.id), r.label, analysis::to_string(r.verdict),
                is_ref ? "" : fmt(r.delta.max_abs, 3), is_ref ? "" : fmt(r.delta.final_abs, 3),
                is_ref ? "" : fmt(r.delta.mean_abs, 3),
                is_ref ? "" : signed_fmt(r.final_eval_loss_delta),
@@ -72,7 +72,7 @@ int compare_command(const CompareArgs& a) {
   table.print(std::cout);
 
   for (const auto& r : cmp.rows) {
-    if (r.verdict == engine::Verdict::kReference) continue;
+    if (r.verdict == analysis::Verdict::kReference) continue;
     std::cout << "\nrun " << r.id << " (" << r.label << "): " << r.summary << "\n";
     for (const auto& reason : r.reasons) std::cout << "  - " << reason.text << "\n";
     for (const auto& info : r.info) std::cout << "  · " << info.text << "\n";

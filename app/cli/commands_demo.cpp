@@ -32,32 +32,32 @@ struct DemoArgs {
   bool quiet = false;
 };
 
-std::vector<engine::RunConfig> demo_setups(const DemoArgs& a) {
-  engine::RunConfig base;
-  base.dataset = engine::DatasetKind::kFashionMnist;
-  base.task = engine::Task::kClassification;
-  base.model = engine::ModelKind::kMlp;
+std::vector<config::RunConfig> demo_setups(const DemoArgs& a) {
+  config::RunConfig base;
+  base.dataset = config::DatasetKind::kFashionMnist;
+  base.task = config::Task::kClassification;
+  base.model = config::ModelKind::kMlp;
   base.data_path = a.data;
   base.seed = a.seed;
   base.epochs = a.epochs;
   base.train_samples = a.train_samples;
   base.lr = a.lr;
-  auto setup = [&](const char* label, int w, int64_t b, engine::LrScaling scaling) {
-    engine::RunConfig c = base;
+  auto setup = [&](const char* label, int w, int64_t b, config::LrScaling scaling) {
+    config::RunConfig c = base;
     c.label = label;
     c.num_processes = w;
     c.per_device_batch_size = b;
     c.lr_scaling = scaling;
     return c;
   };
-  return {setup("1x64", 1, 64, engine::LrScaling::kNone),
-          setup("2x32 (equivalent)", 2, 32, engine::LrScaling::kNone),
-          setup("2x64 lr unscaled", 2, 64, engine::LrScaling::kNone),
-          setup("2x64 lr linear", 2, 64, engine::LrScaling::kLinear)};
+  return {setup("1x64", 1, 64, config::LrScaling::kNone),
+          setup("2x32 (equivalent)", 2, 32, config::LrScaling::kNone),
+          setup("2x64 lr unscaled", 2, 64, config::LrScaling::kNone),
+          setup("2x64 lr linear", 2, 64, config::LrScaling::kLinear)};
 }
 
 int demo_command(const DemoArgs& a) {
-  const std::vector<engine::RunConfig> setups = demo_setups(a);
+  const std::vector<config::RunConfig> setups = demo_setups(a);
   for (const auto& c : setups) {
     require_valid(c);
     require_hostable(c, 1);
@@ -77,7 +77,7 @@ int demo_command(const DemoArgs& a) {
   std::vector<int64_t> ids;
   for (const auto& c : setups) {
     if (stop.stopped()) break;
-    const int64_t id = db.create_run(c.label, engine::to_json(c));
+    const int64_t id = db.create_run(c.label, config::to_json(c));
     ids.push_back(id);
     reports.push_back(run_recorded(db, id, c, options));
   }
@@ -88,23 +88,23 @@ int demo_command(const DemoArgs& a) {
   print_summary(std::cout, reports);
 
   bool all_finished = reports.size() == setups.size();
-  for (const auto& r : reports) all_finished &= r.outcome == engine::RunOutcome::kFinished;
+  for (const auto& r : reports) all_finished &= r.outcome == launch::RunOutcome::kFinished;
   if (all_finished) {
     // One process and two sum the same gradients in a different order; SGD lets the last bits
     // drift apart over a few hundred steps (per-batch losses then differ by up to ~1%), so the
     // demo compares debiased-EMA-smoothed curves with a 1% tolerance.
-    engine::CompareOptions compare_options;
+    analysis::CompareOptions compare_options;
     compare_options.rel_tolerance = a.rel_tolerance;
     compare_options.ema_weight = a.ema;
-    const engine::Comparison cmp =
+    const analysis::Comparison cmp =
         compare_in_db(db, ids.front(), {ids.begin() + 1, ids.end()}, compare_options);
     std::cout << "\nParity verdict vs " << setups.front().label << " (aligned on samples seen, EMA "
               << fmt(a.ema) << "; equivalent within " << fmt(100 * a.rel_tolerance)
               << "% of the loss):\n";
     Table table({"run", "label", "verdict", "max |Δloss|", "why"});
     for (const auto& r : cmp.rows) {
-      if (r.verdict == engine::Verdict::kReference) continue;
-      table.add({std::to_string(r.id), r.label, engine::to_string(r.verdict),
+      if (r.verdict == analysis::Verdict::kReference) continue;
+      table.add({std::to_string(r.id), r.label, analysis::to_string(r.verdict),
                  fmt(r.delta.max_abs, 3), join_reasons(r.reasons)});
     }
     table.print(std::cout);

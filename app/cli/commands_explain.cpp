@@ -27,15 +27,15 @@ struct ExplainArgs {
 };
 
 // The counterfactual as a recorded run (labelled "cf #7 padding", noted and linked), trained.
-int64_t run_counterfactual(storage::Database& db, const engine::Counterfactual& cf, int64_t run_id,
+int64_t run_counterfactual(storage::Database& db, const analysis::Counterfactual& cf, int64_t run_id,
                            int64_t reference_id, RunnerOptions options) {
   require_valid(*cf.config);
   const int64_t id = stored_runs::record_counterfactual(db, cf, run_id, reference_id);
-  engine::RunConfig config = *cf.config;
+  config::RunConfig config = *cf.config;
   config.label = db.get_run(id)->label;
   options.quiet = true;
   const RunReport report = run_recorded(db, id, config, options);
-  if (report.outcome != engine::RunOutcome::kFinished) {
+  if (report.outcome != launch::RunOutcome::kFinished) {
     throw UsageError("counterfactual run " + std::to_string(id) + " (" + cf.cause + ") " +
                      std::string(storage::to_string(status_of(report.outcome))) + ": " +
                      report.message);
@@ -48,11 +48,11 @@ int explain_command(const ExplainArgs& a) {
   const int64_t reference = parse_id(a.reference, "--reference");
   const int64_t run = parse_id(a.run, "RUN");
   const stored_runs::ProofPlan plan = stored_runs::plan_proof(db, reference, run);
-  const engine::RunComparison& row = plan.original;
+  const analysis::RunComparison& row = plan.original;
   std::cout << "run " << run << " (" << row.label << ") vs reference " << reference << " ("
-            << plan.reference_label << "): " << engine::to_string(row.verdict) << " — "
+            << plan.reference_label << "): " << analysis::to_string(row.verdict) << " — "
             << row.summary << "\n";
-  if (row.verdict != engine::Verdict::kDifferent) {
+  if (row.verdict != analysis::Verdict::kDifferent) {
     std::cout << "nothing to prove: the verdict is not 'different'\n";
     return kExitOk;
   }
@@ -66,7 +66,7 @@ int explain_command(const ExplainArgs& a) {
   }
   int proved = 0;
   for (size_t i = 0; i < cfs.size(); ++i) {
-    const engine::Counterfactual& cf = cfs[i];
+    const analysis::Counterfactual& cf = cfs[i];
     std::cout << "[" << i + 1 << "/" << cfs.size() << "] " << cf.cause << ": ";
     if (!cf.config) {
       std::cout << "cannot be tested alone — " << cf.why_not << "\n";
@@ -79,10 +79,10 @@ int explain_command(const ExplainArgs& a) {
     }
     std::cout << std::endl;  // the run's own line (stderr) follows, then the proof
     const int64_t id = run_counterfactual(db, cf, run, reference, options);
-    const engine::Comparison after =
+    const analysis::Comparison after =
         compare_in_db(db, reference, {id}, stored_runs::proof_options());
-    const engine::ProofResult proof = engine::judge_counterfactual(row, after.rows[1]);
-    proved += proof.proof == engine::Proof::kConfirmed;
+    const analysis::ProofResult proof = analysis::judge_counterfactual(row, after.rows[1]);
+    proved += proof.proof == analysis::Proof::kConfirmed;
     std::cout << "    -> run " << id << ": " << proof.text << "\n" << std::flush;
     if (stop.stopped()) break;
   }

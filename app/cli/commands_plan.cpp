@@ -19,7 +19,7 @@
 namespace parity::cli {
 namespace {
 
-using engine::RunConfig;
+using config::RunConfig;
 
 struct PlanArgs {
   ConfigFlags config;
@@ -50,7 +50,7 @@ std::vector<RunConfig> preset_setups() {
 std::vector<RunConfig> setups_of(const PlanArgs& a) {
   std::vector<RunConfig> configs;
   if (!a.set_file.empty()) {
-    configs = engine::configs_from_set_json(read_text_file(a.set_file));
+    configs = config::configs_from_set_json(read_text_file(a.set_file));
     for (auto& c : configs) a.config.apply(c);  // flags given as well apply to every setup
   } else if (a.config.any_flag_given() || a.config.config_file_given()) {
     configs.push_back(a.config.build());
@@ -58,17 +58,17 @@ std::vector<RunConfig> setups_of(const PlanArgs& a) {
     configs = preset_setups();
   }
   for (auto& c : configs) {
-    if (c.label.empty()) c.label = engine::default_label(c);
+    if (c.label.empty()) c.label = config::default_label(c);
     require_valid(c);
   }
   return configs;
 }
 
-engine::DataSizes data_sizes_of(const PlanArgs& a, const RunConfig& c) {
-  engine::DataSizes sizes;
+config::DataSizes data_sizes_of(const PlanArgs& a, const RunConfig& c) {
+  config::DataSizes sizes;
   try {
-    sizes = engine::read_data_sizes(c);  // a csv's or jsonl's lines, an IDX header
-  } catch (const engine::DatasetError& e) {
+    sizes = config::read_data_sizes(c);  // a csv's or jsonl's lines, an IDX header
+  } catch (const config::DatasetError& e) {
     if (a.train_size <= 0) throw UsageError(std::string(e.what()) + " (or pass --train-size N)");
     sizes.source = "not read";
   }
@@ -80,16 +80,16 @@ int64_t train_size_of(const PlanArgs& a, const RunConfig& c) { return data_sizes
 
 // Where the lr schedule ends before training does (Accelerate's examples' default length runs
 // short: each epoch's extra synced step), in words; empty when it lasts.
-std::string schedule_note(const RunConfig& c, const engine::SetupPlan& p, int64_t n) {
-  if (c.scheduler == engine::SchedulerKind::kConstant) return {};
-  const int64_t length = engine::schedule_length(c, n);
+std::string schedule_note(const RunConfig& c, const config::SetupPlan& p, int64_t n) {
+  if (c.scheduler == config::SchedulerKind::kConstant) return {};
+  const int64_t length = config::schedule_length(c, n);
   const int64_t used = p.total_optimizer_steps * p.scheduler_steps_per_optimizer_step;
   if (length >= used) return {};
   const int64_t last_inside = length / p.scheduler_steps_per_optimizer_step;
-  std::string what = c.scheduler == engine::SchedulerKind::kOneCycle
+  std::string what = c.scheduler == config::SchedulerKind::kOneCycle
                          ? "onecycle stays at its final lr"
-                     : c.scheduler == engine::SchedulerKind::kCosine ? "cosine rises again"
-                     : c.scheduler == engine::SchedulerKind::kLinear ? "linear holds lr 0"
+                     : c.scheduler == config::SchedulerKind::kCosine ? "cosine rises again"
+                     : c.scheduler == config::SchedulerKind::kLinear ? "linear holds lr 0"
                                                                      : "step keeps decaying";
   return "the lr schedule (" + std::to_string(length) + " scheduler steps" +
          (c.num_training_steps > 0 ? "" : ", the default") + ") ends before training (" +
@@ -100,11 +100,11 @@ std::string schedule_note(const RunConfig& c, const engine::SetupPlan& p, int64_
 void print_equivalent_table(const PlanArgs& a, const std::vector<RunConfig>& configs) {
   std::vector<int64_t> refs;
   for (int64_t id : parse_id_list(a.reference_batches, "--reference-batch")) refs.push_back(id);
-  const std::vector<engine::EquivalentShape> shapes = engine::equivalent_shapes(configs);
+  const std::vector<config::EquivalentShape> shapes = config::equivalent_shapes(configs);
   std::vector<std::string> header{"reference batch"};
   for (const auto& s : shapes) header.push_back(s.name);
   Table table(header);
-  for (const auto& row : engine::equivalent_table(refs, shapes)) {
+  for (const auto& row : config::equivalent_table(refs, shapes)) {
     std::vector<std::string> cells{std::to_string(row.reference_batch)};
     for (const auto& b : row.per_device)
       cells.push_back(b ? std::to_string(*b) : "does not divide");
@@ -119,10 +119,10 @@ void print_setup_table(const PlanArgs& a, const std::vector<RunConfig>& configs)
   Table table({"setup", "processes", "per-device batch", "accumulation", "global batch",
                "effective lr", "optimizer steps/epoch", "scheduler steps/optimizer step",
                "total steps", "notes"});
-  const int64_t first_global = engine::global_batch_size(configs.front());
+  const int64_t first_global = config::global_batch_size(configs.front());
   bool unequal = false;
   for (const auto& c : configs) {
-    const engine::SetupPlan p = engine::plan_setup(c, train_size_of(a, c));
+    const config::SetupPlan p = config::plan_setup(c, train_size_of(a, c));
     std::string global = std::to_string(p.global_batch);
     if (p.global_batch != first_global) {
       global += " *";
@@ -140,16 +140,16 @@ void print_setup_table(const PlanArgs& a, const std::vector<RunConfig>& configs)
                std::to_string(p.scheduler_steps_per_optimizer_step),
                std::to_string(p.total_optimizer_steps), notes});
   }
-  const engine::DataSizes sizes = data_sizes_of(a, configs.front());
-  std::cout << "\nSetups as configured (" << engine::to_string(configs.front().dataset) << ": "
-            << engine::describe_data_sizes(sizes) << ")\n";
+  const config::DataSizes sizes = data_sizes_of(a, configs.front());
+  std::cout << "\nSetups as configured (" << config::to_string(configs.front().dataset) << ": "
+            << config::describe_data_sizes(sizes) << ")\n";
   table.print(std::cout);
   if (unequal)
     std::cout << "* global batch differs from " << configs.front().label << " (" << first_global
               << "): the curves will differ unless the learning rate compensates\n";
 }
 
-std::string indices_text(const engine::Batch& batch, int64_t max_indices) {
+std::string indices_text(const config::Batch& batch, int64_t max_indices) {
   std::string text = "[";
   const size_t shown =
       max_indices > 0 ? std::min(batch.size(), static_cast<size_t>(max_indices)) : batch.size();
@@ -161,10 +161,10 @@ std::string indices_text(const engine::Batch& batch, int64_t max_indices) {
 void print_shards(const PlanArgs& a, const RunConfig& c) {
   const int64_t n = train_size_of(a, c);
   const int64_t seed = c.effective_data_seed() + a.epoch;
-  const std::vector<int64_t> order = engine::epoch_permutation(n, seed);
-  std::vector<std::vector<engine::Batch>> per_rank;
+  const std::vector<int64_t> order = config::epoch_permutation(n, seed);
+  std::vector<std::vector<config::Batch>> per_rank;
   for (int r = 0; r < c.num_processes; ++r) {
-    per_rank.push_back(engine::shard_batches(order, engine::shard_options(c, r)));
+    per_rank.push_back(config::shard_batches(order, config::shard_options(c, r)));
   }
   std::cout << "\nShard plan of " << c.label << ": epoch " << a.epoch << ", order = randperm(" << n
             << ") with a generator seeded " << seed << " (data_seed " << c.effective_data_seed()

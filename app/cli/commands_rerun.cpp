@@ -31,8 +31,8 @@ int rerun_command(const RerunArgs& a) {
                      std::string(storage::to_string(row->status)) +
                      "; only a run that ended (finished or diverged) can be checked");
   }
-  const engine::RunConfig config = engine::from_json(row->config_json);
-  engine::validate(config);
+  const config::RunConfig config = config::from_json(row->config_json);
+  config::validate(config);
   require_hostable(config, 1);
   const int64_t again =
       db.create_run(row->label + " (rerun of " + std::to_string(original) + ")", row->config_json);
@@ -42,14 +42,14 @@ int rerun_command(const RerunArgs& a) {
   options.launch.stop = stop.flag();
   options.quiet = a.quiet;
   const RunReport report = run_recorded(db, again, config, options);
-  if (report.outcome != engine::RunOutcome::kFinished &&
-      report.outcome != engine::RunOutcome::kDiverged) {
+  if (report.outcome != launch::RunOutcome::kFinished &&
+      report.outcome != launch::RunOutcome::kDiverged) {
     std::cout << "rerun " << again << " did not end normally: " << report.message << "\n";
     return 1;
   }
   const auto a_run = stored_runs::load_compare_run(db, original);
   const auto b_run = stored_runs::load_compare_run(db, again);
-  const engine::DeterminismResult result = engine::first_difference(a_run.points, b_run.points);
+  const analysis::DeterminismResult result = analysis::first_difference(a_run.points, b_run.points);
   std::cout << "run " << original << " vs its rerun " << again << ": " << result.summary << "\n";
   return result.identical ? 0 : 1;
 }

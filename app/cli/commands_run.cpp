@@ -90,7 +90,7 @@ Machines machines_of(const RunArgs& a) {
 
 int run_command(const RunArgs& a) {
   const bool attach = !a.run_id.empty();
-  engine::RunConfig config;
+  config::RunConfig config;
   std::unique_ptr<storage::Database> db;
   int64_t run_id = 0;
   if (attach) {
@@ -108,7 +108,7 @@ int run_command(const RunArgs& a) {
                        std::string(storage::to_string(row->status)) +
                        "; only a queued run can be started");
     try {
-      config = engine::from_json(row->config_json);
+      config = config::from_json(row->config_json);
       if (config.label.empty()) config.label = row->label;
       require_valid(config);
       require_hostable(config, a.nnodes);
@@ -119,7 +119,7 @@ int run_command(const RunArgs& a) {
   } else {
     // Everything is checked before the database is touched: a bad flag writes nothing.
     config = a.config.build();
-    if (config.label.empty()) config.label = engine::default_label(config);
+    if (config.label.empty()) config.label = config::default_label(config);
     require_valid(config);
   }
   const Machines machines = machines_of(a);
@@ -149,12 +149,12 @@ int run_command(const RunArgs& a) {
   }
   if (!db) {
     db = std::make_unique<storage::Database>(db_or_default(a.launch.db));
-    run_id = db->create_run(config.label, engine::to_json(config));
+    run_id = db->create_run(config.label, config::to_json(config));
   }
   RunReport report = run_recorded(*db, run_id, config, options);
   std::cout << "run " << report.run_id << " " << storage::to_string(status_of(report.outcome))
             << "\n";
-  return report.outcome == engine::RunOutcome::kFinished ? kExitOk : kExitFailed;
+  return report.outcome == launch::RunOutcome::kFinished ? kExitOk : kExitFailed;
 }
 
 struct RunSetArgs {
@@ -163,10 +163,10 @@ struct RunSetArgs {
 };
 
 int run_set_command(const RunSetArgs& a) {
-  std::vector<engine::RunConfig> configs = engine::configs_from_set_json(read_text_file(a.file));
+  std::vector<config::RunConfig> configs = config::configs_from_set_json(read_text_file(a.file));
   if (configs.empty()) throw UsageError(a.file + ": the set has no setups");
   for (auto& c : configs) {
-    if (c.label.empty()) c.label = engine::default_label(c);
+    if (c.label.empty()) c.label = config::default_label(c);
     require_valid(c);
     require_hostable(c, 1);
   }
@@ -178,7 +178,7 @@ int run_set_command(const RunSetArgs& a) {
   // too, instead of staying queued for ever.
   const storage::SupervisorIdentity self = storage::SupervisorIdentity::current();
   for (const auto& c : configs) {
-    ids.push_back(db.create_run(c.label, engine::to_json(c)));
+    ids.push_back(db.create_run(c.label, config::to_json(c)));
     db.claim_run(ids.back(), self);
   }
 
@@ -193,7 +193,7 @@ int run_set_command(const RunSetArgs& a) {
   std::cout << "\n";
   print_summary(std::cout, reports);
   bool all_finished = reports.size() == configs.size();
-  for (const auto& r : reports) all_finished &= r.outcome == engine::RunOutcome::kFinished;
+  for (const auto& r : reports) all_finished &= r.outcome == launch::RunOutcome::kFinished;
   return all_finished ? kExitOk : kExitFailed;
 }
 

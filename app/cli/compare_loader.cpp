@@ -7,9 +7,9 @@
 
 namespace parity::cli {
 
-engine::Comparison compare_in_db(const storage::Database& db, int64_t reference,
+analysis::Comparison compare_in_db(const storage::Database& db, int64_t reference,
                                  const std::vector<int64_t>& others,
-                                 const engine::CompareOptions& options) {
+                                 const analysis::CompareOptions& options) {
   if (!others.empty()) return stored_runs::compare_stored(db, reference, others, options);
   std::vector<int64_t> with_steps;
   for (const auto& row : db.list_runs()) {
@@ -18,14 +18,14 @@ engine::Comparison compare_in_db(const storage::Database& db, int64_t reference,
   return stored_runs::compare_stored(db, reference, with_steps, options);
 }
 
-std::string join_diff(const std::vector<engine::ConfigDiff>& diff) {
+std::string join_diff(const std::vector<analysis::ConfigDiff>& diff) {
   std::string out;
   for (const auto& d : diff)
     out += (out.empty() ? "" : "; ") + d.key + ": " + d.value + " vs " + d.reference;
   return out;
 }
 
-std::string join_reasons(const std::vector<engine::Reason>& reasons) {
+std::string join_reasons(const std::vector<analysis::Reason>& reasons) {
   std::string out;
   for (const auto& r : reasons) out += (out.empty() ? "" : "; ") + r.text;
   return out;
@@ -33,8 +33,8 @@ std::string join_reasons(const std::vector<engine::Reason>& reasons) {
 
 void write_report_csv(const storage::Database& db, int64_t reference,
                       const std::vector<int64_t>& others, std::ostream& out,
-                      const engine::CompareOptions& options) {
-  const engine::Comparison cmp = compare_in_db(db, reference, others, options);
+                      const analysis::CompareOptions& options) {
+  const analysis::Comparison cmp = compare_in_db(db, reference, others, options);
   auto num = [](double v) { return storage::format_number(v); };
   auto opt = [](const std::optional<double>& v) {
     return v ? storage::format_number(*v) : std::string();
@@ -64,9 +64,9 @@ void write_report_csv(const storage::Database& db, int64_t reference,
   std::vector<int64_t> ids;
   for (const auto& r : cmp.rows) {
     ids.push_back(r.id);
-    const bool is_ref = r.verdict == engine::Verdict::kReference;
+    const bool is_ref = r.verdict == analysis::Verdict::kReference;
     extra.values[r.id] = {std::to_string(cmp.reference_id),
-                          engine::to_string(r.verdict),
+                          analysis::to_string(r.verdict),
                           r.summary,
                           join_reasons(r.reasons),
                           join_reasons(r.info),

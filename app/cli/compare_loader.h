@@ -14,14 +14,14 @@ namespace parity::cli {
 
 /// Compares `others` (empty = every other run that has steps) to `reference`. Throws
 /// stored_runs::StoredRunError for a run that is missing or whose config does not load.
-engine::Comparison compare_in_db(const storage::Database& db, int64_t reference,
+analysis::Comparison compare_in_db(const storage::Database& db, int64_t reference,
                                  const std::vector<int64_t>& others,
-                                 const engine::CompareOptions& options = {});
+                                 const analysis::CompareOptions& options = {});
 
 /// "key: a vs b; key: a vs b".
-std::string join_diff(const std::vector<engine::ConfigDiff>& diff);
+std::string join_diff(const std::vector<analysis::ConfigDiff>& diff);
 /// Reason texts joined with "; ".
-std::string join_reasons(const std::vector<engine::Reason>& reasons);
+std::string join_reasons(const std::vector<analysis::Reason>& reasons);
 
 /// The report: storage::write_runs_csv for the reference and the compared runs with these
 /// columns after the finals: reference_run, verdict, summary, reasons, info, differing_keys,
@@ -31,6 +31,6 @@ std::string join_reasons(const std::vector<engine::Reason>& reasons);
 /// range_note.
 void write_report_csv(const storage::Database& db, int64_t reference,
                       const std::vector<int64_t>& others, std::ostream& out,
-                      const engine::CompareOptions& options = {});
+                      const analysis::CompareOptions& options = {});
 
 }  // namespace parity::cli

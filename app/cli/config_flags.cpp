@@ -7,13 +7,13 @@
 
 namespace parity::cli {
 
-using engine::RunConfig;
+using config::RunConfig;
 
 namespace {
 
 // What --help calls a value.
-const char* type_name(engine::FieldKind kind) {
-  using K = engine::FieldKind;
+const char* type_name(config::FieldKind kind) {
+  using K = config::FieldKind;
   switch (kind) {
     case K::kInt:
       return "INT";
@@ -52,18 +52,18 @@ std::string ConfigFlags::flag_for(const std::string& field) {
 }
 
 void ConfigFlags::add_to(CLI::App& app, bool with_config_file) {
-  const auto& all = engine::config_fields();
+  const auto& all = config::config_fields();
   values_.assign(all.size(), "");  // sized once: CLI11 keeps pointers into it
   options_.clear();
   for (size_t i = 0; i < all.size(); ++i) {
-    const engine::ConfigField& f = all[i];
+    const config::ConfigField& f = all[i];
     const std::string snake(f.name);
     std::string names = flag_for(snake);
     if (snake == "data_path") names += ",--data-path";
     if (snake.find('_') != std::string::npos) names += ",--" + snake;
     const std::string help(f.help);
     CLI::Option* opt;
-    if (f.kind == engine::FieldKind::kSwitch) {
+    if (f.kind == config::FieldKind::kSwitch) {
       opt = app.add_flag(names, values_[i], help + " (or =true|false)");
     } else {
       opt = app.add_option(names, values_[i], help)->type_name(type_name(f.kind));
@@ -89,10 +89,10 @@ bool ConfigFlags::any_flag_given() const {
 
 RunConfig ConfigFlags::build(const RunConfig& base) const {
   const bool json_given = config_opt_ && config_opt_->count() > 0;
-  RunConfig config = json_given ? engine::from_json(read_text_file(config_file_)) : base;
+  RunConfig config = json_given ? config::from_json(read_text_file(config_file_)) : base;
   if (accelerate_opt_ && accelerate_opt_->count() > 0) {
-    accelerate_ = engine::read_accelerate_config(accelerate_file_);
-    engine::apply_accelerate_config(*accelerate_, config);
+    accelerate_ = config::read_accelerate_config(accelerate_file_);
+    config::apply_accelerate_config(*accelerate_, config);
     if (!accelerate_->ignored.empty()) {
       std::string keys;
       for (const auto& k : accelerate_->ignored) keys += (keys.empty() ? "" : ", ") + k;
@@ -105,10 +105,10 @@ RunConfig ConfigFlags::build(const RunConfig& base) const {
 }
 
 void ConfigFlags::apply(RunConfig& config) const {
-  const auto& all = engine::config_fields();
+  const auto& all = config::config_fields();
   for (size_t i = 0; i < all.size(); ++i) {
     if (options_[i]->count() > 0) {
-      engine::set_field_from_text(config, std::string(all[i].name), values_[i]);
+      config::set_field_from_text(config, std::string(all[i].name), values_[i]);
     }
   }
   // The task follows a dataset that has only one, unless --task says otherwise.
@@ -118,12 +118,12 @@ void ConfigFlags::apply(RunConfig& config) const {
     return false;
   };
   if (given("dataset") && !given("task")) {
-    if (config.dataset == engine::DatasetKind::kSyntheticRegression)
-      config.task = engine::Task::kRegression;
-    if (config.dataset == engine::DatasetKind::kFashionMnist ||
-        config.dataset == engine::DatasetKind::kIdx ||
-        config.dataset == engine::DatasetKind::kJsonl)
-      config.task = engine::Task::kClassification;
+    if (config.dataset == config::DatasetKind::kSyntheticRegression)
+      config.task = config::Task::kRegression;
+    if (config.dataset == config::DatasetKind::kFashionMnist ||
+        config.dataset == config::DatasetKind::kIdx ||
+        config.dataset == config::DatasetKind::kJsonl)
+      config.task = config::Task::kClassification;
   }
 }
 
@@ -131,7 +131,7 @@ void require_valid(const RunConfig& config) {
   // A label is one line in every table, CSV and legend that shows it.
   if (config.label.find_first_of("\r\n") != std::string::npos)
     throw UsageError("--label: a label is one line; this one holds a line break");
-  const auto issues = engine::check(config);
+  const auto issues = config::check(config);
   if (issues.empty()) return;
   std::string text =
       "invalid config" + (config.label.empty() ? "" : " (" + config.label + ")") + ":";

@@ -1,9 +1,9 @@
 #pragma once
-/// RunConfig <-> CLI11: one flag per field of engine::config_fields() (the list JSON is made from
+/// RunConfig <-> CLI11: one flag per field of config::config_fields() (the list JSON is made from
 /// too), in kebab case and in accelerate's underscore spelling (--num-processes and
 /// --num_processes), plus --config FILE.json. Values are kept as text and read as JSON reads them
 /// when applied, so a bad value is a ConfigError naming the field, exactly like a bad value in a
-/// JSON file; range checks are engine::check()'s.
+/// JSON file; range checks are config::check()'s.
 
 #include <parity/config/accelerate_config.h>
 #include <parity/config/run_config.h>
@@ -33,12 +33,12 @@ class ConfigFlags {
 
   /// The config: --config's file when given (else base), then each given flag applied over it.
   /// Throws ConfigError naming the field, UsageError for an unreadable file.
-  engine::RunConfig build(const engine::RunConfig& base = {}) const;
+  config::RunConfig build(const config::RunConfig& base = {}) const;
   /// Applies the given flags over config.
-  void apply(engine::RunConfig& config) const;
+  void apply(config::RunConfig& config) const;
 
   /// The --accelerate-config file as last read by build() (its machines, for the launcher).
-  const std::optional<engine::AccelerateConfig>& accelerate_config() const { return accelerate_; }
+  const std::optional<config::AccelerateConfig>& accelerate_config() const { return accelerate_; }
 
   /// The flag spelling of a config field ("num_processes" -> "--num-processes").
   static std::string flag_for(const std::string& field);
@@ -50,11 +50,11 @@ class ConfigFlags {
   CLI::Option* config_opt_ = nullptr;
   std::string accelerate_file_;
   CLI::Option* accelerate_opt_ = nullptr;
-  mutable std::optional<engine::AccelerateConfig> accelerate_;
+  mutable std::optional<config::AccelerateConfig> accelerate_;
 };
 
-/// Throws UsageError listing every problem engine::check() finds ("invalid config (label):" then
+/// Throws UsageError listing every problem config::check() finds ("invalid config (label):" then
 /// one "  field: ..." line each, with the flag to change).
-void require_valid(const engine::RunConfig& config);
+void require_valid(const config::RunConfig& config);
 
 }  // namespace parity::cli

@@ -22,14 +22,14 @@ DbSink::DbSink(storage::Database& db, int64_t run_id, ProgressLine* progress, do
   writer_.push([run_id, self](storage::Database& d) { d.claim_run(run_id, self); });
 }
 
-void DbSink::on_start(const engine::RunStart& start) {
+void DbSink::on_start(const launch::RunStart& start) {
   writer_.push([run_id = run_id_, start](storage::Database& d) {
-    d.set_started(run_id, start.total_steps, start.train_samples, engine::to_json(start.model));
+    d.set_started(run_id, start.total_steps, start.train_samples, config::to_json(start.model));
   });
   if (progress_) progress_->start(start);
 }
 
-void DbSink::on_step(const engine::StepRecord& r) {
+void DbSink::on_step(const launch::StepRecord& r) {
   storage::StepRow row;
   row.run_id = run_id_;
   row.step = r.step;
@@ -49,7 +49,7 @@ void DbSink::on_step(const engine::StepRecord& r) {
   if (progress_) progress_->step(r);
 }
 
-void DbSink::on_eval(const engine::EvalRecord& r) {
+void DbSink::on_eval(const launch::EvalRecord& r) {
   storage::EvalRow row;
   row.run_id = run_id_;
   row.epoch = r.epoch;
@@ -62,13 +62,13 @@ void DbSink::on_eval(const engine::EvalRecord& r) {
   if (progress_) progress_->eval(r);
 }
 
-void DbSink::on_end(const engine::RunEnd&) {
+void DbSink::on_end(const launch::RunEnd&) {
   if (progress_) progress_->finish();
 }
 
 std::optional<std::string> DbSink::failure() const { return writer_.failure(); }
 
-DbSink::Ending DbSink::finish(engine::RunOutcome outcome, const std::string& message,
+DbSink::Ending DbSink::finish(launch::RunOutcome outcome, const std::string& message,
                               double samples_per_s) {
   try {
     writer_.flush();
@@ -76,10 +76,10 @@ DbSink::Ending DbSink::finish(engine::RunOutcome outcome, const std::string& mes
     // A hard error of the rows is the run's outcome (below), not a reason to leave it unmarked.
     if (!writer_.failure()) throw;
   }
-  Ending ending{outcome, outcome == engine::RunOutcome::kFinished ? "" : message};
+  Ending ending{outcome, outcome == launch::RunOutcome::kFinished ? "" : message};
   // Rows lost at the very end, after the supervisor's last look, fail the run all the same.
-  if (auto why = writer_.failure(); why && outcome != engine::RunOutcome::kFailed) {
-    ending = {engine::RunOutcome::kFailed, "cannot record the run: " + *why};
+  if (auto why = writer_.failure(); why && outcome != launch::RunOutcome::kFailed) {
+    ending = {launch::RunOutcome::kFailed, "cannot record the run: " + *why};
   }
   writer_.push([run_id = run_id_, ending, samples_per_s](storage::Database& d) {
     d.finish_run(run_id, status_of(ending.outcome), ending.message, samples_per_s);

@@ -18,40 +18,40 @@
 
 namespace parity::cli {
 
-class DbSink : public engine::StepSink {
+class DbSink : public launch::StepSink {
  public:
   /// db: where the rows go (a StepWriter of its own on db.path()). The run is claimed for this
   /// process (its supervisor) at once. progress may be null. busy_wait_s: how long a locked
   /// database is waited out before the run fails.
   DbSink(storage::Database& db, int64_t run_id, ProgressLine* progress, double busy_wait_s);
 
-  void on_start(const engine::RunStart& start) override;
-  void on_step(const engine::StepRecord& record) override;
-  void on_eval(const engine::EvalRecord& record) override;
-  void on_end(const engine::RunEnd& end) override;
+  void on_start(const launch::RunStart& start) override;
+  void on_step(const launch::StepRecord& record) override;
+  void on_eval(const launch::EvalRecord& record) override;
+  void on_end(const launch::RunEnd& end) override;
   /// The writer's hard error (disk full, I/O error, read-only): the supervisor stops the run.
   std::optional<std::string> failure() const override;
 
   /// What the run ended as, recorded: the launcher's outcome, unless recording failed (then
   /// failed, with the writer's reason).
   struct Ending {
-    engine::RunOutcome outcome;
+    launch::RunOutcome outcome;
     std::string message;
   };
   /// Commits every queued row, then marks the run with its outcome, message and samples/s
   /// (finals are read back from the stored rows). Throws StorageError when the run cannot be
   /// marked.
-  Ending finish(engine::RunOutcome outcome, const std::string& message, double samples_per_s);
+  Ending finish(launch::RunOutcome outcome, const std::string& message, double samples_per_s);
 
-  const std::optional<engine::StepRecord>& last_step() const { return last_step_; }
-  const std::optional<engine::EvalRecord>& last_eval() const { return last_eval_; }
+  const std::optional<launch::StepRecord>& last_step() const { return last_step_; }
+  const std::optional<launch::EvalRecord>& last_eval() const { return last_eval_; }
 
  private:
   int64_t run_id_;
   storage::StepWriter writer_;
   ProgressLine* progress_;
-  std::optional<engine::StepRecord> last_step_;
-  std::optional<engine::EvalRecord> last_eval_;
+  std::optional<launch::StepRecord> last_step_;
+  std::optional<launch::EvalRecord> last_eval_;
 };
 
 }  // namespace parity::cli

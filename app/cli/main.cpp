@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
     // --help and --version print and succeed; anything else is a usage error.
     const int code = app.exit(e);
     return code == 0 ? cli::kExitOk : cli::kExitUsage;
-  } catch (const engine::ConfigError& e) {
+  } catch (const config::ConfigError& e) {
     std::string field = e.field().substr(e.field().rfind('.') + 1);
     std::cerr << "parity-cli: invalid config: " << e.what() << "  ["
               << cli::ConfigFlags::flag_for(field) << "]\n";
@@ -46,7 +46,7 @@ int main(int argc, char** argv) {
   } catch (const cli::UsageError& e) {
     std::cerr << "parity-cli: " << e.what() << "\n";
     return cli::kExitUsage;
-  } catch (const engine::AnalysisError& e) {
+  } catch (const analysis::AnalysisError& e) {
     std::cerr << "parity-cli: " << e.what() << "\n";
     return cli::kExitUsage;
   } catch (const stored_runs::StoredRunError& e) {

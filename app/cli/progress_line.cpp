@@ -18,7 +18,7 @@ ProgressOptions ProgressLine::detect(bool quiet) {
   return o;
 }
 
-void ProgressLine::start(const engine::RunStart& start) {
+void ProgressLine::start(const launch::RunStart& start) {
   total_steps_ = start.total_steps;
   if (!start.blas_warning.empty()) {
     // Loud even when quiet: a slow BLAS makes every number that follows misleading.
@@ -37,7 +37,7 @@ void ProgressLine::start(const engine::RunStart& start) {
                fmt(start.effective_lr).c_str());
 }
 
-void ProgressLine::step(const engine::StepRecord& r) {
+void ProgressLine::step(const launch::StepRecord& r) {
   if (options_.quiet) return;
   const double rate = r.time_s > 0 ? static_cast<double>(r.samples) / r.time_s : 0;
   std::string text = "[" + label_ + "] step " + std::to_string(r.step);
@@ -52,7 +52,7 @@ void ProgressLine::step(const engine::StepRecord& r) {
   print(text, r.step == total_steps_);
 }
 
-void ProgressLine::eval(const engine::EvalRecord& r) {
+void ProgressLine::eval(const launch::EvalRecord& r) {
   if (options_.quiet) return;
   std::string text =
       "[" + label_ + "] epoch " + std::to_string(r.epoch) + " eval loss " + fmt(r.loss, 5);

@@ -23,9 +23,9 @@ class ProgressLine {
   explicit ProgressLine(std::string label, ProgressOptions options);
   static ProgressOptions detect(bool quiet);
 
-  void start(const engine::RunStart& start);
-  void step(const engine::StepRecord& record);
-  void eval(const engine::EvalRecord& record);
+  void start(const launch::RunStart& start);
+  void step(const launch::StepRecord& record);
+  void eval(const launch::EvalRecord& record);
   /// Ends the in-place line (a newline on a tty).
   void finish();
 

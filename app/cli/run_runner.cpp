@@ -53,7 +53,7 @@ namespace {
 // a folder of another host's launcher (a shared TMPDIR) cannot be judged from here.
 void remove_stale_run_folders() {
   const storage::SupervisorIdentity self = storage::SupervisorIdentity::current();
-  engine::remove_stale_run_folders(engine::run_folder_parent(), [&](const std::string& text) {
+  launch::remove_stale_run_folders(launch::run_folder_parent(), [&](const std::string& text) {
     const auto who = storage::SupervisorIdentity::parse(text);
     if (who.pid == 0) return false;  // not a line this build writes: leave it
     if (who.host != self.host) return false;
@@ -70,7 +70,7 @@ std::string logs_folder(const std::string& db_path) {
 // It holds every run's logs: private, even when an older Parity created it 0755.
 void make_logs_folder_private(const std::string& db_path) {
   const std::string logs = logs_folder(db_path);
-  engine::make_private_folder(logs);
+  launch::make_private_folder(logs);
   struct stat st {};
   if (::lstat(logs.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::geteuid())
     ::chmod(logs.c_str(), 0700);
@@ -78,13 +78,13 @@ void make_logs_folder_private(const std::string& db_path) {
 
 }  // namespace
 
-void require_hostable(const engine::RunConfig& config, int machines) {
+void require_hostable(const config::RunConfig& config, int machines) {
   if (machines > 1 && config.num_processes % machines != 0)
     throw UsageError("--num-processes " + std::to_string(config.num_processes) +
                      " is the total over the machines and must divide by --num-machines " +
                      std::to_string(machines));
   const int here = config.num_processes / std::max(machines, 1);
-  const engine::RankCapacity cap = engine::rank_capacity();
+  const launch::RankCapacity cap = launch::rank_capacity();
   if (here <= cap.max_ranks) return;
   throw UsageError("--num-processes " + std::to_string(config.num_processes) +
                    ": this machine can host at most " + std::to_string(cap.max_ranks) +
@@ -95,31 +95,31 @@ std::string default_log_dir(const std::string& db_path, int64_t run_id) {
   return logs_folder(db_path) + "/run-" + std::to_string(run_id);
 }
 
-RunReport run_recorded(storage::Database& db, int64_t run_id, const engine::RunConfig& config,
+RunReport run_recorded(storage::Database& db, int64_t run_id, const config::RunConfig& config,
                        const RunnerOptions& options) {
   RunReport report;
   report.run_id = run_id;
   report.config = config;
-  const std::string label = config.label.empty() ? engine::default_label(config) : config.label;
+  const std::string label = config.label.empty() ? config::default_label(config) : config.label;
 
   remove_stale_run_folders();
-  engine::LaunchOptions launch = options.launch;
+  launch::LaunchOptions launch = options.launch;
   launch.run_folder_owner = storage::SupervisorIdentity::current().to_text();
   launch.log_dir = options.log_dir.empty() ? default_log_dir(db.path(), run_id) : options.log_dir;
   ProgressLine progress(label, ProgressLine::detect(options.quiet));
   DbSink sink(db, run_id, &progress, options.busy_wait_s);
   try {
     if (options.log_dir.empty()) make_logs_folder_private(db.path());
-    engine::LaunchResult result = engine::RankSupervisor(config, launch).run(sink);
+    launch::LaunchResult result = launch::RankSupervisor(config, launch).run(sink);
     report.outcome = result.outcome;
     report.message = result.message;
     report.samples_per_s = result.samples_per_s;
     report.log_dir = result.log_dir;
-  } catch (const engine::LaunchError& e) {
-    report.outcome = engine::RunOutcome::kFailed;
+  } catch (const launch::LaunchError& e) {
+    report.outcome = launch::RunOutcome::kFailed;
     report.message = e.what();
-  } catch (const engine::ConfigError& e) {
-    report.outcome = engine::RunOutcome::kFailed;
+  } catch (const config::ConfigError& e) {
+    report.outcome = launch::RunOutcome::kFailed;
     report.message = e.what();
   }
   progress.finish();
@@ -134,7 +134,7 @@ RunReport run_recorded(storage::Database& db, int64_t run_id, const engine::RunC
   }
   std::string line = "[" + label + "] run " + std::to_string(run_id) + " " +
                      std::string(storage::to_string(status_of(report.outcome)));
-  if (report.outcome == engine::RunOutcome::kFinished) {
+  if (report.outcome == launch::RunOutcome::kFinished) {
     line += ": final loss " + fmt(report.final_loss, 5);
     if (report.final_accuracy) line += ", accuracy " + fmt(100 * *report.final_accuracy, 4) + "%";
     line += ", " + fmt(report.samples_per_s, 5) + " samples/s";
@@ -151,13 +151,13 @@ void print_summary(std::ostream& out, const std::vector<RunReport>& reports) {
                "accuracy", "samples/s", "message"});
   for (const auto& r : reports) {
     table.add({std::to_string(r.run_id),
-               r.config.label.empty() ? engine::default_label(r.config) : r.config.label,
+               r.config.label.empty() ? config::default_label(r.config) : r.config.label,
                std::string(storage::to_string(status_of(r.outcome))),
-               std::to_string(engine::global_batch_size(r.config)),
-               fmt(engine::effective_lr(r.config)), fmt(r.final_loss), fmt(r.final_eval_loss),
+               std::to_string(config::global_batch_size(r.config)),
+               fmt(config::effective_lr(r.config)), fmt(r.final_loss), fmt(r.final_eval_loss),
                r.final_accuracy ? fmt(100 * *r.final_accuracy, 4) + "%" : "",
                r.samples_per_s > 0 ? fmt(r.samples_per_s, 5) : "",
-               r.outcome == engine::RunOutcome::kFinished ? "" : r.message});
+               r.outcome == launch::RunOutcome::kFinished ? "" : r.message});
   }
   table.print(out);
 }

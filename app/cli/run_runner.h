@@ -30,7 +30,7 @@ class SignalStop {
 };
 
 struct RunnerOptions {
-  engine::LaunchOptions launch;  ///< worker path resolved; stop is set by the caller
+  launch::LaunchOptions launch;  ///< worker path resolved; stop is set by the caller
   std::string log_dir;           ///< empty = default_log_dir()
   bool quiet = false;            ///< no progress line
   double busy_wait_s = 120;      ///< how long a locked database is waited out before failing
@@ -39,8 +39,8 @@ struct RunnerOptions {
 /// What a recorded run ended as.
 struct RunReport {
   int64_t run_id = 0;
-  engine::RunConfig config;
-  engine::RunOutcome outcome = engine::RunOutcome::kFailed;
+  config::RunConfig config;
+  launch::RunOutcome outcome = launch::RunOutcome::kFailed;
   std::string message;
   double samples_per_s = 0;
   std::optional<double> final_loss, final_eval_loss, final_accuracy;
@@ -53,14 +53,14 @@ struct RunReport {
 std::string default_log_dir(const std::string& db_path, int64_t run_id);
 
 /// Throws UsageError when this machine cannot host its share of config's ranks (num_processes /
-/// machines; engine::rank_capacity()), or the ranks do not split equally over the machines,
+/// machines; launch::rank_capacity()), or the ranks do not split equally over the machines,
 /// naming the limit and its numbers. Call it before anything is written or started.
-void require_hostable(const engine::RunConfig& config, int machines);
+void require_hostable(const config::RunConfig& config, int machines);
 
 /// Runs config as the existing (queued) run run_id. The config must be valid. Launch failures
 /// (no worker, cannot fork) end the run as failed rather than throwing; StorageError propagates.
 /// First removes the private run folders that killed launchers left in TMPDIR.
-RunReport run_recorded(storage::Database& db, int64_t run_id, const engine::RunConfig& config,
+RunReport run_recorded(storage::Database& db, int64_t run_id, const config::RunConfig& config,
                        const RunnerOptions& options);
 
 /// The summary table: id, label, status, global batch, effective lr, final loss, eval loss,

@@ -51,17 +51,17 @@ class StatusPipe {
   int fd_;
 };
 
-class PipeSink : public parity::engine::StepSink {
+class PipeSink : public parity::launch::StepSink {
  public:
   explicit PipeSink(StatusPipe& pipe) : pipe_(pipe) {}
-  void on_start(const parity::engine::RunStart& s) override { send(s); }
-  void on_step(const parity::engine::StepRecord& r) override { send(r); }
-  void on_eval(const parity::engine::EvalRecord& r) override { send(r); }
-  void on_end(const parity::engine::RunEnd& e) override { send(e); }
+  void on_start(const parity::launch::RunStart& s) override { send(s); }
+  void on_step(const parity::launch::StepRecord& r) override { send(r); }
+  void on_eval(const parity::launch::EvalRecord& r) override { send(r); }
+  void on_end(const parity::launch::RunEnd& e) override { send(e); }
 
  private:
-  void send(const parity::engine::ProgressMessage& m) {
-    pipe_.write_line(parity::engine::encode_line(m));
+  void send(const parity::launch::ProgressMessage& m) {
+    pipe_.write_line(parity::launch::encode_line(m));
   }
   StatusPipe& pipe_;
 };
@@ -80,8 +80,8 @@ std::string read_file(const std::string& path) {
 // window, which does not load LibTorch), or one line on stderr and exit 1.
 int inspect_model(const char* config_path) {
   try {
-    const auto config = parity::engine::from_json(read_file(config_path));
-    std::printf("%s\n", parity::engine::to_json(parity::engine::inspect_model(config)).c_str());
+    const auto config = parity::config::from_json(read_file(config_path));
+    std::printf("%s\n", parity::config::to_json(parity::train::inspect_model(config)).c_str());
     return 0;
   } catch (const std::exception& e) {
     std::string msg = e.what();
@@ -97,14 +97,14 @@ int main(int argc, char** argv) {
   try {
     std::signal(SIGPIPE, SIG_IGN);
     std::signal(SIGINT, on_signal);
-    const auto env = parity::engine::DistEnv::from_environment();
+    const auto env = parity::launch::DistEnv::from_environment();
     rank = env.rank;
     const auto config =
-        parity::engine::from_json(read_file(parity::engine::config_path_from_environment()));
-    StatusPipe pipe(parity::engine::status_fd_from_environment());
+        parity::config::from_json(read_file(parity::launch::config_path_from_environment()));
+    StatusPipe pipe(parity::launch::status_fd_from_environment());
     PipeSink sink(pipe);
 
-    parity::engine::TrainerOptions options;
+    parity::train::TrainerOptions options;
     options.stop = &g_stop;
     // Heartbeats at most every 0.5 s: enough for hang detection, no cost on fast steps.
     auto last = std::chrono::steady_clock::now() - std::chrono::seconds(1);
@@ -112,10 +112,10 @@ int main(int argc, char** argv) {
       auto now = std::chrono::steady_clock::now();
       if (now - last < std::chrono::milliseconds(500)) return;
       last = now;
-      pipe.write_line(parity::engine::encode_line(parity::engine::Heartbeat{rank, step}));
+      pipe.write_line(parity::launch::encode_line(parity::launch::Heartbeat{rank, step}));
     };
-    pipe.write_line(parity::engine::encode_line(parity::engine::Heartbeat{rank, 0}));
-    parity::engine::train(config, env, env.rank == 0 ? &sink : nullptr, options);
+    pipe.write_line(parity::launch::encode_line(parity::launch::Heartbeat{rank, 0}));
+    parity::train::train(config, env, env.rank == 0 ? &sink : nullptr, options);
     return 0;
   } catch (const std::exception& e) {
     // One line: the launcher shows the last line of a failed rank's stderr.

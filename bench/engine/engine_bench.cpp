@@ -17,11 +17,11 @@
 
 namespace {
 
-using parity::engine::DistEnv;
-using parity::engine::RunConfig;
-using parity::engine::RunEnd;
+using parity::launch::DistEnv;
+using parity::config::RunConfig;
+using parity::launch::RunEnd;
 
-RunConfig bench_config(parity::engine::ModelKind model, int w, int64_t samples) {
+RunConfig bench_config(parity::config::ModelKind model, int w, int64_t samples) {
   RunConfig c;
   c.model = model;
   c.num_processes = w;
@@ -50,7 +50,7 @@ std::vector<RunEnd> run_threads(const RunConfig& c) {
       env.local_world_size = w;
       env.store_path = dir + "/store";
       env.threads = static_cast<int>(std::max(1u, cores / static_cast<unsigned>(w)));
-      ends[static_cast<size_t>(r)] = parity::engine::train(c, env, nullptr);
+      ends[static_cast<size_t>(r)] = parity::train::train(c, env, nullptr);
     });
   }
   for (auto& t : threads) t.join();
@@ -58,11 +58,11 @@ std::vector<RunEnd> run_threads(const RunConfig& c) {
   return ends;
 }
 
-class FirstStepSink : public parity::engine::StepSink {
+class FirstStepSink : public parity::launch::StepSink {
  public:
   std::chrono::steady_clock::time_point first;
   bool seen = false;
-  void on_step(const parity::engine::StepRecord&) override {
+  void on_step(const parity::launch::StepRecord&) override {
     if (!seen) first = std::chrono::steady_clock::now();
     seen = true;
   }
@@ -81,27 +81,27 @@ int main(int argc, char** argv) {
               static_cast<long long>(samples));
   std::printf("%-5s %2s %11s | %8s %8s %8s %8s %8s  (ms per optimizer step, rank 0)\n", "model",
               "W", "samples/s", "data", "forward", "backward", "allreduce", "optim");
-  for (auto model : {parity::engine::ModelKind::kMlp, parity::engine::ModelKind::kCnn}) {
+  for (auto model : {parity::config::ModelKind::kMlp, parity::config::ModelKind::kCnn}) {
     for (int w : {1, 2}) {
       const auto c = bench_config(model, w, samples);
       const auto ends = run_threads(c);
       const auto& e = ends[0];
       const double per = e.steps > 0 ? 1000.0 / static_cast<double>(e.steps) : 0;
       std::printf("%-5s %2d %11.0f | %8.2f %8.2f %8.2f %8.2f %8.2f\n",
-                  parity::engine::to_string(model).c_str(), w, e.samples_per_s,
+                  parity::config::to_string(model).c_str(), w, e.samples_per_s,
                   e.phases.data_s * per, e.phases.forward_s * per, e.phases.backward_s * per,
                   e.phases.sync_s * per, e.phases.optimizer_s * per);
     }
   }
   // Launch to first step, through real processes (process start, rendezvous, data, model).
   for (int w : {1, 2}) {
-    auto c = bench_config(parity::engine::ModelKind::kMlp, w, 640);
+    auto c = bench_config(parity::config::ModelKind::kMlp, w, 640);
     c.max_steps = 2;
     FirstStepSink sink;
-    parity::engine::LaunchOptions options;
+    parity::launch::LaunchOptions options;
     options.worker_path = worker;
     const auto t0 = std::chrono::steady_clock::now();
-    const auto result = parity::engine::RankSupervisor(c, options).run(sink);
+    const auto result = parity::launch::RankSupervisor(c, options).run(sink);
     if (!sink.seen) {
       std::printf("launch W=%d failed: %s\n", w, result.message.c_str());
       continue;

@@ -59,7 +59,7 @@ inline QString bigDatabase(const QString& cacheDir, int runs, int steps) {
                      -1, &step, nullptr);
   const double t0 = 1.7e9;
   for (int id = 1; id <= runs; ++id) {
-    engine::RunConfig config;
+    config::RunConfig config;
     config.label = "run " + std::to_string(id);
     config.num_processes = 1 << (id % 3);
     config.per_device_batch_size = 256 >> (id % 3);
@@ -76,7 +76,7 @@ inline QString bigDatabase(const QString& cacheDir, int runs, int steps) {
       if (sqlite3_step(step) != SQLITE_DONE) throw std::runtime_error(sqlite3_errmsg(db));
       sqlite3_reset(step);
     }
-    const std::string label = config.label, json = engine::to_json(config, 0);
+    const std::string label = config.label, json = config::to_json(config, 0);
     sqlite3_bind_int64(run, 1, id);
     sqlite3_bind_text(run, 2, label.c_str(), -1, SQLITE_TRANSIENT);
     sqlite3_bind_double(run, 3, t0 + id * 600.0);

@@ -82,7 +82,7 @@ int main(int argc, char** argv) {
     runs.push_back({id, QString("run %1").arg(id), parity::storage::RunStatus::kFinished, kSteps});
   }
   chart->setRuns(runs);
-  chart->setXAxis(parity::engine::Axis::kStep);
+  chart->setXAxis(parity::analysis::Axis::kStep);
   chart->redrawNow();
   QApplication::processEvents();
   const QRectF plot = chart->chart()->plotArea();
@@ -135,10 +135,10 @@ int main(int argc, char** argv) {
   measure("panning a 1/4 zoom", [&](int f) { chart->panPixels(QPointF(f % 2 ? 40 : -40, 0)); });
   chart->resetZoom();
   measure("axis change (step, samples, epoch, wall time in turn)", [&](int f) {
-    chart->setXAxis(parity::engine::kAxes[(f + 1) % 4]);
+    chart->setXAxis(parity::analysis::kAxes[(f + 1) % 4]);
     chart->redrawNow();
   });
-  chart->setXAxis(parity::engine::Axis::kStep);
+  chart->setXAxis(parity::analysis::Axis::kStep);
   chart->redrawNow();
   chart->setSmoothing(0);
   measure("raw curves only (no EMA), zooming", zoom);

@@ -3,7 +3,7 @@
 
 #include <string>
 
-namespace parity::engine {
+namespace parity::analysis {
 namespace {
 
 TEST(Axis, OneTableOfNames) {
@@ -37,4 +37,4 @@ TEST(Axis, ValuesAreStoredSoTheyNeverChange) {
 }
 
 }  // namespace
-}  // namespace parity::engine
+}  // namespace parity::analysis

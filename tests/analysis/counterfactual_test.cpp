@@ -5,7 +5,7 @@
 
 #include "verdict_test_util.h"
 
-namespace parity::engine {
+namespace parity::analysis {
 namespace {
 
 using test::regression;
@@ -18,7 +18,7 @@ const Counterfactual* find(const std::vector<Counterfactual>& cfs, const std::st
 
 TEST(Counterfactuals, EachCauseAlignedAloneThenAllTogether) {
   // The case: 2x16 with the lr unscaled and another seed vs 1x16, on 77 samples.
-  RunConfig ref = regression(1, 16), run = regression(2, 16);
+  config::RunConfig ref = regression(1, 16), run = regression(2, 16);
   run.seed = 3;
   const Diagnosis d = diagnose(run, ref, 77, 77);
   const auto cfs = counterfactuals(run, ref, d.causes, 77, 77);
@@ -32,7 +32,7 @@ TEST(Counterfactuals, EachCauseAlignedAloneThenAllTogether) {
   const Counterfactual* pad = find(cfs, "padding");
   ASSERT_TRUE(pad && pad->config);
   EXPECT_FALSE(pad->config->even_batches);
-  EXPECT_EQ(pad->config->loss_normalization, LossNormalization::kGlobal);
+  EXPECT_EQ(pad->config->loss_normalization, config::LossNormalization::kGlobal);
   const Counterfactual* seed = find(cfs, "seed");
   ASSERT_TRUE(seed && seed->config);
   EXPECT_EQ(seed->config->seed, 42);
@@ -41,7 +41,7 @@ TEST(Counterfactuals, EachCauseAlignedAloneThenAllTogether) {
   EXPECT_EQ(all->config->per_device_batch_size, 8);
   EXPECT_EQ(all->config->seed, 42);
   EXPECT_FALSE(all->config->even_batches);
-  EXPECT_EQ(global_batch_size(*all->config), global_batch_size(ref));
+  EXPECT_EQ(config::global_batch_size(*all->config), config::global_batch_size(ref));
   // Nothing left that a change of the run could align, but the deliberate tail handling.
   for (const Reason& r : diagnose(*all->config, ref, 77, 77).causes) {
     EXPECT_TRUE(r.key == "even_batches" || r.key == "loss_normalization")
@@ -50,8 +50,8 @@ TEST(Counterfactuals, EachCauseAlignedAloneThenAllTogether) {
 }
 
 TEST(Counterfactuals, CausesNoChangeOfTheRunIsolatesSayWhy) {
-  RunConfig ref = regression(1, 16), run = regression(2, 8);
-  ref.model = run.model = ModelKind::kMlp;
+  config::RunConfig ref = regression(1, 16), run = regression(2, 8);
+  ref.model = run.model = config::ModelKind::kMlp;
   ref.batch_norm = run.batch_norm = true;
   const auto cfs = counterfactuals(run, ref, diagnose(run, ref).causes);
   const Counterfactual* bn = find(cfs, "batch_norm");
@@ -76,4 +76,4 @@ TEST(Counterfactuals, JudgedConfirmedPartlyOrNot) {
 }
 
 }  // namespace
-}  // namespace parity::engine
+}  // namespace parity::analysis

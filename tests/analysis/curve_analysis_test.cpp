@@ -5,7 +5,7 @@
 #include <limits>
 #include <vector>
 
-namespace parity::engine {
+namespace parity::analysis {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -174,4 +174,4 @@ TEST(Crossing, FirstCrossingInterpolated) {
 }
 
 }  // namespace
-}  // namespace parity::engine
+}  // namespace parity::analysis

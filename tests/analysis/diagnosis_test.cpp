@@ -5,7 +5,7 @@
 
 #include "verdict_test_util.h"
 
-namespace parity::engine {
+namespace parity::analysis {
 namespace {
 
 using test::has_key;
@@ -19,7 +19,7 @@ std::vector<std::string> keys(const std::vector<Reason>& reasons) {
 }
 
 TEST(ConfigDiff, ListsOnlyDifferingKeysWithoutLabel) {
-  RunConfig a = regression(1, 16), b = a;
+  config::RunConfig a = regression(1, 16), b = a;
   b.label = "something else";
   EXPECT_TRUE(config_diff(a, b).empty());
   a.seed = 2;
@@ -33,7 +33,7 @@ TEST(ConfigDiff, ListsOnlyDifferingKeysWithoutLabel) {
   EXPECT_EQ(d[1].key, "data_seed");
   EXPECT_EQ(d[1].value, "9");
   EXPECT_EQ(d[1].reference, "(unset)");
-  a.mixed_precision = MixedPrecision::kBf16;
+  a.mixed_precision = config::MixedPrecision::kBf16;
   EXPECT_EQ(config_diff(a, b).back().value, "bf16");  // enum spellings, unquoted
 }
 
@@ -67,23 +67,23 @@ TEST(Diagnose, LearningRateNotScaled) {
 }
 
 TEST(Diagnose, LearningRateScaledLinearlyOrDifferently) {
-  RunConfig linear = regression(2, 64);
-  linear.lr_scaling = LrScaling::kLinear;
+  config::RunConfig linear = regression(2, 64);
+  linear.lr_scaling = config::LrScaling::kLinear;
   const Diagnosis ok = diagnose(linear, regression(1, 64));
   EXPECT_EQ(keys(ok.causes), std::vector<std::string>{"global_batch"});
   EXPECT_NE(text_of(ok.info, "effective_lr").find("scaled linearly"), std::string::npos);
   EXPECT_TRUE(has_key(ok.info, "lr_scaling"));
 
-  RunConfig sqrt_scaled = regression(2, 64);
-  sqrt_scaled.lr_scaling = LrScaling::kSqrt;
+  config::RunConfig sqrt_scaled = regression(2, 64);
+  sqrt_scaled.lr_scaling = config::LrScaling::kSqrt;
   const std::string text = text_of(diagnose(sqrt_scaled, regression(1, 64)).causes, "effective_lr");
   EXPECT_EQ(text.rfind("learning rate scaled differently (lr 0.0707107 on 2 processes", 0), 0u)
       << text;
   EXPECT_NE(text.find("linear scaling would give 0.1"), std::string::npos);
 
   // Same global batch, but the lr was scaled anyway.
-  RunConfig same_batch = regression(2, 32);
-  same_batch.lr_scaling = LrScaling::kLinear;
+  config::RunConfig same_batch = regression(2, 32);
+  same_batch.lr_scaling = config::LrScaling::kLinear;
   const Diagnosis d = diagnose(same_batch, regression(1, 64));
   EXPECT_EQ(keys(d.causes), std::vector<std::string>{"effective_lr"});
   EXPECT_NE(text_of(d.causes, "effective_lr").find("at the same global batch"), std::string::npos);
@@ -98,7 +98,7 @@ TEST(Diagnose, NumProcessesAloneIsInformational) {
 }
 
 TEST(Diagnose, SeedsDiffer) {
-  RunConfig a = regression(1, 16), b = a;
+  config::RunConfig a = regression(1, 16), b = a;
   a.seed = 1;
   b.seed = 2;
   const Diagnosis d = diagnose(a, b);
@@ -118,8 +118,8 @@ TEST(Diagnose, SeedsDiffer) {
 }
 
 TEST(Diagnose, PrecisionDiffers) {
-  RunConfig a = regression(1, 16);
-  a.mixed_precision = MixedPrecision::kBf16;
+  config::RunConfig a = regression(1, 16);
+  a.mixed_precision = config::MixedPrecision::kBf16;
   const Diagnosis d = diagnose(a, regression(1, 16));
   ASSERT_EQ(d.causes.size(), 1u);
   EXPECT_EQ(d.causes[0].key, "mixed_precision");
@@ -145,7 +145,7 @@ TEST(Diagnose, AccumulationDiffers) {
 TEST(Diagnose, IndivisibleDatasetWithEvenBatches) {
   // N = 10, global batch 6 both ways. On one device without even_batches the last batch is just
   // short; 2x3 with even_batches completes it with 2 repeated samples.
-  RunConfig two = regression(2, 3), one = regression(1, 6);
+  config::RunConfig two = regression(2, 3), one = regression(1, 6);
   two.synthetic_samples = one.synthetic_samples = 10;
   one.even_batches = false;
   const Diagnosis d = diagnose(two, one);
@@ -165,13 +165,13 @@ TEST(Diagnose, IndivisibleDatasetWithEvenBatches) {
 }
 
 TEST(Diagnose, EvenAndSplitBatchesDiffer) {
-  RunConfig even = regression(2, 3), uneven = regression(2, 3);
+  config::RunConfig even = regression(2, 3), uneven = regression(2, 3);
   even.synthetic_samples = uneven.synthetic_samples = 10;
   uneven.even_batches = false;
   const Diagnosis d = diagnose(uneven, even);
   EXPECT_EQ(text_of(d.causes, "even_batches"), "even_batches differs (false vs true)");
   EXPECT_TRUE(has_key(d.causes, "padding"));
-  RunConfig split = regression(2, 16);
+  config::RunConfig split = regression(2, 16);
   split.split_batches = true;
   const Diagnosis s = diagnose(split, regression(2, 8), std::nullopt, std::nullopt);
   // 1024 divides by 16: same batches; with a constant schedule the flag changes nothing.
@@ -180,8 +180,8 @@ TEST(Diagnose, EvenAndSplitBatchesDiffer) {
 }
 
 TEST(Diagnose, TheScheduleIsComparedWhereItActsOnSamplesSeen) {
-  RunConfig two = regression(2, 8), one = regression(1, 16);
-  two.scheduler = one.scheduler = SchedulerKind::kCosine;
+  config::RunConfig two = regression(2, 8), one = regression(1, 16);
+  two.scheduler = one.scheduler = config::SchedulerKind::kCosine;
   // Accelerate's examples' default length (loader batches x epochs): 2x8's schedule has twice
   // the scheduler steps, advanced twice per optimizer step: the same lr at equal samples.
   EXPECT_FALSE(has_key(diagnose(two, one).causes, "lr_schedule"));
@@ -193,21 +193,21 @@ TEST(Diagnose, TheScheduleIsComparedWhereItActsOnSamplesSeen) {
             "the lr differs at equal samples seen: 0.0498796 vs 0.0499699 at 32 samples (cosine "
             "over 64 scheduler steps, 2 per optimizer step, vs cosine over 64, 1)");
   // Without the train sizes the pace is all there is to compare.
-  RunConfig csv2 = two, csv1 = one;
-  csv2.dataset = csv1.dataset = DatasetKind::kCsv;
+  config::RunConfig csv2 = two, csv1 = one;
+  csv2.dataset = csv1.dataset = config::DatasetKind::kCsv;
   EXPECT_EQ(text_of(diagnose(csv2, csv1).causes, "scheduler_pace"),
             "scheduler paced differently: one scheduler step per 8 vs 16 samples (schedules are "
             "written in single-process steps)");
 }
 
 TEST(Diagnose, ExperimentKeysAreCauses) {
-  RunConfig a = regression(1, 16);
-  a.model = ModelKind::kMlp;
-  a.optimizer = OptimizerKind::kAdamW;
+  config::RunConfig a = regression(1, 16);
+  a.model = config::ModelKind::kMlp;
+  a.optimizer = config::OptimizerKind::kAdamW;
   const Diagnosis d = diagnose(a, regression(1, 16));
   EXPECT_EQ(text_of(d.causes, "model"), "model mlp vs linear (the experiment differs)");
   EXPECT_TRUE(has_key(d.causes, "optimizer"));
-  RunConfig longer = regression(1, 16);
+  config::RunConfig longer = regression(1, 16);
   longer.epochs = 3;
   const Diagnosis l = diagnose(longer, regression(1, 16));
   EXPECT_TRUE(l.causes.empty());
@@ -217,7 +217,7 @@ TEST(Diagnose, ExperimentKeysAreCauses) {
 // Every wording the diagnosis has, exactly: one expectation per rule of the key table and per
 // derived check, so a rule cannot change its text or move between causes and info unnoticed.
 TEST(Diagnose, SeedKeysWording) {
-  RunConfig a = regression(1, 16), b = a;
+  config::RunConfig a = regression(1, 16), b = a;
   a.device_specific_seed = true;
   Diagnosis d = diagnose(a, b);
   EXPECT_EQ(keys(d.causes), std::vector<std::string>{"device_specific_seed"});
@@ -232,8 +232,8 @@ TEST(Diagnose, SeedKeysWording) {
 }
 
 TEST(Diagnose, DeviceWording) {
-  RunConfig a = regression(1, 16);
-  a.device = Device::kCuda;
+  config::RunConfig a = regression(1, 16);
+  a.device = config::Device::kCuda;
   const Diagnosis d = diagnose(a, regression(1, 16));
   EXPECT_EQ(keys(d.causes), std::vector<std::string>{"device"});
   EXPECT_EQ(d.causes[0].text,
@@ -241,20 +241,20 @@ TEST(Diagnose, DeviceWording) {
 }
 
 TEST(Diagnose, LearningRateWordingExactly) {
-  RunConfig linear = regression(2, 64);
-  linear.lr_scaling = LrScaling::kLinear;
+  config::RunConfig linear = regression(2, 64);
+  linear.lr_scaling = config::LrScaling::kLinear;
   const Diagnosis ok = diagnose(linear, regression(1, 64));
   EXPECT_EQ(text_of(ok.info, "effective_lr"),
             "learning rate scaled linearly with the global batch (lr 0.1 on 2 processes vs 0.05 on "
             "1)");
   EXPECT_EQ(text_of(ok.info, "lr_scaling"), "lr_scaling linear vs none");
-  RunConfig same_batch = regression(2, 32);
-  same_batch.lr_scaling = LrScaling::kLinear;
+  config::RunConfig same_batch = regression(2, 32);
+  same_batch.lr_scaling = config::LrScaling::kLinear;
   EXPECT_EQ(text_of(diagnose(same_batch, regression(1, 64)).causes, "effective_lr"),
             "learning rate scaled differently at the same global batch (lr 0.1 on 2 processes vs "
             "0.05 on 1)");
   // A different base lr is covered by effective_lr; the key itself is information.
-  RunConfig higher = regression(1, 16);
+  config::RunConfig higher = regression(1, 16);
   higher.lr = 0.1;
   const Diagnosis h = diagnose(higher, regression(1, 16));
   EXPECT_EQ(keys(h.causes), std::vector<std::string>{"effective_lr"});
@@ -262,11 +262,11 @@ TEST(Diagnose, LearningRateWordingExactly) {
 }
 
 TEST(Diagnose, GlobalBatchHintWithSplitBatches) {
-  RunConfig split = regression(2, 16);
+  config::RunConfig split = regression(2, 16);
   split.split_batches = true;
   EXPECT_EQ(text_of(diagnose(split, regression(1, 32)).causes, "global_batch"),
             "global batch 16 vs 32 (per_device_batch_size 32 with split_batches would match)");
-  RunConfig three = regression(3, 15);
+  config::RunConfig three = regression(3, 15);
   three.split_batches = true;
   EXPECT_EQ(text_of(diagnose(three, regression(1, 32)).causes, "global_batch"),
             "global batch 15 vs 32 (no per-device batch on 3 processes gives 32)");
@@ -284,16 +284,16 @@ TEST(Diagnose, AccumulationAtTheSameGlobalBatchWording) {
 }
 
 TEST(Diagnose, PaddingOnTheReferenceSideAndWithAccumulation) {
-  RunConfig two = regression(2, 3), one = regression(1, 6);
+  config::RunConfig two = regression(2, 3), one = regression(1, 6);
   two.synthetic_samples = one.synthetic_samples = 10;
   one.even_batches = false;
   // Swapped: the reference pads, this run does not.
   EXPECT_EQ(text_of(diagnose(one, two).causes, "padding"),
             "reference: dataset size 10 does not divide by global batch 6: even_batches repeats "
             "samples (0 vs 2 per epoch)");
-  RunConfig accumulating = regression(2, 3, 2);
+  config::RunConfig accumulating = regression(2, 3, 2);
   accumulating.synthetic_samples = 10;
-  RunConfig whole = regression(1, 12);
+  config::RunConfig whole = regression(1, 12);
   whole.synthetic_samples = 10;
   whole.even_batches = false;
   EXPECT_EQ(text_of(diagnose(accumulating, whole).causes, "padding"),
@@ -302,7 +302,7 @@ TEST(Diagnose, PaddingOnTheReferenceSideAndWithAccumulation) {
 }
 
 TEST(Diagnose, DropLastWording) {
-  RunConfig dropping = regression(2, 3), keeping = regression(2, 3);
+  config::RunConfig dropping = regression(2, 3), keeping = regression(2, 3);
   dropping.synthetic_samples = keeping.synthetic_samples = 10;
   dropping.drop_last = true;
   const Diagnosis d = diagnose(dropping, keeping);
@@ -320,9 +320,9 @@ TEST(Diagnose, DropLastWording) {
 TEST(Diagnose, SplitBatchesMattersWhenScheduled) {
   // Same global batch and a size that divides, but a schedule: split_batches changes how often
   // the scheduler steps, so it is a cause (with the pace it changes).
-  RunConfig split = regression(2, 16), plain = regression(2, 8);
+  config::RunConfig split = regression(2, 16), plain = regression(2, 8);
   split.split_batches = true;
-  split.scheduler = plain.scheduler = SchedulerKind::kCosine;
+  split.scheduler = plain.scheduler = config::SchedulerKind::kCosine;
   split.num_training_steps = plain.num_training_steps = 100;
   const Diagnosis d = diagnose(split, plain);
   EXPECT_EQ(keys(d.causes), (std::vector<std::string>{"lr_schedule", "split_batches"}));
@@ -333,28 +333,28 @@ TEST(Diagnose, SplitBatchesMattersWhenScheduled) {
 }
 
 TEST(Diagnose, RunLengthAndEvaluationKeysAreInformation) {
-  RunConfig a = regression(1, 16);
+  config::RunConfig a = regression(1, 16);
   a.max_steps = 20;
   a.eval_every_epoch = false;
   const Diagnosis d = diagnose(a, regression(1, 16));
   EXPECT_TRUE(d.causes.empty());
   EXPECT_EQ(text_of(d.info, "max_steps"), "max_steps 20 vs 0");
   EXPECT_EQ(text_of(d.info, "eval_every_epoch"), "eval_every_epoch false vs true");
-  RunConfig b = regression(1, 16);
-  b.optimizer = OptimizerKind::kAdamW;
+  config::RunConfig b = regression(1, 16);
+  b.optimizer = config::OptimizerKind::kAdamW;
   EXPECT_EQ(text_of(diagnose(b, regression(1, 16)).causes, "optimizer"),
             "optimizer adamw vs sgd (the experiment differs)");
 }
 
 }  // namespace
-}  // namespace parity::engine
+}  // namespace parity::analysis
 
-namespace parity::engine {
+namespace parity::analysis {
 namespace {
 
 TEST(Diagnose, SeedsCase1x16Vs2x8On77SamplesNamesThePaddingNotRounding) {
   // The seed's most basic case, as the issue found it: 16 does not divide 77.
-  RunConfig one = regression(1, 16), two = regression(2, 8);
+  config::RunConfig one = regression(1, 16), two = regression(2, 8);
   const Diagnosis d = diagnose(two, one, 77, 77);
   ASSERT_TRUE(has_key(d.causes, "padding")) << keys(d.causes).size();
   EXPECT_NE(text_of(d.causes, "padding").find("even_batches repeats samples (3 vs 0 per epoch)"),
@@ -363,8 +363,8 @@ TEST(Diagnose, SeedsCase1x16Vs2x8On77SamplesNamesThePaddingNotRounding) {
 }
 
 TEST(Diagnose, BatchNormDropoutAndPerBatchTokenLossAreCausesWhenTheBatchIsCutDifferently) {
-  RunConfig one = regression(1, 16), two = regression(2, 8);
-  one.model = two.model = ModelKind::kMlp;
+  config::RunConfig one = regression(1, 16), two = regression(2, 8);
+  one.model = two.model = config::ModelKind::kMlp;
   one.batch_norm = two.batch_norm = true;
   EXPECT_EQ(text_of(diagnose(two, one).causes, "batch_norm"),
             "batch norm normalises over the per-device batch: 8 vs 16 samples (a different "
@@ -380,26 +380,26 @@ TEST(Diagnose, BatchNormDropoutAndPerBatchTokenLossAreCausesWhenTheBatchIsCutDif
   // Equal shapes: neither is a cause.
   EXPECT_FALSE(has_key(diagnose(one, one).causes, "dropout"));
 
-  RunConfig t1, t2;
-  t1.dataset = t2.dataset = DatasetKind::kJsonl;
-  t1.model = t2.model = ModelKind::kBigram;
+  config::RunConfig t1, t2;
+  t1.dataset = t2.dataset = config::DatasetKind::kJsonl;
+  t1.model = t2.model = config::ModelKind::kBigram;
   t1.per_device_batch_size = 8;
   t2.num_processes = 2;
   t2.per_device_batch_size = 4;
   EXPECT_TRUE(has_key(diagnose(t2, t1).causes, "loss_normalization"));
-  t1.loss_normalization = t2.loss_normalization = LossNormalization::kGlobal;
+  t1.loss_normalization = t2.loss_normalization = config::LossNormalization::kGlobal;
   EXPECT_FALSE(has_key(diagnose(t2, t1).causes, "loss_normalization"));
 }
 
 TEST(Diagnose, ATorchScriptModulesDropoutAndBatchNormAreReadFromItsRecordedLayers) {
-  RunConfig one = regression(1, 16), two = regression(2, 8);
-  one.model = two.model = ModelKind::kTorchScript;
+  config::RunConfig one = regression(1, 16), two = regression(2, 8);
+  one.model = two.model = config::ModelKind::kTorchScript;
   one.model_file = two.model_file = "net.pt";
   // Not recorded (a run from before schema 4): the module's layers are unknown, so neither cause.
   EXPECT_FALSE(has_key(diagnose(two, one).causes, "batch_norm"));
   EXPECT_FALSE(has_key(diagnose(two, one).causes, "dropout"));
 
-  ModelSummary bn_dropout;
+  config::ModelSummary bn_dropout;
   bn_dropout.layer_kinds = {"BatchNorm1d", "Dropout", "Linear"};
   bn_dropout.batch_norm = bn_dropout.dropout = true;
   bn_dropout.dropout_p = 0.25;
@@ -411,7 +411,7 @@ TEST(Diagnose, ATorchScriptModulesDropoutAndBatchNormAreReadFromItsRecordedLayer
             std::string::npos)
       << text_of(d.causes, "dropout");
 
-  ModelSummary plain;
+  config::ModelSummary plain;
   plain.layer_kinds = {"Linear", "Tanh"};
   const Diagnosis p = diagnose(two, one, 77, 77, plain, plain);
   EXPECT_FALSE(has_key(p.causes, "batch_norm"));
@@ -419,10 +419,10 @@ TEST(Diagnose, ATorchScriptModulesDropoutAndBatchNormAreReadFromItsRecordedLayer
   EXPECT_TRUE(has_key(p.causes, "padding"));  // the other causes are read as before
 
   // A built-in model's record agrees with its options; the record is what the run built.
-  RunConfig m1 = regression(1, 16), m2 = regression(2, 8);
-  m1.model = m2.model = ModelKind::kMlp;
+  config::RunConfig m1 = regression(1, 16), m2 = regression(2, 8);
+  m1.model = m2.model = config::ModelKind::kMlp;
   EXPECT_TRUE(has_key(diagnose(m2, m1, 77, 77, bn_dropout, bn_dropout).causes, "batch_norm"));
 }
 
 }  // namespace
-}  // namespace parity::engine
+}  // namespace parity::analysis

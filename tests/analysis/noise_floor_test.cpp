@@ -7,7 +7,7 @@
 
 #include "verdict_test_util.h"
 
-namespace parity::engine {
+namespace parity::analysis {
 namespace {
 
 using test::make_run;
@@ -53,7 +53,7 @@ TEST(Compare, TheSeedBandIsPerPointSoALateGapIsNotHiddenByAnEarlySpread) {
     };
   };
   CompareRun ref = make_run(1, regression(1, 16), seeded(0, 0));
-  RunConfig s2 = regression(1, 16), s3 = regression(1, 16), two = regression(2, 16);
+  config::RunConfig s2 = regression(1, 16), s3 = regression(1, 16), two = regression(2, 16);
   s2.seed = 2;
   s3.seed = 3;
   CompareRun seed2 = make_run(2, s2, seeded(5.23, 0.004));
@@ -85,4 +85,4 @@ TEST(Compare, TheSeedBandIsPerPointSoALateGapIsNotHiddenByAnEarlySpread) {
 }
 
 }  // namespace
-}  // namespace parity::engine
+}  // namespace parity::analysis

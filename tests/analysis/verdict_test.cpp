@@ -8,7 +8,7 @@
 
 #include "verdict_test_util.h"
 
-namespace parity::engine {
+namespace parity::analysis {
 namespace {
 
 using test::has_key;
@@ -73,7 +73,7 @@ TEST(Compare, EquivalentSetupsOnTheRegression) {
 }
 
 TEST(Compare, TheFirstPointAboveTheAllowedGapIsWhereTheCurvesPart) {
-  const RunConfig config = regression(1, 16);
+  const config::RunConfig config = regression(1, 16);
   const CompareRun ref = make_run(1, config, [](double) { return 1.0; });
   // Equal up to 512 samples, then 1 % above: the tolerance at loss 1 is 0.0011.
   const CompareRun late = make_run(2, config, [](double s) { return s <= 512 ? 1.0 : 1.01; });
@@ -87,8 +87,8 @@ TEST(Compare, TheFirstPointAboveTheAllowedGapIsWhereTheCurvesPart) {
 }
 
 TEST(Compare, UnscaledLrIsDifferentAndExplained) {
-  RunConfig base = regression(1, 64);
-  RunConfig two = regression(2, 64);  // lr_scaling none: 0.05 on 2 processes
+  config::RunConfig base = regression(1, 64);
+  config::RunConfig two = regression(2, 64);  // lr_scaling none: 0.05 on 2 processes
   // Linear losses so that interpolating between the other run's points is exact.
   const CompareRun ref = make_run(1, base, [](double s) { return 1 - s / 2000; });
   const CompareRun other = make_run(2, two, [](double s) { return 1.05 - s / 2000; });
@@ -138,14 +138,14 @@ TEST(Compare, SameConfigDifferentCurveIsUnexplained) {
 }
 
 TEST(Compare, SeedGroupGivesTheNoiseFloor) {
-  RunConfig s1 = regression(1, 64), s2 = s1, s3 = s1;
+  config::RunConfig s1 = regression(1, 64), s2 = s1, s3 = s1;
   s2.seed = 2;
   s3.seed = 3;
   const auto shifted = [](double d) { return [d](double s) { return test::default_loss(s) + d; }; };
   const CompareRun ref = make_run(1, s1);
   const CompareRun seed2 = make_run(2, s2, shifted(0.02));
   const CompareRun seed3 = make_run(3, s3, shifted(-0.02));
-  RunConfig two = regression(2, 32);
+  config::RunConfig two = regression(2, 32);
   const CompareRun close_run = make_run(4, two, shifted(0.03));
   const CompareRun far_run = make_run(5, two, shifted(0.1));
   const Comparison c = compare(ref, {seed2, seed3, close_run, far_run});
@@ -184,7 +184,7 @@ TEST(Compare, SeedGroupOfTheComparedSetupGivesItsOwnFloor) {
   // The reference has no seeds beside it; the compared setup has two, 0.06 apart.
   const auto shifted = [](double d) { return [d](double s) { return test::default_loss(s) + d; }; };
   const CompareRun ref = make_run(1, regression(1, 64));
-  RunConfig a = regression(2, 32), b = a;
+  config::RunConfig a = regression(2, 32), b = a;
   b.seed = 2;
   const CompareRun near = make_run(2, a, shifted(0.03));
   const CompareRun far = make_run(3, b, shifted(0.09));
@@ -207,7 +207,7 @@ TEST(Compare, SeedGroupOfTheComparedSetupGivesItsOwnFloor) {
 
 TEST(Compare, SameSetupDifferentSeedsOnlyFormAGroup) {
   // A label and both seeds may differ within a group; any setup key splits it.
-  RunConfig a = regression(1, 16), b = a, other = a;
+  config::RunConfig a = regression(1, 16), b = a, other = a;
   b.seed = 7;
   b.data_seed = 8;
   b.label = "other";
@@ -448,4 +448,4 @@ TEST(Determinism, StepNumbersThatDiverge) {
 }
 
 }  // namespace
-}  // namespace parity::engine
+}  // namespace parity::analysis

@@ -7,17 +7,17 @@
 #include <cmath>
 #include <functional>
 
-namespace parity::engine::test {
+namespace parity::analysis::test {
 
 /// The regression of issue 2's equivalence test: synthetic data (1024 samples), linear model with
 /// zero init, plain SGD.
-inline RunConfig regression(int processes, int64_t per_device, int accumulation = 1) {
-  RunConfig c;
-  c.dataset = DatasetKind::kSyntheticRegression;
-  c.task = Task::kRegression;
-  c.model = ModelKind::kLinear;
-  c.init = Init::kZeros;
-  c.optimizer = OptimizerKind::kSgd;
+inline config::RunConfig regression(int processes, int64_t per_device, int accumulation = 1) {
+  config::RunConfig c;
+  c.dataset = config::DatasetKind::kSyntheticRegression;
+  c.task = config::Task::kRegression;
+  c.model = config::ModelKind::kLinear;
+  c.init = config::Init::kZeros;
+  c.optimizer = config::OptimizerKind::kSgd;
   c.lr = 0.05;
   c.synthetic_samples = 1024;
   c.num_processes = processes;
@@ -29,7 +29,7 @@ inline RunConfig regression(int processes, int64_t per_device, int accumulation 
 inline double default_loss(double samples) { return std::exp(-samples / 500.0); }
 
 /// One point per optimizer step up to `samples_total`, loss = f(samples), time = samples / speed.
-inline CompareRun make_run(int64_t id, const RunConfig& config,
+inline CompareRun make_run(int64_t id, const config::RunConfig& config,
                            const std::function<double(double)>& loss = default_loss,
                            int64_t samples_total = 1024, double samples_per_s = 1000) {
   CompareRun run;
@@ -37,7 +37,7 @@ inline CompareRun make_run(int64_t id, const RunConfig& config,
   run.label = "run " + std::to_string(id);
   run.config = config;
   run.train_size = 1024;
-  const int64_t g = global_batch_size(config);
+  const int64_t g = config::global_batch_size(config);
   int64_t step = 0;
   for (int64_t s = g; s <= samples_total; s += g) {
     CurvePoint p;
@@ -66,4 +66,4 @@ inline std::string text_of(const std::vector<Reason>& reasons, const std::string
   return "";
 }
 
-}  // namespace parity::engine::test
+}  // namespace parity::analysis::test

@@ -18,9 +18,9 @@ class CliDb : public ::testing::Test {
     // 1x16 and 2x8 share the global batch and the curve; 2x16 unscaled does not.
     ref_ = add_finished_run(db, tiny_config("ref 1x16", 1, 16), 8);
     same_ = add_finished_run(db, tiny_config("same 2x8", 2, 8), 8);
-    engine::RunConfig big = tiny_config("big 2x16", 2, 16);
+    config::RunConfig big = tiny_config("big 2x16", 2, 16);
     big_ = add_finished_run(db, big, 4, 3.0);
-    queued_ = db.create_run("waiting", engine::to_json(tiny_config("waiting", 1, 4)));
+    queued_ = db.create_run("waiting", config::to_json(tiny_config("waiting", 1, 4)));
   }
   CliResult cli(std::vector<std::string> args) {
     args.push_back("--db");

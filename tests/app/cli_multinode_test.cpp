@@ -141,7 +141,7 @@ TEST(CliMultiNode, TwoMachinesOverAVethPairTrainOneRunRecordedByMachineZero) {
   EXPECT_EQ(runs[0].steps_done, 4);
   EXPECT_EQ(db.ranks(runs[0].id), (std::vector<int>{-1, 0, 1}));
   EXPECT_EQ(db.steps(runs[0].id, 1).size(), 4u) << "rank 1 ran on machine 1";
-  EXPECT_EQ(engine::from_json(runs[0].config_json).num_processes, 2);
+  EXPECT_EQ(config::from_json(runs[0].config_json).num_processes, 2);
 }
 
 }  // namespace

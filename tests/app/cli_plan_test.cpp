@@ -77,7 +77,7 @@ TEST(CliPlan, ShardsFollowTheTorchPermutation) {
                "2", "--epoch", "1"},
               home.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const std::vector<int64_t> p = engine::epoch_permutation(10, 7 + 1);
+  const std::vector<int64_t> p = config::epoch_permutation(10, 7 + 1);
   auto batch = [&](std::vector<size_t> at) {
     std::string s = "[";
     for (size_t i = 0; i < at.size(); ++i) s += (i ? ", " : "") + std::to_string(p[at[i]]);

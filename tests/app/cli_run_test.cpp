@@ -35,7 +35,7 @@ TEST(CliRun, RecordsStepsPerRankEvalsAndFinals) {
   EXPECT_EQ(db.ranks(run.id), (std::vector<int>{-1, 0, 1}));
   EXPECT_DOUBLE_EQ(db.steps(run.id, 1)[0].loss, 1.0 + 0.01);
   ASSERT_EQ(db.evals(run.id).size(), 1u);
-  EXPECT_TRUE(engine::from_json(run.config_json).num_processes == 2);
+  EXPECT_TRUE(config::from_json(run.config_json).num_processes == 2);
 }
 
 TEST(CliRun, KilledRankFailsTheRunNamingIt) {
@@ -115,9 +115,9 @@ TEST(CliRun, RunIdStartsAQueuedRowWithItsStoredConfig) {
   int64_t id;
   {
     storage::Database db(db_path);
-    engine::RunConfig c = tiny_config("ok", 2, 4);
+    config::RunConfig c = tiny_config("ok", 2, 4);
     c.max_steps = 3;
-    id = db.create_run("from the window", engine::to_json(c), storage::RunStatus::kQueued);
+    id = db.create_run("from the window", config::to_json(c), storage::RunStatus::kQueued);
   }
   CliResult r = run_cli({"run", "--db", db_path, "--run-id", std::to_string(id), "--worker",
                          PARITY_FAKE_WORKER, "--quiet"},
@@ -149,9 +149,9 @@ TEST(CliRun, RunIdWithAnInvalidStoredConfigMarksTheRowFailed) {
   int64_t id;
   {
     storage::Database db(db_path);
-    engine::RunConfig c = tiny_config("bad", 1, 4);
+    config::RunConfig c = tiny_config("bad", 1, 4);
     c.num_processes = 0;
-    id = db.create_run("bad", engine::to_json(c), storage::RunStatus::kQueued);
+    id = db.create_run("bad", config::to_json(c), storage::RunStatus::kQueued);
   }
   CliResult r = run_cli(
       {"run", "--db", db_path, "--run-id", std::to_string(id), "--worker", PARITY_FAKE_WORKER},
@@ -168,7 +168,7 @@ TEST(CliRun, RunIdWithAMissingWorkerMarksTheRowFailed) {
   int64_t id;
   {
     storage::Database db(db_path);
-    id = db.create_run("ok", engine::to_json(tiny_config("ok", 1, 4)), storage::RunStatus::kQueued);
+    id = db.create_run("ok", config::to_json(tiny_config("ok", 1, 4)), storage::RunStatus::kQueued);
   }
   CliResult r = run_cli(
       {"run", "--db", db_path, "--run-id", std::to_string(id), "--worker", home.file("nothing")},

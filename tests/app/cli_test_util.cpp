@@ -114,23 +114,23 @@ std::vector<std::string> fake_run(const std::string& db, const std::string& labe
           "--quiet"};
 }
 
-engine::RunConfig tiny_config(const std::string& label, int processes, int64_t batch) {
-  engine::RunConfig c;
+config::RunConfig tiny_config(const std::string& label, int processes, int64_t batch) {
+  config::RunConfig c;
   c.label = label;
-  c.dataset = engine::DatasetKind::kSyntheticRegression;
-  c.task = engine::Task::kRegression;
-  c.model = engine::ModelKind::kLinear;
-  c.init = engine::Init::kZeros;
+  c.dataset = config::DatasetKind::kSyntheticRegression;
+  c.task = config::Task::kRegression;
+  c.model = config::ModelKind::kLinear;
+  c.init = config::Init::kZeros;
   c.num_processes = processes;
   c.per_device_batch_size = batch;
   c.synthetic_samples = 256;
   return c;
 }
 
-int64_t add_finished_run(storage::Database& db, const engine::RunConfig& config, int steps,
+int64_t add_finished_run(storage::Database& db, const config::RunConfig& config, int steps,
                          double loss_scale) {
   const int64_t id =
-      db.create_run(config.label, engine::to_json(config), storage::RunStatus::kQueued);
+      db.create_run(config.label, config::to_json(config), storage::RunStatus::kQueued);
   db.set_started(id, steps);
   std::vector<storage::StepRow> rows;
   const int64_t global =

@@ -52,10 +52,10 @@ std::vector<std::string> fake_run(const std::string& db, const std::string& labe
                                   int processes = 2, int steps = 5);
 
 /// A small valid config on the synthetic regression.
-engine::RunConfig tiny_config(const std::string& label, int processes, int64_t batch);
+config::RunConfig tiny_config(const std::string& label, int processes, int64_t batch);
 
 /// Adds a finished run with `steps` global rows of loss 1/step (plus rank rows) and one eval.
-int64_t add_finished_run(storage::Database& db, const engine::RunConfig& config, int steps,
+int64_t add_finished_run(storage::Database& db, const config::RunConfig& config, int steps,
                          double loss_scale = 1.0);
 
 /// Whitespace-separated cells of the first line of `text` that starts with `prefix`; empty when

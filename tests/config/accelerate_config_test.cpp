@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <fstream>
 
-namespace parity::engine {
+namespace parity::config {
 namespace {
 
 std::string write(const std::string& text) {
@@ -88,4 +88,4 @@ TEST(AccelerateConfig, BadFilesAndValuesAreNamed) {
 }
 
 }  // namespace
-}  // namespace parity::engine
+}  // namespace parity::config

@@ -8,7 +8,7 @@
 
 #include <parity/config/shard_plan.h>
 
-namespace parity::engine {
+namespace parity::config {
 namespace {
 
 TEST(AccelerateGolden, ShardBatchesMatchesBatchSamplerShard) {
@@ -43,4 +43,4 @@ TEST(AccelerateGolden, ShardBatchesMatchesBatchSamplerShard) {
 }
 
 }  // namespace
-}  // namespace parity::engine
+}  // namespace parity::config

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-namespace parity::engine {
+namespace parity::config {
 namespace {
 
 RunConfig setup(int w, int64_t b, int k = 1) {
@@ -267,4 +267,4 @@ TEST(EquivalentShapes, NamedForTheSetupsDeviceWithTheirOwnShapesAdded) {
 }
 
 }  // namespace
-}  // namespace parity::engine
+}  // namespace parity::config

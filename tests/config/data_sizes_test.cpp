@@ -9,7 +9,7 @@
 #include <fstream>
 #include <string>
 
-namespace parity::engine {
+namespace parity::config {
 namespace {
 
 namespace fs = std::filesystem;
@@ -106,4 +106,4 @@ TEST(DataSizes, KnownSizesNeedNoFileAndHonourTheSplit) {
 }
 
 }  // namespace
-}  // namespace parity::engine
+}  // namespace parity::config

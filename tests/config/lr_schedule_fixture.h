@@ -9,7 +9,7 @@
 #include <sstream>
 #include <string>
 
-namespace parity::engine::test {
+namespace parity::config::test {
 
 inline nlohmann::json lr_schedule_cases() {
   std::ifstream in(std::string(PARITY_TEST_DATA) + "/lr_schedules.json");
@@ -31,4 +31,4 @@ inline RunConfig lr_schedule_config(const nlohmann::json& c) {
   return config;
 }
 
-}  // namespace parity::engine::test
+}  // namespace parity::config::test

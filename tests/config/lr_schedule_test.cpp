@@ -6,7 +6,7 @@
 
 #include "lr_schedule_fixture.h"
 
-namespace parity::engine {
+namespace parity::config {
 namespace {
 
 TEST(LrSchedule, EqualsTorchAndTransformersAtEveryPosition) {
@@ -81,4 +81,4 @@ TEST(LrSchedule, DefaultLengthIsAccelerateExamplesLoaderBatchesTimesEpochsOverAc
 }
 
 }  // namespace
-}  // namespace parity::engine
+}  // namespace parity::config

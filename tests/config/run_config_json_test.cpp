@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-namespace parity::engine {
+namespace parity::config {
 namespace {
 
 std::string error_of(const std::function<void()>& f) {
@@ -220,4 +220,4 @@ TEST(RunConfigJson, SetAsPlainArrayAndErrors) {
 }
 
 }  // namespace
-}  // namespace parity::engine
+}  // namespace parity::config

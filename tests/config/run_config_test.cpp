@@ -6,7 +6,7 @@
 #include <limits>
 #include <string>
 
-namespace parity::engine {
+namespace parity::config {
 namespace {
 
 std::string first_message(const RunConfig& c) {
@@ -274,4 +274,4 @@ TEST(RunConfig, EnumSpellings) {
 }
 
 }  // namespace
-}  // namespace parity::engine
+}  // namespace parity::config

@@ -8,7 +8,7 @@
 
 #include <parity/config/sampler.h>
 
-namespace parity::engine {
+namespace parity::config {
 namespace {
 
 TEST(EpochPermutation, IsAPermutationAndDependsOnlyOnTheSeed) {
@@ -80,9 +80,9 @@ TEST(DistributedBatchSampler, UnshuffledFollowsTheDatasetOrder) {
 }
 
 }  // namespace
-}  // namespace parity::engine
+}  // namespace parity::config
 
-namespace parity::engine {
+namespace parity::config {
 namespace {
 
 // Golden values from PyTorch itself (scripts/device/accelerate_golden.py): the shuffle a user's
@@ -108,4 +108,4 @@ TEST(EpochPermutation, MatchesPyTorchsRandperm) {
 }
 
 }  // namespace
-}  // namespace parity::engine
+}  // namespace parity::config

@@ -8,7 +8,7 @@
 #include <set>
 #include <string>
 
-namespace parity::engine {
+namespace parity::config {
 namespace {
 
 std::vector<int64_t> iota(int64_t n) {
@@ -294,4 +294,4 @@ TEST(ShardBatches, OneProcessIsNotShardedNorPadded) {
 }
 
 }  // namespace
-}  // namespace parity::engine
+}  // namespace parity::config

@@ -28,7 +28,8 @@
 #include <string>
 #include <thread>
 
-using namespace parity::engine;
+using namespace parity::launch;
+namespace config = parity::config;
 
 namespace {
 
@@ -98,7 +99,7 @@ int main() {
   if (!in) fail("cannot read PARITY_CONFIG " + env("PARITY_CONFIG"));
   std::stringstream text;
   text << in.rdbuf();
-  const RunConfig config = from_json(text.str());
+  const config::RunConfig config = config::from_json(text.str());
 
   if (world != config.num_processes) fail("WORLD_SIZE != num_processes");
   if (world % local_world != 0) fail("WORLD_SIZE does not divide by LOCAL_WORLD_SIZE");

@@ -7,7 +7,7 @@
 #include <limits>
 #include <string>
 
-namespace parity::engine {
+namespace parity::launch {
 namespace {
 
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
@@ -190,4 +190,4 @@ TEST(ProgressProtocol, IndependentOfTheNumericLocale) {
 }
 
 }  // namespace
-}  // namespace parity::engine
+}  // namespace parity::launch

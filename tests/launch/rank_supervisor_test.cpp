@@ -20,7 +20,7 @@
 #include <thread>
 #include <vector>
 
-namespace parity::engine {
+namespace parity::launch {
 namespace {
 
 namespace fs = std::filesystem;
@@ -44,12 +44,12 @@ class RecordingSink : public StepSink {
   int stop_after = 0;
 };
 
-RunConfig fake_config(const std::string& mode, int processes = 2, int64_t steps = 5) {
-  RunConfig c;
+config::RunConfig fake_config(const std::string& mode, int processes = 2, int64_t steps = 5) {
+  config::RunConfig c;
   c.label = mode;
-  c.dataset = DatasetKind::kSyntheticRegression;
-  c.task = Task::kRegression;
-  c.model = ModelKind::kLinear;
+  c.dataset = config::DatasetKind::kSyntheticRegression;
+  c.task = config::Task::kRegression;
+  c.model = config::ModelKind::kLinear;
   c.num_processes = processes;
   c.per_device_batch_size = 8;
   c.max_steps = steps;
@@ -330,9 +330,9 @@ TEST(Launcher, MissingWorkerIsALaunchError) {
 
 TEST(Launcher, InvalidConfigStartsNothing) {
   RecordingSink sink;
-  RunConfig c = fake_config("ok");
+  config::RunConfig c = fake_config("ok");
   c.num_processes = 0;
-  EXPECT_THROW(RankSupervisor(c, fake_options()).run(sink), ConfigError);
+  EXPECT_THROW(RankSupervisor(c, fake_options()).run(sink), config::ConfigError);
   int status;
   EXPECT_EQ(::waitpid(-1, &status, WNOHANG), -1);
 }
@@ -458,4 +458,4 @@ TEST(Launcher, ASinkThatCannotRecordStopsTheRunPromptly) {
 }
 
 }  // namespace
-}  // namespace parity::engine
+}  // namespace parity::launch

@@ -13,7 +13,7 @@
 #include <sstream>
 #include <string>
 
-namespace parity::engine {
+namespace parity::launch {
 namespace {
 
 namespace fs = std::filesystem;
@@ -130,4 +130,4 @@ TEST(RunFolders, SymlinksAreNeitherFollowedNorWrittenThrough) {
 }
 
 }  // namespace
-}  // namespace parity::engine
+}  // namespace parity::launch

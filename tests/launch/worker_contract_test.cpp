@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace parity::engine {
+namespace parity::launch {
 namespace {
 
 const std::vector<std::string> kAllNames = {
@@ -144,4 +144,4 @@ TEST(WorkerContract, MissingOrMalformedVariablesAreNamed) {
 }
 
 }  // namespace
-}  // namespace parity::engine
+}  // namespace parity::launch

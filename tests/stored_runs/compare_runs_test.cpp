@@ -15,11 +15,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-engine::RunConfig tiny(int processes, int64_t per_device) {
-  engine::RunConfig c;
-  c.dataset = engine::DatasetKind::kSyntheticRegression;
-  c.task = engine::Task::kRegression;
-  c.model = engine::ModelKind::kLinear;
+config::RunConfig tiny(int processes, int64_t per_device) {
+  config::RunConfig c;
+  c.dataset = config::DatasetKind::kSyntheticRegression;
+  c.task = config::Task::kRegression;
+  c.model = config::ModelKind::kLinear;
   c.synthetic_samples = 64;
   c.num_processes = processes;
   c.per_device_batch_size = per_device;
@@ -40,8 +40,8 @@ class StoredRuns : public ::testing::Test {
   }
 
   // A finished run of `steps` global steps (loss 1/step) plus rank 0's rows and one evaluation.
-  int64_t add_run(const std::string& label, const engine::RunConfig& c, int steps) {
-    const int64_t id = db_->create_run(label, engine::to_json(c), storage::RunStatus::kRunning);
+  int64_t add_run(const std::string& label, const config::RunConfig& c, int steps) {
+    const int64_t id = db_->create_run(label, config::to_json(c), storage::RunStatus::kRunning);
     std::vector<storage::StepRow> rows;
     for (int s = 1; s <= steps; ++s) {
       rows.push_back({id, s, -1, s / 4.0, s * 16, 1.0 / s, 0.05, s * 0.5});
@@ -58,16 +58,16 @@ class StoredRuns : public ::testing::Test {
 };
 
 TEST_F(StoredRuns, TheRowAndTheGlobalCurveBecomeACompareRun) {
-  const engine::RunConfig config = tiny(2, 8);
+  const config::RunConfig config = tiny(2, 8);
   const int64_t id = add_run("2x8", config, 4);
   db_->append_steps({{id, 5, -1, 1.25, 80, std::numeric_limits<double>::quiet_NaN(), 0.05, 2.5}});
-  const engine::CompareRun run = load_compare_run(*db_, id);
+  const analysis::CompareRun run = load_compare_run(*db_, id);
   EXPECT_EQ(run.id, id);
   EXPECT_EQ(run.label, "2x8");
-  EXPECT_EQ(engine::to_json(run.config), engine::to_json(config));
+  EXPECT_EQ(config::to_json(run.config), config::to_json(config));
   ASSERT_EQ(run.points.size(), 5u);  // rank 0's rows are not the curve
   for (int i = 0; i < 4; ++i) {
-    const engine::CurvePoint& p = run.points[i];
+    const analysis::CurvePoint& p = run.points[i];
     EXPECT_EQ(p.step, i + 1);
     EXPECT_DOUBLE_EQ(p.samples, 16.0 * (i + 1));
     EXPECT_DOUBLE_EQ(p.epoch, (i + 1) / 4.0);
@@ -87,17 +87,17 @@ TEST_F(StoredRuns, TheRowAndTheGlobalCurveBecomeACompareRun) {
 // A run that stored its training set's size hands it to the verdict, which then sees padding on
 // a dataset whose size it cannot know from the config (a CSV).
 TEST_F(StoredRuns, TheStoredTrainingSetSizeReachesTheDiagnosis) {
-  engine::RunConfig one = tiny(1, 16), two = tiny(2, 8);
-  one.dataset = two.dataset = engine::DatasetKind::kCsv;
+  config::RunConfig one = tiny(1, 16), two = tiny(2, 8);
+  one.dataset = two.dataset = config::DatasetKind::kCsv;
   one.data_path = two.data_path = "/data/mine.csv";
   const int64_t a = add_run("1x16", one, 5), b = add_run("2x8", two, 5);
   for (int64_t id : {a, b}) db_->set_started(id, 5, 77);
-  const engine::CompareRun ref = load_compare_run(*db_, a);
-  const engine::CompareRun run = load_compare_run(*db_, b);
+  const analysis::CompareRun ref = load_compare_run(*db_, a);
+  const analysis::CompareRun run = load_compare_run(*db_, b);
   ASSERT_TRUE(run.train_size.has_value());
   EXPECT_EQ(*run.train_size, 77);
-  const engine::Diagnosis d =
-      engine::diagnose(run.config, ref.config, run.train_size, ref.train_size);
+  const analysis::Diagnosis d =
+      analysis::diagnose(run.config, ref.config, run.train_size, ref.train_size);
   bool padding = false;
   for (const auto& cause : d.causes) padding |= cause.key == "padding";
   EXPECT_TRUE(padding) << "77 samples on 2 ranks of 8 pad the last batch";
@@ -125,20 +125,20 @@ TEST_F(StoredRuns, CompareStoredKeepsTheOrderAndSkipsTheReference) {
   const int64_t a = add_run("1x16", tiny(1, 16), 4);
   const int64_t b = add_run("2x8", tiny(2, 8), 4);
   const int64_t c = add_run("2x16", tiny(2, 16), 2);
-  const engine::Comparison cmp = compare_stored(*db_, a, {c, a, b});
+  const analysis::Comparison cmp = compare_stored(*db_, a, {c, a, b});
   EXPECT_EQ(cmp.reference_id, a);
   ASSERT_EQ(cmp.rows.size(), 3u);
   EXPECT_EQ(cmp.rows[0].id, a);
   EXPECT_EQ(cmp.rows[1].id, c);
   EXPECT_EQ(cmp.rows[2].id, b);
   // Same curve on samples seen: 2x8 is the reference's equal.
-  EXPECT_EQ(cmp.rows[2].verdict, engine::Verdict::kEquivalent) << cmp.rows[2].summary;
-  // What compare_stored() hands engine::compare() is load_compare_run()'s.
-  engine::CompareOptions options;
-  options.axis = engine::Axis::kStep;
-  const engine::Comparison direct = engine::compare(
+  EXPECT_EQ(cmp.rows[2].verdict, analysis::Verdict::kEquivalent) << cmp.rows[2].summary;
+  // What compare_stored() hands analysis::compare() is load_compare_run()'s.
+  analysis::CompareOptions options;
+  options.axis = analysis::Axis::kStep;
+  const analysis::Comparison direct = analysis::compare(
       load_compare_run(*db_, a), {load_compare_run(*db_, c), load_compare_run(*db_, b)}, options);
-  const engine::Comparison stored = compare_stored(*db_, a, {c, b}, options);
+  const analysis::Comparison stored = compare_stored(*db_, a, {c, b}, options);
   ASSERT_EQ(stored.rows.size(), direct.rows.size());
   for (size_t i = 0; i < stored.rows.size(); ++i) {
     EXPECT_EQ(stored.rows[i].summary, direct.rows[i].summary);

@@ -7,7 +7,7 @@
 
 #include "dist_test_util.h"
 
-namespace parity::engine {
+namespace parity::train {
 namespace {
 
 using testing::TempDir;
@@ -33,22 +33,22 @@ TEST(ReadIdx, DecodesShapeAndBytes) {
 TEST(ReadIdx, RejectsBadMagicAndTruncation) {
   TempDir dir;
   write_gz(dir.path() + "/bad.gz", {1, 2, 3, 4});
-  EXPECT_THROW(read_idx(dir.path() + "/bad.gz"), DatasetError);
+  EXPECT_THROW(read_idx(dir.path() + "/bad.gz"), config::DatasetError);
   write_gz(dir.path() + "/short.gz", {0, 0, 8, 1, 0, 0, 0, 9, 1, 2});
   try {
     read_idx(dir.path() + "/short.gz");
     FAIL() << "expected DatasetError";
-  } catch (const DatasetError& e) {
+  } catch (const config::DatasetError& e) {
     EXPECT_NE(std::string(e.what()).find("truncated"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(read_idx(dir.path() + "/missing.gz"), DatasetError);
+  EXPECT_THROW(read_idx(dir.path() + "/missing.gz"), config::DatasetError);
 }
 
 TEST(FashionMnist, LoadsDebiansFilesWhenInstalled) {
-  if (!std::ifstream(std::string(kFashionMnistDir) + "/t10k-labels-idx1-ubyte.gz").good()) {
+  if (!std::ifstream(std::string(config::kFashionMnistDir) + "/t10k-labels-idx1-ubyte.gz").good()) {
     GTEST_SKIP() << "dataset-fashion-mnist is not installed";
   }
-  RunConfig c;
+  config::RunConfig c;
   c.train_samples = 1000;
   auto split = load_dataset(c);
   EXPECT_EQ(split.train.size(), 1000);
@@ -62,12 +62,12 @@ TEST(FashionMnist, LoadsDebiansFilesWhenInstalled) {
 }
 
 TEST(FashionMnist, MissingFolderNamesTheFixInTheError) {
-  RunConfig c;
+  config::RunConfig c;
   c.data_path = "/nonexistent/fashion";
   try {
     load_dataset(c);
     FAIL();
-  } catch (const DatasetError& e) {
+  } catch (const config::DatasetError& e) {
     EXPECT_NE(std::string(e.what()).find("dataset-fashion-mnist"), std::string::npos);
   }
 }
@@ -76,12 +76,12 @@ TEST(CsvDataset, ReadsChosenColumnsAndTrainsOnEveryRow) {
   TempDir dir;
   const std::string p = dir.path() + "/d.csv";
   std::ofstream(p) << "a,b,label\n1,2,0\n3,4,1\n5,6,2\n7,8,1\n9,10,0\n";
-  RunConfig c;
-  c.dataset = DatasetKind::kCsv;
+  config::RunConfig c;
+  c.dataset = config::DatasetKind::kCsv;
   c.data_path = p;
   c.target = "label";
   c.features = {"b"};
-  c.model = ModelKind::kLinear;
+  c.model = config::ModelKind::kLinear;
   auto split = load_dataset(c);
   EXPECT_EQ(split.train.size(), 5);  // v0.1 held the last fifth out without a word
   EXPECT_EQ(split.test.size(), 0);
@@ -96,8 +96,8 @@ TEST(CsvDataset, TestFileByColumnNameAndValidationSplitFromTheTail) {
   const std::string t = dir.path() + "/t.csv";
   std::ofstream(p) << "a,b,label\n1,2,0\n3,4,1\n5,6,2\n7,8,1\n9,10,0\n";
   std::ofstream(t) << "label,b,a\n3,20,10\n";  // its own column order; a 4th class
-  RunConfig c;
-  c.dataset = DatasetKind::kCsv;
+  config::RunConfig c;
+  c.dataset = config::DatasetKind::kCsv;
   c.data_path = p;
   c.target = "label";
   c.features = {"a", "b"};
@@ -115,7 +115,7 @@ TEST(CsvDataset, TestFileByColumnNameAndValidationSplitFromTheTail) {
   EXPECT_EQ(split.train.size(), 3);
   ASSERT_EQ(split.test.size(), 2);
   EXPECT_FLOAT_EQ(split.test.inputs[0][0].item<float>(), 7.0f);
-  const DataSizes counted = read_data_sizes(c);  // plan counts what the loader splits
+  const config::DataSizes counted = config::read_data_sizes(c);  // plan counts what the loader splits
   EXPECT_EQ(counted.train, split.train.size());
   EXPECT_EQ(counted.test, split.test.size());
 }
@@ -130,9 +130,9 @@ TEST(JsonlDataset, PadsEachBatchToItsLongestAndIgnoresMaskedLabels) {
                    << "\n"
                    << R"({"input_ids": [3, 4, 9, 9, 9, 11], "labels": [3, 4, 9, -100, -100, 11]})"
                       "\n";
-  RunConfig c;
-  c.dataset = DatasetKind::kJsonl;
-  c.model = ModelKind::kBigram;
+  config::RunConfig c;
+  c.dataset = config::DatasetKind::kJsonl;
+  c.model = config::ModelKind::kBigram;
   c.data_path = p;
   c.pad_id = 0;
   auto split = load_dataset(c);
@@ -153,9 +153,9 @@ TEST(JsonlDataset, PadsEachBatchToItsLongestAndIgnoresMaskedLabels) {
 TEST(JsonlDataset, BadLinesNameTheLineAndTheProblem) {
   TempDir dir;
   const std::string p = dir.path() + "/d.jsonl";
-  RunConfig c;
-  c.dataset = DatasetKind::kJsonl;
-  c.model = ModelKind::kBigram;
+  config::RunConfig c;
+  c.dataset = config::DatasetKind::kJsonl;
+  c.model = config::ModelKind::kBigram;
   c.data_path = p;
   for (const auto& [line, expected] : std::vector<std::pair<std::string, std::string>>{
            {R"({"input_ids": [1, 2], "labels": [1]})", "1 labels for 2 input_ids"},
@@ -169,7 +169,7 @@ TEST(JsonlDataset, BadLinesNameTheLineAndTheProblem) {
     try {
       load_dataset(c);
       ADD_FAILURE() << "accepted " << line;
-    } catch (const DatasetError& e) {
+    } catch (const config::DatasetError& e) {
       EXPECT_NE(std::string(e.what()).find(p + ":2:"), std::string::npos) << e.what();
       EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
     }
@@ -195,10 +195,10 @@ TEST(IdxDataset, AnyFolderInMnistsLayoutWithItsOwnClassesAndNormalisation) {
       .write(reinterpret_cast<const char*>(images(4).data()), 8 + 8 + 16);  // not gzipped
   std::ofstream(dir.path() + "/t10k-labels-idx1-ubyte", std::ios::binary)
       .write(reinterpret_cast<const char*>(labels(4, 5).data()), 8 + 4);
-  RunConfig c;
-  c.dataset = DatasetKind::kIdx;
+  config::RunConfig c;
+  c.dataset = config::DatasetKind::kIdx;
   c.data_path = dir.path();
-  c.model = ModelKind::kCnn;
+  c.model = config::ModelKind::kCnn;
   auto split = load_dataset(c);
   EXPECT_EQ(split.train.inputs.sizes(), (std::vector<int64_t>{12, 1, 2, 2}));
   EXPECT_EQ(split.test.size(), 4);
@@ -209,7 +209,7 @@ TEST(IdxDataset, AnyFolderInMnistsLayoutWithItsOwnClassesAndNormalisation) {
   try {
     load_dataset(c);
     FAIL();
-  } catch (const DatasetError& e) {
+  } catch (const config::DatasetError& e) {
     EXPECT_NE(std::string(e.what()).find("MNIST's layout"), std::string::npos) << e.what();
   }
 }
@@ -218,15 +218,15 @@ TEST(CsvDataset, BadCellNamesRowAndColumn) {
   TempDir dir;
   const std::string p = dir.path() + "/d.csv";
   std::ofstream(p) << "x,y\n1,2\n3,oops\n5,6\n";
-  RunConfig c;
-  c.dataset = DatasetKind::kCsv;
-  c.task = Task::kRegression;
+  config::RunConfig c;
+  c.dataset = config::DatasetKind::kCsv;
+  c.task = config::Task::kRegression;
   c.data_path = p;
   c.target = "y";
   try {
     load_dataset(c);
     FAIL();
-  } catch (const DatasetError& e) {
+  } catch (const config::DatasetError& e) {
     const std::string m = e.what();
     EXPECT_NE(m.find(":3:"), std::string::npos) << m;
     EXPECT_NE(m.find("'y'"), std::string::npos) << m;
@@ -234,8 +234,8 @@ TEST(CsvDataset, BadCellNamesRowAndColumn) {
 }
 
 TEST(SyntheticRegression, SameDataWhateverTheRunSeed) {
-  RunConfig a = testing::regression_config(1, 16);
-  RunConfig b = a;
+  config::RunConfig a = testing::regression_config(1, 16);
+  config::RunConfig b = a;
   b.seed = 999;
   auto da = load_dataset(a);
   auto db = load_dataset(b);
@@ -245,11 +245,11 @@ TEST(SyntheticRegression, SameDataWhateverTheRunSeed) {
 }
 
 }  // namespace
-}  // namespace parity::engine
+}  // namespace parity::train
 
 #include <parity/train/blas_check.h>
 
-namespace parity::engine {
+namespace parity::train {
 namespace {
 
 TEST(BlasCheck, NamesTheMappedLibraryAndMeasures) {
@@ -267,4 +267,4 @@ TEST(BlasCheck, NamesTheMappedLibraryAndMeasures) {
 }
 
 }  // namespace
-}  // namespace parity::engine
+}  // namespace parity::train

@@ -11,7 +11,7 @@
 
 #include "datasets.h"
 
-namespace parity::engine::testing {
+namespace parity::train::testing {
 
 TempDir::TempDir() {
   std::string tmpl = (std::filesystem::temp_directory_path() / "parity-test-XXXXXX").string();
@@ -24,7 +24,7 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(path_, ec);
 }
 
-ThreadedRun train_threaded(const RunConfig& config, const TrainerTestHooks& hooks) {
+ThreadedRun train_threaded(const config::RunConfig& config, const TrainerTestHooks& hooks) {
   TempDir dir;
   const int w = config.num_processes;
   ThreadedRun run;
@@ -34,7 +34,7 @@ ThreadedRun train_threaded(const RunConfig& config, const TrainerTestHooks& hook
   std::vector<std::thread> threads;
   for (int r = 0; r < w; ++r) {
     threads.emplace_back([&, r] {
-      DistEnv env;
+      launch::DistEnv env;
       env.rank = r;
       env.world_size = w;
       env.local_rank = r;
@@ -62,16 +62,16 @@ ThreadedRun train_threaded(const RunConfig& config, const TrainerTestHooks& hook
   return run;
 }
 
-RunConfig regression_config(int num_processes, int64_t per_device_batch, int accumulation) {
-  RunConfig c;
+config::RunConfig regression_config(int num_processes, int64_t per_device_batch, int accumulation) {
+  config::RunConfig c;
   c.label = std::to_string(num_processes) + "x" + std::to_string(per_device_batch);
   c.seed = 7;
-  c.dataset = DatasetKind::kSyntheticRegression;
-  c.task = Task::kRegression;
+  c.dataset = config::DatasetKind::kSyntheticRegression;
+  c.task = config::Task::kRegression;
   c.synthetic_samples = 256;
-  c.model = ModelKind::kLinear;
-  c.init = Init::kZeros;
-  c.optimizer = OptimizerKind::kSgd;
+  c.model = config::ModelKind::kLinear;
+  c.init = config::Init::kZeros;
+  c.optimizer = config::OptimizerKind::kSgd;
   c.lr = 0.1;
   c.epochs = 2;
   c.num_processes = num_processes;
@@ -98,13 +98,13 @@ Series to_series(const TensorDataset& d) {
 
 }  // namespace
 
-HandRun train_by_hand(const RunConfig& c, bool under_weight) {
+HandRun train_by_hand(const config::RunConfig& c, bool under_weight) {
   const Series data = to_series(load_dataset(c).train);
   const auto n = static_cast<int64_t>(data.x.size());
   const int w = c.num_processes, k = c.gradient_accumulation_steps;
-  std::vector<DistributedBatchSampler> samplers;
+  std::vector<config::DistributedBatchSampler> samplers;
   for (int r = 0; r < w; ++r)
-    samplers.emplace_back(n, c.effective_data_seed(), shard_options(c, r));
+    samplers.emplace_back(n, c.effective_data_seed(), config::shard_options(c, r));
   HandRun run;
   for (int epoch = 0; epoch < c.epochs; ++epoch) {
     int64_t micro_total = 0;
@@ -150,11 +150,11 @@ HandRun train_by_hand(const RunConfig& c, bool under_weight) {
   return run;
 }
 
-double zero_model_test_loss(const RunConfig& config) {
+double zero_model_test_loss(const config::RunConfig& config) {
   const Series test = to_series(load_dataset(config).test);
   double sum = 0;
   for (double y : test.y) sum += y * y;
   return sum / static_cast<double>(test.y.size());
 }
 
-}  // namespace parity::engine::testing
+}  // namespace parity::train::testing

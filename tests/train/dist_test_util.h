@@ -10,19 +10,19 @@
 #include <string>
 #include <vector>
 
-namespace parity::engine::testing {
+namespace parity::train::testing {
 
 /// Collects what rank 0 reports.
-class VectorSink : public StepSink {
+class VectorSink : public launch::StepSink {
  public:
-  void on_start(const RunStart& s) override { start = s; }
-  void on_step(const StepRecord& r) override { steps.push_back(r); }
-  void on_eval(const EvalRecord& r) override { evals.push_back(r); }
-  void on_end(const RunEnd& e) override { end = e; }
-  RunStart start;
-  std::vector<StepRecord> steps;
-  std::vector<EvalRecord> evals;
-  RunEnd end;
+  void on_start(const launch::RunStart& s) override { start = s; }
+  void on_step(const launch::StepRecord& r) override { steps.push_back(r); }
+  void on_eval(const launch::EvalRecord& r) override { evals.push_back(r); }
+  void on_end(const launch::RunEnd& e) override { end = e; }
+  launch::RunStart start;
+  std::vector<launch::StepRecord> steps;
+  std::vector<launch::EvalRecord> evals;
+  launch::RunEnd end;
 };
 
 /// A fresh private folder under $TMPDIR, removed by the destructor.
@@ -39,15 +39,15 @@ class TempDir {
 struct ThreadedRun {
   VectorSink sink;                              // rank 0's records
   std::vector<std::vector<double>> parameters;  // final parameters per rank
-  std::vector<RunEnd> ends;                     // per rank
+  std::vector<launch::RunEnd> ends;                     // per rank
 };
 
 /// Trains config with config.num_processes ranks as threads over a FileStore (Gloo, loopback).
 /// hooks.final_parameters is set by this function (ThreadedRun::parameters); the rest is passed on.
-ThreadedRun train_threaded(const RunConfig& config, const TrainerTestHooks& hooks = {});
+ThreadedRun train_threaded(const config::RunConfig& config, const TrainerTestHooks& hooks = {});
 
 /// Small synthetic-regression config: linear model, zero init, SGD, constant lr.
-RunConfig regression_config(int num_processes, int64_t per_device_batch, int accumulation = 1);
+config::RunConfig regression_config(int num_processes, int64_t per_device_batch, int accumulation = 1);
 
 /// The linear regression model y = w x + b trained by hand in double: Parity's per-batch MSE, each
 /// micro-batch's loss divided by k (a short last group under-weighted, as Accelerate does),
@@ -59,9 +59,9 @@ struct HandRun {
 };
 /// under_weight=false divides a short group by its own size instead of k (what Accelerate does
 /// not do), so tests can show they tell the two apart.
-HandRun train_by_hand(const RunConfig& config, bool under_weight = true);
+HandRun train_by_hand(const config::RunConfig& config, bool under_weight = true);
 
 /// Mean of y^2 over the test split of a regression config (the eval loss of a zero model).
-double zero_model_test_loss(const RunConfig& config);
+double zero_model_test_loss(const config::RunConfig& config);
 
-}  // namespace parity::engine::testing
+}  // namespace parity::train::testing

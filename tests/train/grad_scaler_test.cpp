@@ -17,7 +17,7 @@
 #include "optimizer_step.h"
 #include "process_group.h"
 
-namespace parity::engine {
+namespace parity::train {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -108,10 +108,10 @@ TEST(GradScaler, DisabledIsTheIdentityAndAlwaysSteps) {
 }
 
 TEST(OptimizerStep, TheSchedulerDoesNotStepOnASkippedStep) {
-  RunConfig c;
-  c.scheduler = SchedulerKind::kLinear;
+  config::RunConfig c;
+  c.scheduler = config::SchedulerKind::kLinear;
   // Two scheduler steps per optimizer step (W = 2), a schedule of 10.
-  AcceleratedScheduler scheduler(LrSchedule(c, 0.1, 10), 2);
+  AcceleratedScheduler scheduler(config::LrSchedule(c, 0.1, 10), 2);
   GradScaler scaler;
   Fixture f;
   f.set_grad(0, 0);
@@ -146,14 +146,14 @@ TEST(GradScaler, AnOverflowOnOneRankSkipsTheStepOnEveryRank) {
   for (int r = 0; r < 2; ++r) {
     threads.emplace_back([&, r] {
       try {
-        DistEnv env;
+        launch::DistEnv env;
         env.rank = r;
         env.world_size = 2;
         env.local_rank = r;
         env.local_world_size = 2;
         env.store_path = dir.path() + "/store";
         env.collective_timeout_s = 60;
-        auto pg = make_process_group(make_store(env), env, Device::kCpu);
+        auto pg = make_process_group(make_store(env), env, config::Device::kCpu);
         Fixture f;
         GradientSync sync(f.params, pg, 2, r);
         f.set_grad(r == 1 ? kInf : 1.0, 1.0);
@@ -179,4 +179,4 @@ TEST(GradScaler, AnOverflowOnOneRankSkipsTheStepOnEveryRank) {
 }
 
 }  // namespace
-}  // namespace parity::engine
+}  // namespace parity::train

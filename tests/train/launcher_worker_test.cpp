@@ -11,7 +11,7 @@
 
 #include "dist_test_util.h"
 
-namespace parity::engine {
+namespace parity::train {
 namespace {
 
 // Worker processes that are children of this test process, by rank.
@@ -43,7 +43,7 @@ class KillingSink : public testing::VectorSink {
  public:
   int kill_rank = -1;
   int64_t at_step = 0;
-  void on_step(const StepRecord& r) override {
+  void on_step(const launch::StepRecord& r) override {
     VectorSink::on_step(r);
     if (kill_rank >= 0 && r.step == at_step) {
       for (auto [pid, rank] : worker_children())
@@ -52,8 +52,8 @@ class KillingSink : public testing::VectorSink {
   }
 };
 
-LaunchOptions options() {
-  LaunchOptions o;
+launch::LaunchOptions options() {
+  launch::LaunchOptions o;
   o.worker_path = PARITY_WORKER_PATH;
   o.threads_per_rank = 1;
   o.hang_timeout_s = 60;
@@ -61,10 +61,10 @@ LaunchOptions options() {
 }
 
 TEST(LaunchWithRealWorkers, TwoGlooRanksFinishAndReportEveryStep) {
-  RunConfig c = testing::regression_config(2, 8);
+  config::RunConfig c = testing::regression_config(2, 8);
   KillingSink sink;
-  auto result = RankSupervisor(c, options()).run(sink);
-  ASSERT_EQ(result.outcome, RunOutcome::kFinished) << result.message;
+  auto result = launch::RankSupervisor(c, options()).run(sink);
+  ASSERT_EQ(result.outcome, launch::RunOutcome::kFinished) << result.message;
   ASSERT_EQ(sink.steps.size(), 32u);
   EXPECT_EQ(sink.start.total_steps, 32);
   for (size_t i = 0; i < sink.steps.size(); ++i) {
@@ -72,7 +72,7 @@ TEST(LaunchWithRealWorkers, TwoGlooRanksFinishAndReportEveryStep) {
     EXPECT_EQ(sink.steps[i].rank_losses.size(), 2u);
   }
   EXPECT_EQ(sink.evals.size(), 2u);
-  EXPECT_EQ(sink.end.outcome, RunOutcome::kFinished);
+  EXPECT_EQ(sink.end.outcome, launch::RunOutcome::kFinished);
   EXPECT_TRUE(worker_children().empty());
   // The processes computed what threads compute: the engine is the same either way.
   auto threaded = testing::train_threaded(c);
@@ -83,14 +83,14 @@ TEST(LaunchWithRealWorkers, TwoGlooRanksFinishAndReportEveryStep) {
 }
 
 TEST(LaunchWithRealWorkers, AKilledRankFailsTheRunAndStopsTheOthers) {
-  RunConfig c = testing::regression_config(2, 1);
+  config::RunConfig c = testing::regression_config(2, 1);
   c.synthetic_samples = 20000;  // long enough to be killed mid-run
   c.epochs = 1;
   KillingSink sink;
   sink.kill_rank = 1;
   sink.at_step = 5;
-  auto result = RankSupervisor(c, options()).run(sink);
-  EXPECT_EQ(result.outcome, RunOutcome::kFailed);
+  auto result = launch::RankSupervisor(c, options()).run(sink);
+  EXPECT_EQ(result.outcome, launch::RunOutcome::kFailed);
   EXPECT_EQ(result.failed_rank, 1);
   EXPECT_NE(result.message.find("rank 1"), std::string::npos) << result.message;
   EXPECT_NE(result.message.find("signal 9"), std::string::npos) << result.message;
@@ -100,15 +100,15 @@ TEST(LaunchWithRealWorkers, AKilledRankFailsTheRunAndStopsTheOthers) {
 }
 
 TEST(LaunchWithRealWorkers, ABadDatasetPathFailsWithTheWorkersMessage) {
-  RunConfig c;
+  config::RunConfig c;
   c.num_processes = 2;
   c.data_path = "/nonexistent/fashion";
   c.per_device_batch_size = 8;
   testing::VectorSink sink;
-  auto result = RankSupervisor(c, options()).run(sink);
-  EXPECT_EQ(result.outcome, RunOutcome::kFailed);
+  auto result = launch::RankSupervisor(c, options()).run(sink);
+  EXPECT_EQ(result.outcome, launch::RunOutcome::kFailed);
   EXPECT_NE(result.message.find("dataset-fashion-mnist"), std::string::npos) << result.message;
 }
 
 }  // namespace
-}  // namespace parity::engine
+}  // namespace parity::train

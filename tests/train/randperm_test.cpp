@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <vector>
 
-namespace parity::engine {
+namespace parity::train {
 namespace {
 
 TEST(EpochPermutation, MatchesThisLibTorchsRandperm) {
@@ -17,7 +17,7 @@ TEST(EpochPermutation, MatchesThisLibTorchsRandperm) {
     for (int64_t seed : std::vector<int64_t>{0, 1, 7, 42, 4294967297LL, -3}) {
       auto gen = at::detail::createCPUGenerator(static_cast<uint64_t>(seed));
       auto expected = torch::randperm(n, gen, torch::kInt64);
-      const auto perm = epoch_permutation(n, seed);
+      const auto perm = config::epoch_permutation(n, seed);
       ASSERT_EQ(static_cast<int64_t>(perm.size()), n);
       EXPECT_TRUE(std::equal(perm.begin(), perm.end(), expected.data_ptr<int64_t>()))
           << "n=" << n << " seed=" << seed;
@@ -26,4 +26,4 @@ TEST(EpochPermutation, MatchesThisLibTorchsRandperm) {
 }
 
 }  // namespace
-}  // namespace parity::engine
+}  // namespace parity::train

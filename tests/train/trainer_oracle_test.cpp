@@ -13,7 +13,7 @@
 #include "datasets.h"
 #include "dist_test_util.h"
 
-namespace parity::engine {
+namespace parity::train {
 namespace {
 
 nlohmann::json read_oracle() {
@@ -23,17 +23,17 @@ nlohmann::json read_oracle() {
   return nlohmann::json::parse(ss.str());
 }
 
-RunConfig oracle_config(const nlohmann::json& experiment, const nlohmann::json& run) {
-  RunConfig c;
-  c.dataset = DatasetKind::kFashionMnist;
-  c.task = Task::kClassification;
+config::RunConfig oracle_config(const nlohmann::json& experiment, const nlohmann::json& run) {
+  config::RunConfig c;
+  c.dataset = config::DatasetKind::kFashionMnist;
+  c.task = config::Task::kClassification;
   c.train_samples = experiment.at("train_samples").get<int64_t>();
   c.epochs = experiment.at("epochs").get<int>();
   c.seed = experiment.at("seed").get<int64_t>();
   c.lr = experiment.at("lr").get<double>();
-  c.optimizer = OptimizerKind::kSgd;
-  c.init = Init::kDefault;
-  c.model = run.at("model").get<std::string>() == "cnn" ? ModelKind::kCnn : ModelKind::kMlp;
+  c.optimizer = config::OptimizerKind::kSgd;
+  c.init = config::Init::kDefault;
+  c.model = run.at("model").get<std::string>() == "cnn" ? config::ModelKind::kCnn : config::ModelKind::kMlp;
   c.hidden = experiment.at("mlp_hidden").get<std::vector<int64_t>>();
   c.num_processes = run.at("num_processes").get<int>();
   c.per_device_batch_size = run.at("per_device_batch_size").get<int64_t>();
@@ -42,7 +42,7 @@ RunConfig oracle_config(const nlohmann::json& experiment, const nlohmann::json& 
 }
 
 bool have_fashion_mnist() {
-  return std::ifstream(std::string(kFashionMnistDir) + "/train-images-idx3-ubyte.gz").good();
+  return std::ifstream(std::string(config::kFashionMnistDir) + "/train-images-idx3-ubyte.gz").good();
 }
 
 // Absolute difference: the losses are O(1) (cross-entropy over 10 classes, 0.5 to 2.4), so 1e-6
@@ -56,7 +56,7 @@ TEST(TrainerOracle, PerStepLossesEqualPyTorchs) {
   const auto& experiment = oracle.at("config");
   ASSERT_FALSE(oracle.at("runs").empty());
   for (const auto& run : oracle.at("runs")) {
-    const RunConfig c = oracle_config(experiment, run);
+    const config::RunConfig c = oracle_config(experiment, run);
     const std::string name = run.at("model").get<std::string>() + " " +
                              std::to_string(c.num_processes) + "x" +
                              std::to_string(c.per_device_batch_size);
@@ -75,4 +75,4 @@ TEST(TrainerOracle, PerStepLossesEqualPyTorchs) {
 }
 
 }  // namespace
-}  // namespace parity::engine
+}  // namespace parity::train

@@ -10,7 +10,7 @@
 #include "grad_sync.h"
 #include "models.h"
 
-namespace parity::engine {
+namespace parity::train {
 namespace {
 
 using testing::regression_config;
@@ -39,9 +39,9 @@ void expect_matches_hand(const testing::ThreadedRun& run, const testing::HandRun
 }
 
 TEST(TrainerSemantics, GradientsSyncedInThreeBucketsEqualOneBucket) {
-  RunConfig c = regression_config(2, 8);
-  c.model = ModelKind::kMlp;
-  c.init = Init::kDefault;
+  config::RunConfig c = regression_config(2, 8);
+  c.model = config::ModelKind::kMlp;
+  c.init = config::Init::kDefault;
   c.hidden = {16};  // weights of 16 floats (64 bytes), biases of 16 and 1
   c.epochs = 1;
   constexpr int64_t kSmallBuckets = 100;
@@ -63,7 +63,7 @@ TEST(TrainerSemantics, GradientsSyncedInThreeBucketsEqualOneBucket) {
 
 TEST(TrainerSemantics, AccumulationWithAShortLastGroupUnderWeightsItAsAccelerateDoes) {
   // 40 samples, 2 ranks x 4: five micro-batches per rank, k = 3: groups of 3 and 2.
-  RunConfig c = regression_config(2, 4, 3);
+  config::RunConfig c = regression_config(2, 4, 3);
   c.synthetic_samples = 40;
   c.epochs = 1;
   auto run = train_threaded(c);
@@ -77,7 +77,7 @@ TEST(TrainerSemantics, AccumulationWithAShortLastGroupUnderWeightsItAsAccelerate
 
 TEST(TrainerSemantics, UnevenStepWithoutEvenBatchesAveragesOverTheRanksThatHadABatch) {
   // 7 samples, 2 ranks x 3, even_batches=false: step 2 has one sample, on rank 0 only.
-  RunConfig c = regression_config(2, 3);
+  config::RunConfig c = regression_config(2, 3);
   c.synthetic_samples = 7;
   c.even_batches = false;
   c.epochs = 1;
@@ -89,14 +89,14 @@ TEST(TrainerSemantics, UnevenStepWithoutEvenBatchesAveragesOverTheRanksThatHadAB
 }
 
 TEST(TrainerSemantics, MomentumSgdAndAdamWAgreeAcrossProcessCounts) {
-  for (auto optimizer : {OptimizerKind::kSgd, OptimizerKind::kAdamW}) {
-    const std::string name = optimizer == OptimizerKind::kSgd ? "sgd momentum" : "adamw";
+  for (auto optimizer : {config::OptimizerKind::kSgd, config::OptimizerKind::kAdamW}) {
+    const std::string name = optimizer == config::OptimizerKind::kSgd ? "sgd momentum" : "adamw";
     auto config = [&](int w, int64_t b) {
-      RunConfig c = regression_config(w, b);
+      config::RunConfig c = regression_config(w, b);
       c.optimizer = optimizer;
-      c.momentum = optimizer == OptimizerKind::kSgd ? 0.9 : 0.0;
+      c.momentum = optimizer == config::OptimizerKind::kSgd ? 0.9 : 0.0;
       c.weight_decay = 0.01;
-      c.lr = optimizer == OptimizerKind::kSgd ? 0.05 : 0.01;
+      c.lr = optimizer == config::OptimizerKind::kSgd ? 0.05 : 0.01;
       return c;
     };
     auto one = train_threaded(config(1, 16));
@@ -116,4 +116,4 @@ TEST(TrainerSemantics, MomentumSgdAndAdamWAgreeAcrossProcessCounts) {
 }
 
 }  // namespace
-}  // namespace parity::engine
+}  // namespace parity::train

@@ -14,7 +14,7 @@
 #include "models.h"
 #include "optimizer_step.h"
 
-namespace parity::engine {
+namespace parity::train {
 namespace {
 
 using testing::regression_config;
@@ -38,9 +38,9 @@ std::string write_csv(const TempDir& dir, const std::string& name, int rows, int
   return p;
 }
 
-RunConfig csv_config(const std::string& path, int w, int64_t batch) {
-  RunConfig c = regression_config(w, batch);
-  c.dataset = DatasetKind::kCsv;
+config::RunConfig csv_config(const std::string& path, int w, int64_t batch) {
+  config::RunConfig c = regression_config(w, batch);
+  c.dataset = config::DatasetKind::kCsv;
   c.data_path = path;
   c.target = "y";
   c.epochs = 1;
@@ -49,14 +49,14 @@ RunConfig csv_config(const std::string& path, int w, int64_t batch) {
 
 TEST(UserCsv, TrainsOnEveryRowAndEvaluatesOnlyWithTestData) {
   TempDir dir;
-  RunConfig c = csv_config(write_csv(dir, "d.csv", 64), 2, 16);
+  config::RunConfig c = csv_config(write_csv(dir, "d.csv", 64), 2, 16);
   auto run = train_threaded(c);
   EXPECT_EQ(run.sink.start.train_samples, 64);  // v0.1: 52
   EXPECT_EQ(run.sink.start.test_samples, 0);
   ASSERT_EQ(run.sink.steps.size(), 2u);  // 64 / (2 x 16): no padding appears
   EXPECT_EQ(run.sink.steps.back().samples, 64);
   EXPECT_TRUE(run.sink.evals.empty());
-  EXPECT_EQ(run.sink.end.outcome, RunOutcome::kFinished);
+  EXPECT_EQ(run.sink.end.outcome, launch::RunOutcome::kFinished);
 
   c.test_data = write_csv(dir, "t.csv", 8, 100);
   run = train_threaded(c);
@@ -66,15 +66,15 @@ TEST(UserCsv, TrainsOnEveryRowAndEvaluatesOnlyWithTestData) {
 }
 
 TEST(UserTorchScript, TrainsOnOneAndTwoRanksWithEqualPerStepLosses) {
-  RunConfig one = regression_config(1, 16);
-  one.model = ModelKind::kTorchScript;
+  config::RunConfig one = regression_config(1, 16);
+  one.model = config::ModelKind::kTorchScript;
   one.model_file = data_file("tiny_mlp.pt");
-  one.init = Init::kDefault;  // the module's own parameters
+  one.init = config::Init::kDefault;  // the module's own parameters
   one.epochs = 1;
-  RunConfig two = one;
+  config::RunConfig two = one;
   two.num_processes = 2;
   two.per_device_batch_size = 8;
-  two.lr_scaling = LrScaling::kNone;
+  two.lr_scaling = config::LrScaling::kNone;
   const auto a = train_threaded(one);
   const auto b = train_threaded(two);
   ASSERT_EQ(a.sink.steps.size(), 16u);
@@ -92,8 +92,8 @@ TEST(UserTorchScript, RefusesAFileThatIsNotAModuleOrDoesNotTakeTheInput) {
   TempDir dir;
   const std::string junk = dir.path() + "/model.pt";
   std::ofstream(junk) << "not a zip archive\n";
-  RunConfig c = regression_config(1, 16);
-  c.model = ModelKind::kTorchScript;
+  config::RunConfig c = regression_config(1, 16);
+  c.model = config::ModelKind::kTorchScript;
   for (const auto& [file, expected] : std::vector<std::pair<std::string, std::string>>{
            {junk, "not a TorchScript module"},
            {data_file("two_inputs.pt"), "forward does not take the dataset's input"},
@@ -110,12 +110,12 @@ TEST(UserTorchScript, RefusesAFileThatIsNotAModuleOrDoesNotTakeTheInput) {
 }
 
 TEST(UserTorchScript, DropoutAndBatchNormAreSeenAndHonouredInTrainAndEvalModes) {
-  RunConfig c = regression_config(1, 8);
-  c.model = ModelKind::kTorchScript;
+  config::RunConfig c = regression_config(1, 8);
+  c.model = config::ModelKind::kTorchScript;
   c.model_file = data_file("bn_dropout.pt");
-  c.init = Init::kDefault;  // zeroed parameters would make every output 0
+  c.init = config::Init::kDefault;  // zeroed parameters would make every output 0
   auto model = make_model(c, {1}, 1);
-  const ModelSummary t = traits_of(c, *model);
+  const config::ModelSummary t = traits_of(c, *model);
   EXPECT_TRUE(t.dropout);
   EXPECT_DOUBLE_EQ(t.dropout_p, 0.5);  // the module's own rate, read from its class
   EXPECT_TRUE(t.batch_norm);
@@ -129,12 +129,12 @@ TEST(UserTorchScript, DropoutAndBatchNormAreSeenAndHonouredInTrainAndEvalModes) 
 }
 
 TEST(BuiltinModels, BatchNormMakesTheProcessCountMatterAndDropoutIsSeeded) {
-  RunConfig one = regression_config(1, 16);
-  one.model = ModelKind::kMlp;
+  config::RunConfig one = regression_config(1, 16);
+  one.model = config::ModelKind::kMlp;
   one.hidden = {8};
-  one.init = Init::kDefault;
+  one.init = config::Init::kDefault;
   one.epochs = 1;
-  RunConfig two = one;
+  config::RunConfig two = one;
   two.num_processes = 2;
   two.per_device_batch_size = 8;
   auto max_gap = [](const testing::ThreadedRun& a, const testing::ThreadedRun& b) {
@@ -176,14 +176,14 @@ std::string write_tokens(const TempDir& dir) {
   return p;
 }
 
-RunConfig token_config(const std::string& path, int w, int64_t batch, int k,
-                       LossNormalization norm) {
-  RunConfig c;
-  c.dataset = DatasetKind::kJsonl;
+config::RunConfig token_config(const std::string& path, int w, int64_t batch, int k,
+                       config::LossNormalization norm) {
+  config::RunConfig c;
+  c.dataset = config::DatasetKind::kJsonl;
   c.data_path = path;
-  c.model = ModelKind::kBigram;
+  c.model = config::ModelKind::kBigram;
   c.embedding_dim = 8;
-  c.optimizer = OptimizerKind::kSgd;
+  c.optimizer = config::OptimizerKind::kSgd;
   c.lr = 0.5;
   c.epochs = 2;
   c.seed = 11;
@@ -197,7 +197,7 @@ RunConfig token_config(const std::string& path, int w, int64_t batch, int k,
 TEST(TokenLoss, GlobalNormalisationAgreesAcross1x8And2x4And1x4Acc2AndPerBatchDoesNot) {
   TempDir dir;
   const std::string path = write_tokens(dir);
-  auto runs = [&](LossNormalization norm) {
+  auto runs = [&](config::LossNormalization norm) {
     return std::vector<testing::ThreadedRun>{train_threaded(token_config(path, 1, 8, 1, norm)),
                                              train_threaded(token_config(path, 2, 4, 1, norm)),
                                              train_threaded(token_config(path, 1, 4, 2, norm))};
@@ -209,11 +209,11 @@ TEST(TokenLoss, GlobalNormalisationAgreesAcross1x8And2x4And1x4Acc2AndPerBatchDoe
       gap = std::max(gap, rel_gap(b.sink.steps[i].loss, a.sink.steps[i].loss));
     return gap;
   };
-  const auto global = runs(LossNormalization::kGlobal);
+  const auto global = runs(config::LossNormalization::kGlobal);
   ASSERT_EQ(global[0].sink.steps.size(), 8u);  // 32 sequences / 8, two epochs
   EXPECT_LE(max_gap(global[0], global[1]), 1e-5);
   EXPECT_LE(max_gap(global[0], global[2]), 1e-5);
-  const auto per_batch = runs(LossNormalization::kPerBatch);
+  const auto per_batch = runs(config::LossNormalization::kPerBatch);
   EXPECT_GT(max_gap(per_batch[0], per_batch[1]), 1e-4);
   EXPECT_GT(max_gap(per_batch[0], per_batch[2]), 1e-4);
   // 1x8 is one micro-batch per step: both normalisations are the same mean there.
@@ -222,11 +222,11 @@ TEST(TokenLoss, GlobalNormalisationAgreesAcross1x8And2x4And1x4Acc2AndPerBatchDoe
 }
 
 TEST(Schedules, AcceleratedSchedulerStepsWTimesAndStopsOneCycleAtItsTotalAsAccelerateDoes) {
-  for (const auto& c : test::lr_schedule_cases()) {
-    const RunConfig config = test::lr_schedule_config(c);
+  for (const auto& c : config::test::lr_schedule_cases()) {
+    const config::RunConfig config = config::test::lr_schedule_config(c);
     const auto& acc = c.at("accelerate");
     AcceleratedScheduler scheduler(
-        LrSchedule(config, c.at("lr").get<double>(), c.at("total").get<int64_t>()),
+        config::LrSchedule(config, c.at("lr").get<double>(), c.at("total").get<int64_t>()),
         acc.at("world").get<int>());
     for (const auto& expected : acc.at("lrs")) {
       EXPECT_DOUBLE_EQ(scheduler.lr(), expected.get<double>()) << c.at("scheduler");
@@ -236,4 +236,4 @@ TEST(Schedules, AcceleratedSchedulerStepsWTimesAndStopsOneCycleAtItsTotalAsAccel
 }
 
 }  // namespace
-}  // namespace parity::engine
+}  // namespace parity::train

@@ -8,8 +8,8 @@
 namespace parity::ui {
 namespace {
 
-engine::Series curve(int n, int stride, double scale = 1.0) {
-  engine::Series s;
+analysis::Series curve(int n, int stride, double scale = 1.0) {
+  analysis::Series s;
   for (int i = 1; i <= n; ++i) {
     s.x.push_back(i * stride);
     s.y.push_back(scale * (0.3 + 2.0 / std::sqrt(i)));
@@ -50,8 +50,8 @@ TEST(LogTicks, ManyDecadesGetPowersOfTenAndANarrowRangeLinearSteps) {
 }
 
 TEST(CurveOverlap, IdenticalWithinATinyToleranceOverTheCommonPoints) {
-  const engine::Series a = curve(300, 64);
-  engine::Series b = curve(150, 64);  // a run still going: a prefix of a
+  const analysis::Series a = curve(300, 64);
+  analysis::Series b = curve(150, 64);  // a run still going: a prefix of a
   b.y[10] += 1e-6;                    // float rounding, far under a pixel
   EXPECT_TRUE(curvesCoincide(a, b));
   EXPECT_FALSE(curvesCoincide(a, curve(300, 64, 1.01)));
@@ -60,14 +60,14 @@ TEST(CurveOverlap, IdenticalWithinATinyToleranceOverTheCommonPoints) {
   // Shares too few x values to say (1x64 against 1x128 on samples seen: every other point, and
   // the losses differ there anyway).
   EXPECT_FALSE(curvesCoincide(a, curve(150, 128)));
-  engine::Series nanA = a, nanB = a;
+  analysis::Series nanA = a, nanB = a;
   nanA.y[5] = nanB.y[5] = std::nan("");
   EXPECT_TRUE(curvesCoincide(nanA, nanB));
   EXPECT_FALSE(curvesCoincide(nanA, a));
 }
 
 TEST(CurveOverlap, GroupsPointAtTheFirstOfEachGroup) {
-  const engine::Series a = curve(100, 64), other = curve(100, 64, 1.2);
+  const analysis::Series a = curve(100, 64), other = curve(100, 64, 1.2);
   EXPECT_EQ(identicalGroups({&a, &other, &a, nullptr, &other, &a}),
             (std::vector<int>{-1, -1, 0, -1, 1, 0}));
 }

@@ -25,11 +25,11 @@ TEST(CurveStore, AppendsIncrementallyAndIgnoresRowsAlreadyLoaded) {
 TEST(CurveStore, RawSeriesFollowsTheAxis) {
   CurveStore store;
   store.append(1, -1, test::syntheticSteps(1, 5, 32));
-  EXPECT_EQ(store.raw(1, -1, engine::Axis::kStep)->x.back(), 5);
-  EXPECT_EQ(store.raw(1, -1, engine::Axis::kSamples)->x.back(), 160);
+  EXPECT_EQ(store.raw(1, -1, analysis::Axis::kStep)->x.back(), 5);
+  EXPECT_EQ(store.raw(1, -1, analysis::Axis::kSamples)->x.back(), 160);
   store.append(1, -1, test::syntheticSteps(1, 6, 32));  // step 6 lands on the samples column
-  EXPECT_EQ(store.raw(1, -1, engine::Axis::kSamples)->x.back(), 192);
-  EXPECT_DOUBLE_EQ(store.raw(1, -1, engine::Axis::kEpoch)->x.back(), 1.0);
+  EXPECT_EQ(store.raw(1, -1, analysis::Axis::kSamples)->x.back(), 192);
+  EXPECT_DOUBLE_EQ(store.raw(1, -1, analysis::Axis::kEpoch)->x.back(), 1.0);
 }
 
 TEST(CurveStore, SmoothedIsTheDebiasedEma) {
@@ -39,15 +39,15 @@ TEST(CurveStore, SmoothedIsTheDebiasedEma) {
   rows[1].loss = 2;
   rows[2].loss = 3;
   store.append(1, -1, rows);
-  const engine::Series* ema = store.smoothed(1, -1, engine::Axis::kStep, 0.5);
+  const analysis::Series* ema = store.smoothed(1, -1, analysis::Axis::kStep, 0.5);
   ASSERT_EQ(ema->y.size(), 3u);
   // Debiased: the first value is the first loss, not half of it.
   EXPECT_DOUBLE_EQ(ema->y[0], 1.0);
   EXPECT_DOUBLE_EQ(ema->y[1], (0.25 * 1 + 0.5 * 2) / 0.75);
   // Grows with the data, and follows a change of weight.
   store.append(1, -1, test::syntheticSteps(1, 4, 1));
-  EXPECT_EQ(store.smoothed(1, -1, engine::Axis::kStep, 0.5)->y.size(), 4u);
-  EXPECT_DOUBLE_EQ(store.smoothed(1, -1, engine::Axis::kStep, 0.0)->y[1], 2.0);
+  EXPECT_EQ(store.smoothed(1, -1, analysis::Axis::kStep, 0.5)->y.size(), 4u);
+  EXPECT_DOUBLE_EQ(store.smoothed(1, -1, analysis::Axis::kStep, 0.0)->y[1], 2.0);
 }
 
 TEST(CurveStore, RemembersWhereTheLossIsNotFinite) {
@@ -55,16 +55,16 @@ TEST(CurveStore, RemembersWhereTheLossIsNotFinite) {
   store.append(1, -1, test::syntheticSteps(1, 20, 8, -1, 7));
   ASSERT_EQ(store.find(1, -1)->nonFinite.size(), 1u);
   EXPECT_EQ(store.find(1, -1)->nonFinite[0], 6u);
-  const engine::Series* ema = store.smoothed(1, -1, engine::Axis::kStep, 0.6);
+  const analysis::Series* ema = store.smoothed(1, -1, analysis::Axis::kStep, 0.6);
   EXPECT_TRUE(std::isfinite(ema->y[10]));  // one NaN does not poison the rest
 }
 
 TEST(CurveStore, DecimationOfAStoredSeriesKeepsExtremesPerPixel) {
   CurveStore store;
   store.append(1, -1, test::syntheticSteps(1, 100000, 64));
-  const engine::Series* raw = store.raw(1, -1, engine::Axis::kSamples);
-  engine::Series out;
-  decimate_min_max(*raw, {engine::Range{raw->x.front(), raw->x.back()}, 800}, out);
+  const analysis::Series* raw = store.raw(1, -1, analysis::Axis::kSamples);
+  analysis::Series out;
+  decimate_min_max(*raw, {analysis::Range{raw->x.front(), raw->x.back()}, 800}, out);
   EXPECT_LE(out.size(), 4u * 800 + 2);
   EXPECT_GT(out.size(), 800u);
   double lo = 1e9, hi = -1e9;

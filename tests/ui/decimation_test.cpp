@@ -10,9 +10,9 @@
 namespace parity::ui {
 namespace {
 
-using engine::AnalysisError;
-using engine::Range;
-using engine::Series;
+using analysis::AnalysisError;
+using analysis::Range;
+using analysis::Series;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 

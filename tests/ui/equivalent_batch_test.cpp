@@ -13,10 +13,10 @@
 namespace parity::ui {
 namespace {
 
-engine::RunConfig setup(const char* label, int processes, int64_t batch,
-                        engine::LrScaling scaling = engine::LrScaling::kNone,
+config::RunConfig setup(const char* label, int processes, int64_t batch,
+                        config::LrScaling scaling = config::LrScaling::kNone,
                         int accumulation = 1) {
-  engine::RunConfig c = defaultExperiment();
+  config::RunConfig c = defaultExperiment();
   c.label = label;
   c.num_processes = processes;
   c.per_device_batch_size = batch;
@@ -51,7 +51,7 @@ TEST(SetupPlanModel, HighlightsWhatDiffersFromTheReferenceWithTheReason) {
   SetupPlanModel model;
   QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
   model.setSetups({setup("1x256", 1, 256), setup("2x128", 2, 128),
-                   setup("2x64 linear", 2, 64, engine::LrScaling::kLinear)},
+                   setup("2x64 linear", 2, 64, config::LrScaling::kLinear)},
                   256);
   ASSERT_EQ(model.rowCount(), 3);
   auto differs = [&](int row, int column) {
@@ -72,7 +72,7 @@ TEST(SetupPlanModel, HighlightsWhatDiffersFromTheReferenceWithTheReason) {
 
 TEST(SetupPlanModel, StepsPerEpochFromTheTrainingSetSize) {
   SetupPlanModel model;
-  engine::RunConfig c = setup("1x64", 1, 64);
+  config::RunConfig c = setup("1x64", 1, 64);
   c.train_samples = 6400;
   model.setSetups({c}, 64);
   EXPECT_EQ(model.index(0, SetupPlanModel::kStepsPerEpoch).data().toLongLong(), 100);
@@ -83,12 +83,12 @@ TEST(SetupPlanModel, StepsPerEpochFromTheTrainingSetSize) {
 TEST(SetupPlanModel, HighlightsTheSamplesEvenBatchesRepeats) {
   SetupPlanModel model;
   QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
-  engine::RunConfig one = setup("1x3", 1, 3), even = setup("2x3", 2, 3),
+  config::RunConfig one = setup("1x3", 1, 3), even = setup("2x3", 2, 3),
                     uneven = setup("2x3 uneven", 2, 3);
   uneven.even_batches = false;
-  engine::RunConfig fullOne = setup("1x256", 1, 256), fullTwo = setup("2x128", 2, 128);
-  for (engine::RunConfig* c : {&one, &even, &uneven}) c->train_samples = 10;
-  for (engine::RunConfig* c : {&fullOne, &fullTwo}) c->train_samples = 60000;
+  config::RunConfig fullOne = setup("1x256", 1, 256), fullTwo = setup("2x128", 2, 128);
+  for (config::RunConfig* c : {&one, &even, &uneven}) c->train_samples = 10;
+  for (config::RunConfig* c : {&fullOne, &fullTwo}) c->train_samples = 60000;
   model.setSetups({one, even, uneven, fullOne, fullTwo}, 6);
   auto cell = [&](int row) { return model.index(row, SetupPlanModel::kRepeated); };
   EXPECT_EQ(model.headerData(SetupPlanModel::kRepeated, Qt::Horizontal).toString(),
@@ -122,8 +122,8 @@ TEST(ReferenceBatchModel, ColumnsNameTheSetupsDevice) {
   EXPECT_EQ(header(2), "2 CPU processes");
   EXPECT_EQ(header(3), "8-worker TPU pod");
   EXPECT_EQ(header(4), "3 CPU processes");
-  engine::RunConfig gpu = setup("g", 2, 64);
-  gpu.device = engine::Device::kCuda;
+  config::RunConfig gpu = setup("g", 2, 64);
+  gpu.device = config::Device::kCuda;
   model.setSetupShapes({gpu});
   EXPECT_EQ(header(1), "1 GPU");
   EXPECT_EQ(header(2), "2 GPUs");

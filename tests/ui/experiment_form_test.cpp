@@ -25,7 +25,7 @@
 namespace parity::ui {
 namespace {
 
-using engine::RunConfig;
+using config::RunConfig;
 
 QString writeFile(const QTemporaryDir& dir, const QString& name, const QString& text) {
   const QString path = dir.filePath(name);
@@ -47,9 +47,9 @@ bool shown(const ExperimentForm& form, const char* field) {
 
 RunConfig regression(int processes, int64_t batch) {
   RunConfig c;
-  c.dataset = engine::DatasetKind::kSyntheticRegression;
-  c.task = engine::Task::kRegression;
-  c.model = engine::ModelKind::kLinear;
+  c.dataset = config::DatasetKind::kSyntheticRegression;
+  c.task = config::Task::kRegression;
+  c.model = config::ModelKind::kLinear;
   c.synthetic_samples = 1024;
   c.num_processes = processes;
   c.per_device_batch_size = batch;
@@ -59,15 +59,15 @@ RunConfig regression(int processes, int64_t batch) {
 TEST(ExperimentForm, RoundTripsEveryNewField) {
   ExperimentForm form;
   RunConfig tokens;
-  tokens.dataset = engine::DatasetKind::kJsonl;
+  tokens.dataset = config::DatasetKind::kJsonl;
   tokens.data_path = "/nowhere/train.jsonl";
   tokens.test_data = "/nowhere/test.jsonl";
   tokens.pad_id = 3;
-  tokens.model = engine::ModelKind::kTorchScript;
+  tokens.model = config::ModelKind::kTorchScript;
   tokens.model_file = "/nowhere/model.pt";
   tokens.embedding_dim = 24;
-  tokens.loss_normalization = engine::LossNormalization::kGlobal;
-  tokens.scheduler = engine::SchedulerKind::kOneCycle;
+  tokens.loss_normalization = config::LossNormalization::kGlobal;
+  tokens.scheduler = config::SchedulerKind::kOneCycle;
   tokens.num_training_steps = 500;
   tokens.pct_start = 0.25;
   tokens.div_factor = 10;
@@ -81,42 +81,42 @@ TEST(ExperimentForm, RoundTripsEveryNewField) {
   EXPECT_EQ(t.model, tokens.model);
   EXPECT_EQ(t.model_file, tokens.model_file);
   EXPECT_EQ(t.embedding_dim, 24);
-  EXPECT_EQ(t.loss_normalization, engine::LossNormalization::kGlobal);
-  EXPECT_EQ(t.scheduler, engine::SchedulerKind::kOneCycle);
+  EXPECT_EQ(t.loss_normalization, config::LossNormalization::kGlobal);
+  EXPECT_EQ(t.scheduler, config::SchedulerKind::kOneCycle);
   EXPECT_EQ(t.num_training_steps, 500);
   EXPECT_DOUBLE_EQ(t.pct_start, 0.25);
   EXPECT_DOUBLE_EQ(t.div_factor, 10);
   EXPECT_DOUBLE_EQ(t.final_div_factor, 100);
 
   RunConfig images;
-  images.dataset = engine::DatasetKind::kIdx;
+  images.dataset = config::DatasetKind::kIdx;
   images.data_path = "/nowhere/idx";
   images.validation_split = 0.2;
-  images.model = engine::ModelKind::kCnn;
+  images.model = config::ModelKind::kCnn;
   images.dropout = 0.3;
   images.batch_norm = true;
-  images.scheduler = engine::SchedulerKind::kCosine;
+  images.scheduler = config::SchedulerKind::kCosine;
   images.warmup_steps = 7;
   form.setConfig(images);
   const RunConfig i = form.config(RunConfig{});
-  EXPECT_EQ(i.dataset, engine::DatasetKind::kIdx);
+  EXPECT_EQ(i.dataset, config::DatasetKind::kIdx);
   EXPECT_EQ(i.data_path, images.data_path);
   EXPECT_DOUBLE_EQ(i.validation_split, 0.2);
-  EXPECT_EQ(i.model, engine::ModelKind::kCnn);
+  EXPECT_EQ(i.model, config::ModelKind::kCnn);
   EXPECT_DOUBLE_EQ(i.dropout, 0.3);
   EXPECT_TRUE(i.batch_norm);
-  EXPECT_EQ(i.scheduler, engine::SchedulerKind::kCosine);
+  EXPECT_EQ(i.scheduler, config::SchedulerKind::kCosine);
   EXPECT_EQ(i.warmup_steps, 7);
-  EXPECT_EQ(i.loss_normalization, engine::LossNormalization::kPerBatch);
+  EXPECT_EQ(i.loss_normalization, config::LossNormalization::kPerBatch);
 }
 
 TEST(ExperimentForm, ShowsOnlyTheFieldsThatApply) {
   ExperimentForm form;
   form.show();
   RunConfig c;
-  c.dataset = engine::DatasetKind::kJsonl;
-  c.model = engine::ModelKind::kBigram;
-  c.scheduler = engine::SchedulerKind::kOneCycle;
+  c.dataset = config::DatasetKind::kJsonl;
+  c.model = config::ModelKind::kBigram;
+  c.scheduler = config::SchedulerKind::kOneCycle;
   form.setConfig(c);
   for (const char* f :
        {"data_path", "test_data", "pad_id", "embedding_dim", "num_training_steps", "pct_start",
@@ -128,9 +128,9 @@ TEST(ExperimentForm, ShowsOnlyTheFieldsThatApply) {
     EXPECT_FALSE(shown(form, f)) << f;
   }
 
-  c.dataset = engine::DatasetKind::kIdx;
-  c.model = engine::ModelKind::kMlp;
-  c.scheduler = engine::SchedulerKind::kConstant;
+  c.dataset = config::DatasetKind::kIdx;
+  c.model = config::ModelKind::kMlp;
+  c.scheduler = config::SchedulerKind::kConstant;
   form.setConfig(c);
   for (const char* f : {"data_path", "hidden", "dropout", "batch_norm", "warmup_steps"}) {
     EXPECT_TRUE(shown(form, f)) << f;
@@ -143,7 +143,7 @@ TEST(ExperimentForm, ShowsOnlyTheFieldsThatApply) {
   // Choosing torchscript in the combo shows its file and summary; a hidden value does not count.
   auto* model = qobject_cast<QComboBox*>(form.editor("model"));
   qobject_cast<QDoubleSpinBox*>(form.editor("dropout"))->setValue(0.5);
-  model->setCurrentIndex(model->findData(static_cast<int>(engine::ModelKind::kTorchScript)));
+  model->setCurrentIndex(model->findData(static_cast<int>(config::ModelKind::kTorchScript)));
   EXPECT_TRUE(shown(form, "model_file"));
   EXPECT_FALSE(shown(form, "dropout"));
   EXPECT_DOUBLE_EQ(form.config(RunConfig{}).dropout, 0.0);
@@ -152,8 +152,8 @@ TEST(ExperimentForm, ShowsOnlyTheFieldsThatApply) {
 TEST(ExperimentForm, SaysHowManySamplesTrainAndEvaluate) {
   QTemporaryDir dir;
   RunConfig c;
-  c.dataset = engine::DatasetKind::kCsv;
-  c.task = engine::Task::kRegression;
+  c.dataset = config::DatasetKind::kCsv;
+  c.task = config::Task::kRegression;
   c.target = "y";
   c.data_path = writeFile(dir, "data.csv", csvRows(64)).toStdString();
   ExperimentForm form;
@@ -170,7 +170,7 @@ TEST(ExperimentForm, SaysHowManySamplesTrainAndEvaluate) {
   split->setValue(0.25);
   ASSERT_TRUE(test::waitFor([&] { return !form.countingData(); }));
   EXPECT_EQ(form.dataSizesText().toStdString(),
-            engine::describe_data_sizes(engine::read_data_sizes(form.config(c))));
+            config::describe_data_sizes(config::read_data_sizes(form.config(c))));
   EXPECT_TRUE(form.dataSizesText().startsWith("48 train, 16 evaluate"))
       << form.dataSizesText().toStdString();
 
@@ -185,14 +185,14 @@ TEST(ExperimentForm, LrPreviewIsTheEngineScheduleOverSamplesSeen) {
   RunConfig c = regression(2, 16);
   c.epochs = 2;
   c.lr = 0.1;
-  c.scheduler = engine::SchedulerKind::kLinear;
+  c.scheduler = config::SchedulerKind::kLinear;
   c.warmup_steps = 10;
   const int64_t train = 1024;
   const LrCurve curve = lrCurve(c, train);
-  const int64_t steps = engine::plan_setup(c, train).total_optimizer_steps;
+  const int64_t steps = config::plan_setup(c, train).total_optimizer_steps;
   ASSERT_EQ(steps, 64);  // 1024 / (2 x 16) per epoch, two epochs
   ASSERT_EQ(curve.points.size(), steps);
-  const engine::LrSchedule schedule(c, engine::effective_lr(c), engine::schedule_length(c, train));
+  const config::LrSchedule schedule(c, config::effective_lr(c), config::schedule_length(c, train));
   EXPECT_DOUBLE_EQ(curve.points.front().y(), 0.0);  // warm-up from 0
   EXPECT_DOUBLE_EQ(curve.points.front().x(), 32.0);
   for (int s = 0; s < steps; ++s) {
@@ -208,15 +208,15 @@ TEST(ExperimentForm, LrPreviewIsTheEngineScheduleOverSamplesSeen) {
   EXPECT_EQ(form.lrPreview()->curve().points, curve.points);
   auto* length = qobject_cast<QSpinBox*>(form.editor("num_training_steps"));
   EXPECT_EQ(length->specialValueText().toStdString(),
-            "default (" + std::to_string(engine::default_num_training_steps(c, train)) + ")");
+            "default (" + std::to_string(config::default_num_training_steps(c, train)) + ")");
   EXPECT_EQ(length->text(), length->specialValueText());
 
   // OneCycleLR is held at its total once the positions pass it.
-  c.scheduler = engine::SchedulerKind::kOneCycle;
+  c.scheduler = config::SchedulerKind::kOneCycle;
   c.warmup_steps = 0;
   c.num_training_steps = 40;
   const LrCurve capped = lrCurve(c, train);
-  const engine::LrSchedule onecycle(c, engine::effective_lr(c), 40);
+  const config::LrSchedule onecycle(c, config::effective_lr(c), 40);
   EXPECT_DOUBLE_EQ(capped.points.back().y(), onecycle.lr(40));
   EXPECT_DOUBLE_EQ(capped.points[19].y(), onecycle.lr(38));
 }
@@ -226,7 +226,7 @@ TEST(ExperimentForm, InspectsATorchScriptFileWithParityWorker) {
     GTEST_SKIP() << "parity-worker is not built beside the tests (ninja parity-worker)";
   }
   RunConfig c = regression(1, 16);
-  c.model = engine::ModelKind::kTorchScript;
+  c.model = config::ModelKind::kTorchScript;
   c.model_file = PARITY_TEST_DATA "/bn_dropout.pt";
   ExperimentForm form;
   form.setPreviewSetup(c);
@@ -262,9 +262,9 @@ TEST_F(ExperimentInPanel, AModelFileTheWorkerRefusesKeepsLaunchOff) {
     GTEST_SKIP() << "parity-worker is not built beside the tests (ninja parity-worker)";
   }
   RunConfig e = model.experiment();
-  e.dataset = engine::DatasetKind::kSyntheticRegression;
-  e.task = engine::Task::kRegression;
-  e.model = engine::ModelKind::kTorchScript;
+  e.dataset = config::DatasetKind::kSyntheticRegression;
+  e.task = config::Task::kRegression;
+  e.model = config::ModelKind::kTorchScript;
   e.model_file = PARITY_TEST_DATA "/lr_schedules.json";  // a file, but not a module
   model.reset(e, model.configs());
   ExperimentForm* form = panel.experimentForm();
@@ -289,15 +289,15 @@ TEST_F(ExperimentInPanel, AModelFileTheWorkerRefusesKeepsLaunchOff) {
 TEST_F(ExperimentInPanel, NewFieldsReachEverySetupAndAreCheckedInline) {
   ExperimentForm* form = panel.experimentForm();
   auto* norm = qobject_cast<QComboBox*>(form->editor("loss_normalization"));
-  norm->setCurrentIndex(norm->findData(static_cast<int>(engine::LossNormalization::kGlobal)));
+  norm->setCurrentIndex(norm->findData(static_cast<int>(config::LossNormalization::kGlobal)));
   qobject_cast<QDoubleSpinBox*>(form->editor("dropout"))->setValue(0.25);
   for (int r = 0; r < model.rowCount(); ++r) {
-    EXPECT_EQ(model.config(r).loss_normalization, engine::LossNormalization::kGlobal) << r;
+    EXPECT_EQ(model.config(r).loss_normalization, config::LossNormalization::kGlobal) << r;
     EXPECT_DOUBLE_EQ(model.config(r).dropout, 0.25) << r;
   }
   auto* dataset = qobject_cast<QComboBox*>(form->editor("dataset"));
-  dataset->setCurrentIndex(dataset->findData(static_cast<int>(engine::DatasetKind::kJsonl)));
-  EXPECT_EQ(model.config(0).model, engine::ModelKind::kBigram);  // token data trains bigram
+  dataset->setCurrentIndex(dataset->findData(static_cast<int>(config::DatasetKind::kJsonl)));
+  EXPECT_EQ(model.config(0).model, config::ModelKind::kBigram);  // token data trains bigram
   qobject_cast<QSpinBox*>(form->editor("pad_id"))->setValue(-1);
   const QString message = form->issueText("pad_id");
   EXPECT_TRUE(message.contains("pad_id")) << message.toStdString();
@@ -309,11 +309,11 @@ TEST_F(ExperimentInPanel, EveryShownRowKeepsItsHeightAfterRowsWereHiddenAndShown
   // Qt 6.4's QFormLayout, asked for its height-for-width by the tab's scroll area, gave the rows
   // after hidden ones zero height once a row wrapped its text: the Model row vanished.
   RunConfig e = model.experiment();
-  e.dataset = engine::DatasetKind::kJsonl;
+  e.dataset = config::DatasetKind::kJsonl;
   e.data_path = writeFile(dir, "train.jsonl", "{\"input_ids\": [1, 2], \"labels\": [2, -100]}\n")
                     .toStdString();
-  e.model = engine::ModelKind::kBigram;
-  e.scheduler = engine::SchedulerKind::kOneCycle;
+  e.model = config::ModelKind::kBigram;
+  e.scheduler = config::SchedulerKind::kOneCycle;
   model.reset(e, model.configs());
   panel.resize(420, 900);
   panel.findChild<QTabWidget*>()->setCurrentIndex(1);
@@ -343,9 +343,9 @@ TEST_F(ExperimentInPanel, ImportsAnAccelerateConfigIntoTheSelectedSetup) {
   ASSERT_TRUE(panel.importAccelerateConfig(yaml)) << panel.importMessage().toStdString();
   const RunConfig c = model.config(1);
   EXPECT_EQ(c.num_processes, 4);
-  EXPECT_EQ(c.mixed_precision, engine::MixedPrecision::kBf16);
+  EXPECT_EQ(c.mixed_precision, config::MixedPrecision::kBf16);
   EXPECT_EQ(c.gradient_accumulation_steps, 2);
-  EXPECT_EQ(c.device, engine::Device::kCpu);
+  EXPECT_EQ(c.device, config::Device::kCpu);
   EXPECT_EQ(qobject_cast<QSpinBox*>(panel.setupForm()->editor("num_processes"))->value(), 4);
   EXPECT_EQ(model.config(0).num_processes, before0.num_processes);
   EXPECT_TRUE(panel.importMessage().contains("Not used")) << panel.importMessage().toStdString();

@@ -114,11 +114,11 @@ TEST(FileDialogGui, ListingTheDatabaseFolderKeepsTheWindowsWrites) {
   EXPECT_TRUE(onDisk) << "the window's note never reached the database file";
 
   // A launch finds the row the window created for it.
-  engine::RunConfig c;
+  config::RunConfig c;
   c.label = "after the dialog";
-  c.dataset = engine::DatasetKind::kSyntheticRegression;
-  c.task = engine::Task::kRegression;
-  c.model = engine::ModelKind::kLinear;
+  c.dataset = config::DatasetKind::kSyntheticRegression;
+  c.task = config::Task::kRegression;
+  c.model = config::ModelKind::kLinear;
   c.synthetic_samples = 256;
   c.epochs = 1;
   c.per_device_batch_size = 32;

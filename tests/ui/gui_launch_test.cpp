@@ -50,7 +50,7 @@ TEST(GuiLaunch, TwoSetupsRunToTheEndAndBothCurvesAreDrawn) {
   ASSERT_TRUE(test::waitFor([&] { return window.isSettled(false); }, 60000))
       << "the empty database was not listed and drawn within a minute";
 
-  const engine::RunConfig experiment = test::smallRegression("exp", 1, 32);
+  const config::RunConfig experiment = test::smallRegression("exp", 1, 32);
   // Two setups whose curves differ (global batch 32 vs 64), so both stay visible on the plot.
   window.setupsModel()->reset(
       experiment, {test::smallRegression("1x32", 1, 32), test::smallRegression("2x32", 2, 32)});
@@ -104,7 +104,7 @@ TEST(GuiLaunch, StopSendsSigtermAndTheRunIsMarkedStopped) {
   window.show();
   window.openDatabase(dir.filePath("stop.db"));
   ASSERT_TRUE(test::waitFor([&] { return window.isSettled(false); }, 60000));
-  engine::RunConfig longRun = test::smallRegression("long", 1, 8);
+  config::RunConfig longRun = test::smallRegression("long", 1, 8);
   longRun.synthetic_samples = 400000;
   longRun.epochs = 5;
   window.setupsModel()->reset(longRun, {longRun});

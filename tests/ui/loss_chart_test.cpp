@@ -84,15 +84,15 @@ AxisState xAxisState(LossChart* chart) {
 // (an epoch interval of 0.2 over 0-6.4 million samples once froze the window for minutes; a
 // regression hangs this test until ctest's timeout).
 TEST_F(LossChartTest, EveryXAxisChangeInEveryOrderKeepsAFewTicks) {
-  const std::vector<engine::Axis> kinds = {engine::Axis::kStep, engine::Axis::kSamples,
-                                           engine::Axis::kEpoch, engine::Axis::kWallTime};
+  const std::vector<analysis::Axis> kinds = {analysis::Axis::kStep, analysis::Axis::kSamples,
+                                           analysis::Axis::kEpoch, analysis::Axis::kWallTime};
   // The data's extent on each axis: run 1 has 100,000 steps of 64, run 2 50,000 of 128.
-  const std::map<engine::Axis, double> extent = {{engine::Axis::kStep, 100000},
-                                                 {engine::Axis::kSamples, 6.4e6},
-                                                 {engine::Axis::kEpoch, 1.0},
-                                                 {engine::Axis::kWallTime, 1000.0}};
-  for (engine::Axis from : kinds) {
-    for (engine::Axis to : kinds) {
+  const std::map<analysis::Axis, double> extent = {{analysis::Axis::kStep, 100000},
+                                                 {analysis::Axis::kSamples, 6.4e6},
+                                                 {analysis::Axis::kEpoch, 1.0},
+                                                 {analysis::Axis::kWallTime, 1000.0}};
+  for (analysis::Axis from : kinds) {
+    for (analysis::Axis to : kinds) {
       if (from == to) continue;
       chart->setXAxis(from);
       chart->redrawNow();
@@ -147,7 +147,7 @@ TEST_F(LossChartTest, ClickingALegendEntryHidesAndShowsItsRun) {
 
 // Hovering the plot names every run's step, samples, loss and lr at that x.
 TEST_F(LossChartTest, HoverShowsEachRunsValuesAtTheCursor) {
-  chart->setXAxis(engine::Axis::kStep);
+  chart->setXAxis(analysis::Axis::kStep);
   chart->redrawNow();
   const QRectF plot = chart->chart()->plotArea();
   const QString text = chart->describeAt(plot.center());
@@ -183,7 +183,7 @@ TEST(LossChartPalette, TwentyRunsGetTwentyColoursThatStayApart) {
 TEST_F(LossChartTest, MarksNonFiniteLosses) { EXPECT_EQ(chart->badMarkerCount(), 1); }
 
 TEST_F(LossChartTest, ZoomRedecimatesTheVisibleRange) {
-  chart->setXAxis(engine::Axis::kStep);
+  chart->setXAxis(analysis::Axis::kStep);
   chart->redrawNow();
   const QRectF plot = chart->chart()->plotArea();
   // A box over the first tenth of the x range.
@@ -202,10 +202,10 @@ TEST_F(LossChartTest, ZoomRedecimatesTheVisibleRange) {
 }
 
 TEST_F(LossChartTest, AxisChoiceChangesTheRange) {
-  chart->setXAxis(engine::Axis::kSamples);
+  chart->setXAxis(analysis::Axis::kSamples);
   chart->redrawNow();
   EXPECT_NEAR(chart->xRange().second, 50000.0 * 128, 1);
-  chart->setXAxis(engine::Axis::kEpoch);
+  chart->setXAxis(analysis::Axis::kEpoch);
   chart->redrawNow();
   EXPECT_NEAR(chart->xRange().second, 1.0, 1e-9);
 }

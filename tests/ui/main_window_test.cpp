@@ -346,13 +346,13 @@ TEST(ComparePanelTest, VerdictTableDiffAndDeltaPlot) {
   QObject::connect(panel, &ComparePanel::compared, [&] { done = true; });
   panel->compare();
   ASSERT_TRUE(test::waitFor([&] { return done; }));
-  const engine::Comparison& result = panel->comparison();
+  const analysis::Comparison& result = panel->comparison();
   ASSERT_EQ(result.rows.size(), 4u);
   ASSERT_EQ(result.groups.size(), 1u);  // ref and "ref, seed 2"
-  EXPECT_EQ(result.rows[0].verdict, engine::Verdict::kReference);
+  EXPECT_EQ(result.rows[0].verdict, analysis::Verdict::kReference);
   EXPECT_EQ(result.rows[1].id, b);
-  EXPECT_EQ(result.rows[1].verdict, engine::Verdict::kEquivalent);
-  EXPECT_EQ(result.rows[2].verdict, engine::Verdict::kDifferent);
+  EXPECT_EQ(result.rows[1].verdict, analysis::Verdict::kEquivalent);
+  EXPECT_EQ(result.rows[2].verdict, analysis::Verdict::kDifferent);
   EXPECT_EQ(panel->verdictTable()->rowCount(), 4);
   EXPECT_EQ(panel->verdictTable()->item(2, 1)->text(), "different");
   bool lrListed = false;

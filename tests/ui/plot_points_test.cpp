@@ -7,7 +7,7 @@ namespace parity::ui {
 namespace {
 
 TEST(PlotPoints, CollapseKeepsEachColumnsMinAndMaxInOrder) {
-  engine::Series d;
+  analysis::Series d;
   d.x = {0.1, 0.2, 0.3, 0.4, 1.1, 1.5};
   d.y = {5, 1, 9, 4, 3, 3};
   QList<QPointF> out;
@@ -42,7 +42,7 @@ TEST(PlotPoints, SimplifyDropsWhatAPixelCannotShow) {
 }
 
 TEST(PlotPoints, LogAxisDropsNonPositive) {
-  engine::Series d;
+  analysis::Series d;
   d.x = {1, 2, 3};
   d.y = {0.5, 0, -1};
   QList<QPointF> out;

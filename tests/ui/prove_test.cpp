@@ -35,7 +35,7 @@ TEST(Prove, TheGlobalBatchCauseIsConfirmedByACounterfactualQueuedLikeALaunch) {
   window.show();
   window.openDatabase(path);
   ASSERT_TRUE(test::waitFor([&] { return window.isSettled(false); }, 60000));
-  const engine::RunConfig one = test::smallRegression("1x16", 1, 16, 256, 2);
+  const config::RunConfig one = test::smallRegression("1x16", 1, 16, 256, 2);
   window.setupsModel()->reset(one, {one, test::smallRegression("2x16 unscaled", 2, 16, 256, 2)});
   window.launch(window.setupsModel()->configs());
   ASSERT_TRUE(test::waitFor([&] { return window.isSettled(true); }, 180000));
@@ -82,11 +82,11 @@ TEST(Prove, TheGlobalBatchCauseIsConfirmedByACounterfactualQueuedLikeALaunch) {
   // counterfactuals: each alone, then both.
   ASSERT_EQ(proofs.size(), 3u) << causes << panel->details()->toPlainText().toStdString();
   EXPECT_EQ(proofs[0].cause, "global_batch");
-  EXPECT_EQ(proofs[0].result->proof, engine::Proof::kConfirmed) << proofs[0].result->text;
+  EXPECT_EQ(proofs[0].result->proof, analysis::Proof::kConfirmed) << proofs[0].result->text;
   EXPECT_EQ(proofs[1].cause, "effective_lr");  // scaling the lr alone does not close the gap
-  EXPECT_NE(proofs[1].result->proof, engine::Proof::kConfirmed) << proofs[1].result->text;
+  EXPECT_NE(proofs[1].result->proof, analysis::Proof::kConfirmed) << proofs[1].result->text;
   EXPECT_EQ(proofs[2].cause, "all");
-  EXPECT_EQ(proofs[2].result->proof, engine::Proof::kConfirmed) << proofs[2].result->text;
+  EXPECT_EQ(proofs[2].result->proof, analysis::Proof::kConfirmed) << proofs[2].result->text;
   const int proofColumn = column(table, "Proof");
   ASSERT_GE(proofColumn, 0);
   EXPECT_TRUE(
@@ -105,7 +105,7 @@ TEST(Prove, TheGlobalBatchCauseIsConfirmedByACounterfactualQueuedLikeALaunch) {
   EXPECT_EQ(cf->explains_run, run);
   EXPECT_EQ(cf->explains_reference, reference);
   EXPECT_EQ(cf->label, "cf #" + std::to_string(run) + " global_batch");
-  EXPECT_EQ(engine::from_json(cf->config_json).per_device_batch_size, 8) << cf->config_json;
+  EXPECT_EQ(config::from_json(cf->config_json).per_device_batch_size, 8) << cf->config_json;
 }
 
 }  // namespace

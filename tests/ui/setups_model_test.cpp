@@ -17,21 +17,21 @@ TEST(SetupPresets, TheSeedsThreeShapesShareGlobalBatch256) {
   EXPECT_TRUE(all[2].name.startsWith("TPU-pod-shaped 8x32"));
   EXPECT_TRUE(all[2].name.contains("cannot run XLA"));
   for (const auto& p : all)
-    EXPECT_EQ(engine::global_batch_size(p.setup), 256) << p.name.toStdString();
+    EXPECT_EQ(config::global_batch_size(p.setup), 256) << p.name.toStdString();
 }
 
 TEST(SetupPresets, DemoIsSmallAndValid) {
   const auto demo = demoSetups();
   ASSERT_EQ(demo.size(), 4u);
   for (const auto& c : demo) {
-    EXPECT_EQ(c.dataset, engine::DatasetKind::kFashionMnist);
-    EXPECT_EQ(c.model, engine::ModelKind::kMlp);
+    EXPECT_EQ(c.dataset, config::DatasetKind::kFashionMnist);
+    EXPECT_EQ(c.model, config::ModelKind::kMlp);
     EXPECT_EQ(c.epochs, 1);
     EXPECT_GE(c.train_samples, 6000);
     EXPECT_LE(c.train_samples, 12000);
-    EXPECT_TRUE(engine::check(c).empty()) << c.label;
+    EXPECT_TRUE(config::check(c).empty()) << c.label;
   }
-  EXPECT_EQ(demo[3].lr_scaling, engine::LrScaling::kLinear);
+  EXPECT_EQ(demo[3].lr_scaling, config::LrScaling::kLinear);
 }
 
 TEST(SetupsModel, AddDuplicateRemoveAndUniqueLabels) {
@@ -53,13 +53,13 @@ TEST(SetupsModel, AddDuplicateRemoveAndUniqueLabels) {
 TEST(SetupsModel, LabelsFollowTheShapeUntilTheUserNamesThem) {
   SetupsModel model;
   QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
-  engine::RunConfig base = presets()[0].setup;  // 1x256
+  config::RunConfig base = presets()[0].setup;  // 1x256
   base.label.clear();
   model.addSetup(base);
   model.addSetup(base);
   EXPECT_EQ(model.config(0).label, "1x256");
   EXPECT_EQ(model.config(1).label, "1x256 (2)");
-  engine::RunConfig changed = model.config(1);
+  config::RunConfig changed = model.config(1);
   changed.num_processes = 4;
   changed.per_device_batch_size = 16;
   model.setSetup(1, changed);
@@ -67,7 +67,7 @@ TEST(SetupsModel, LabelsFollowTheShapeUntilTheUserNamesThem) {
   EXPECT_TRUE(model.labelFollowsShape(1));
   changed = model.config(1);
   changed.gradient_accumulation_steps = 4;
-  changed.mixed_precision = engine::MixedPrecision::kBf16;
+  changed.mixed_precision = config::MixedPrecision::kBf16;
   model.setSetup(1, changed);
   EXPECT_EQ(model.config(1).label, "4x16 acc4 bf16");
   // Back to the first setup's shape: unique again, not a duplicate label.
@@ -75,7 +75,7 @@ TEST(SetupsModel, LabelsFollowTheShapeUntilTheUserNamesThem) {
   changed.num_processes = 1;
   changed.per_device_batch_size = 256;
   changed.gradient_accumulation_steps = 1;
-  changed.mixed_precision = engine::MixedPrecision::kNo;
+  changed.mixed_precision = config::MixedPrecision::kNo;
   model.setSetup(1, changed);
   EXPECT_EQ(model.config(1).label, "1x256 (2)");
 
@@ -102,7 +102,7 @@ TEST(SetupsModel, ExperimentIsSharedAndValidationFollowsIt) {
   model.addSetup(presets()[1].setup);
   EXPECT_TRUE(model.allValid());
   QSignalSpy changed(&model, &SetupsModel::setupsChanged);
-  engine::RunConfig e = model.experiment();
+  config::RunConfig e = model.experiment();
   e.lr = -1;  // invalid for everyone
   model.setExperiment(e);
   EXPECT_EQ(changed.count(), 1);
@@ -120,7 +120,7 @@ TEST(SetupsModel, InvalidSetupBlocksLaunch) {
   SetupsModel model;
   EXPECT_FALSE(model.allValid());  // nothing to launch
   model.addSetup(presets()[0].setup);
-  engine::RunConfig s = model.config(0);
+  config::RunConfig s = model.config(0);
   s.num_processes = 0;
   model.setSetup(0, s);
   EXPECT_FALSE(model.allValid());
@@ -134,7 +134,7 @@ TEST(SetupsModel, RoundTripsThroughSettingsJson) {
   SetupsModel restored;
   ASSERT_TRUE(restored.fromJson(json));
   ASSERT_EQ(restored.rowCount(), 4);
-  EXPECT_EQ(restored.config(3).lr_scaling, engine::LrScaling::kLinear);
+  EXPECT_EQ(restored.config(3).lr_scaling, config::LrScaling::kLinear);
   EXPECT_EQ(restored.experiment().train_samples, demoExperiment().train_samples);
   EXPECT_FALSE(restored.fromJson("{not json"));
 }

@@ -53,7 +53,7 @@ TEST_F(SetupsPanelTest, InvalidValueIsMarkedInlineAndBlocksLaunch) {
 TEST_F(SetupsPanelTest, Fp16OnCpuIsRefusedUnderThePrecisionField) {
   panel.setCurrentRow(0);
   auto* precision = qobject_cast<QComboBox*>(panel.setupForm()->editor("mixed_precision"));
-  precision->setCurrentIndex(precision->findData(static_cast<int>(engine::MixedPrecision::kFp16)));
+  precision->setCurrentIndex(precision->findData(static_cast<int>(config::MixedPrecision::kFp16)));
   EXPECT_FALSE(panel.setupForm()->issueText("mixed_precision").isEmpty());
   EXPECT_FALSE(panel.launchButton()->isEnabled());
 }
@@ -72,8 +72,8 @@ TEST_F(SetupsPanelTest, CudaIsListedButDisabledWithoutACudaBuild) {
   auto* items = qobject_cast<QStandardItemModel*>(device->model());
   ASSERT_NE(items, nullptr);
   ASSERT_EQ(items->rowCount(), 2);
-  EXPECT_EQ(items->item(1)->isEnabled(), engine::cuda_build());
-  if (!engine::cuda_build()) {
+  EXPECT_EQ(items->item(1)->isEnabled(), config::cuda_build());
+  if (!config::cuda_build()) {
     EXPECT_FALSE(items->item(1)->toolTip().isEmpty());
   }
 }
@@ -82,7 +82,7 @@ TEST_F(SetupsPanelTest, LaunchHandsOverEveryConfig) {
   QSignalSpy launched(&panel, &SetupsPanel::launchRequested);
   panel.launchButton()->click();
   ASSERT_EQ(launched.count(), 1);
-  const auto configs = launched.at(0).at(0).value<std::vector<engine::RunConfig>>();
+  const auto configs = launched.at(0).at(0).value<std::vector<config::RunConfig>>();
   EXPECT_EQ(configs.size(), 3u);
 }
 
@@ -98,7 +98,7 @@ TEST_F(SetupsPanelTest, LaunchSelectedHandsOverOnlyTheSelectedSetups) {
   QSignalSpy launched(&panel, &SetupsPanel::launchRequested);
   panel.launchSelectedButton()->click();
   ASSERT_EQ(launched.count(), 1);
-  const auto configs = launched.at(0).at(0).value<std::vector<engine::RunConfig>>();
+  const auto configs = launched.at(0).at(0).value<std::vector<config::RunConfig>>();
   ASSERT_EQ(configs.size(), 2u);
   EXPECT_EQ(configs[0].label, model.config(0).label);
   EXPECT_EQ(configs[1].label, model.config(2).label);

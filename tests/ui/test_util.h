@@ -29,15 +29,15 @@ inline bool waitFor(const std::function<bool()>& done, int timeoutMs = 10000) {
 }
 
 /// A small setup parity-cli trains in seconds: linear regression on synthetic data, plain SGD.
-inline engine::RunConfig smallRegression(const char* label, int processes, int64_t batch,
+inline config::RunConfig smallRegression(const char* label, int processes, int64_t batch,
                                          int64_t samples = 512, int epochs = 1) {
-  engine::RunConfig c;
+  config::RunConfig c;
   c.label = label;
-  c.dataset = engine::DatasetKind::kSyntheticRegression;
-  c.task = engine::Task::kRegression;
-  c.model = engine::ModelKind::kLinear;
+  c.dataset = config::DatasetKind::kSyntheticRegression;
+  c.task = config::Task::kRegression;
+  c.model = config::ModelKind::kLinear;
   c.synthetic_samples = samples;
-  c.optimizer = engine::OptimizerKind::kSgd;
+  c.optimizer = config::OptimizerKind::kSgd;
   c.lr = 0.05;
   c.epochs = epochs;
   c.num_processes = processes;

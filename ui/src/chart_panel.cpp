@@ -48,8 +48,8 @@ void ChartPanel::setUpControls() {
     chart_->setAccelerated(true);
   }
   // In enum order, so an item's index is also its axis (see setCurrentIndex below).
-  for (engine::Axis axis : engine::kAxes) {
-    xAxis_->addItem(QCoreApplication::translate(engine::kAxisTrContext, engine::names(axis).menu),
+  for (analysis::Axis axis : analysis::kAxes) {
+    xAxis_->addItem(QCoreApplication::translate(analysis::kAxisTrContext, analysis::names(axis).menu),
                     static_cast<int>(axis));
   }
   xAxis_->setToolTip(
@@ -85,7 +85,7 @@ void ChartPanel::setUpControls() {
 
 void ChartPanel::connectControls() {
   connect(xAxis_, &QComboBox::currentIndexChanged, this, [this] {
-    chart_->setXAxis(static_cast<engine::Axis>(xAxis_->currentData().toInt()));
+    chart_->setXAxis(static_cast<analysis::Axis>(xAxis_->currentData().toInt()));
     emit optionsChanged();
   });
   connect(smoothing_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
@@ -201,7 +201,7 @@ void ChartPanel::resizeEvent(QResizeEvent* event) {
   }
 }
 
-void ChartPanel::setXAxis(engine::Axis kind) {
+void ChartPanel::setXAxis(analysis::Axis kind) {
   xAxis_->setCurrentIndex(xAxis_->findData(static_cast<int>(kind)));
 }
 void ChartPanel::setSmoothing(double beta) { smoothing_->setValue(beta); }

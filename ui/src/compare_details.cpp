@@ -16,8 +16,8 @@ QString html(const std::string& text) { return QString::fromStdString(text).toHt
 // "confirmed", "partly ×3.2", "running", "failed": what one counterfactual shows so far.
 QString proofState(const stored_runs::StoredProof& p) {
   if (p.result) {
-    QString state = QString::fromStdString(engine::to_string(p.result->proof));
-    if (p.result->proof == engine::Proof::kPartly)
+    QString state = QString::fromStdString(analysis::to_string(p.result->proof));
+    if (p.result->proof == analysis::Proof::kPartly)
       state += QString(" ×%1").arg(p.result->shrink, 0, 'g', 3);
     return state;
   }
@@ -61,7 +61,7 @@ QString ComparePanel::proofCell(qint64 runId) const {
 void ComparePanel::updateProveButton() {
   const int row = verdicts_->currentRow();
   const bool different = row >= 0 && row < static_cast<int>(comparison_.rows.size()) &&
-                         comparison_.rows[row].verdict == engine::Verdict::kDifferent;
+                         comparison_.rows[row].verdict == analysis::Verdict::kDifferent;
   proveButton_->setEnabled(different);
 }
 
@@ -70,11 +70,11 @@ void ComparePanel::showDetails(int row) {
     details_->clear();
     return;
   }
-  const engine::RunComparison& r = comparison_.rows[row];
+  const analysis::RunComparison& r = comparison_.rows[row];
   QString text = QString("<b>#%1 %2: %3</b> — %4")
                      .arg(r.id)
-                     .arg(html(r.label), html(engine::to_string(r.verdict)), html(r.summary));
-  auto list = [&](const QString& title, const std::vector<engine::Reason>& reasons) {
+                     .arg(html(r.label), html(analysis::to_string(r.verdict)), html(r.summary));
+  auto list = [&](const QString& title, const std::vector<analysis::Reason>& reasons) {
     if (reasons.empty()) return;
     text += "<p>" + title + "</p><ul>";
     for (const auto& reason : reasons) text += "<li>" + html(reason.text) + "</li>";
@@ -87,7 +87,7 @@ void ComparePanel::showDetails(int row) {
                 .arg(*r.first_outside_x, 0, 'g', 8) +
             "</p>";
   }
-  list(r.verdict == engine::Verdict::kDifferent ? tr("Why:") : tr("Differences:"), r.reasons);
+  list(r.verdict == analysis::Verdict::kDifferent ? tr("Why:") : tr("Differences:"), r.reasons);
   list(tr("Information:"), r.info);
   const auto it = proofs_.find(r.id);
   if (it != proofs_.end()) {
@@ -109,7 +109,7 @@ void ComparePanel::showDetails(int row) {
 
 void ComparePanel::proofQueued(const QueuedProof& q) {
   QString text;
-  if (q.verdict != QString::fromStdString(engine::to_string(engine::Verdict::kDifferent))) {
+  if (q.verdict != QString::fromStdString(analysis::to_string(analysis::Verdict::kDifferent))) {
     text = tr("Nothing to prove: #%1 is %2 without seed groups").arg(q.runId).arg(q.verdict);
   } else {
     QStringList runs;

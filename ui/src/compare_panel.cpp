@@ -40,7 +40,7 @@ constexpr int kSpeedColumn = 4;
 constexpr int kProofColumn = 7;
 constexpr int kWhyColumn = 8;
 
-QString joinReasons(const std::vector<engine::Reason>& reasons) {
+QString joinReasons(const std::vector<analysis::Reason>& reasons) {
   QStringList texts;
   for (const auto& r : reasons) texts << QString::fromStdString(r.text);
   return texts.join("; ");
@@ -123,7 +123,7 @@ void ComparePanel::connectSignals() {
   connect(runs_, &RunsModel::shownRunsChanged, this, &ComparePanel::refillReferences);
   connect(runs_, &QAbstractItemModel::rowsInserted, this, &ComparePanel::refillReferences);
   connect(runs_, &QAbstractItemModel::modelReset, this, &ComparePanel::refillReferences);
-  connect(db_, &DatabaseClient::compared, this, [this](int id, const engine::Comparison& c) {
+  connect(db_, &DatabaseClient::compared, this, [this](int id, const analysis::Comparison& c) {
     if (id == request_) show(c);  // an older request's answer is stale
   });
   connect(verdicts_, &QTableWidget::currentCellChanged, this, [this](int row) {
@@ -206,7 +206,7 @@ void ComparePanel::compare() {
   db_->compareRuns(++request_, referenceId(), runs_->shownRuns());
 }
 
-void ComparePanel::show(const engine::Comparison& c) {
+void ComparePanel::show(const analysis::Comparison& c) {
   comparison_ = c;
   proofs_ = std::move(incomingProofs_);
   incomingProofs_.clear();
@@ -214,9 +214,9 @@ void ComparePanel::show(const engine::Comparison& c) {
   const qint64 selected = current ? current->data(Qt::UserRole).toLongLong() : 0;
   verdicts_->setRowCount(static_cast<int>(c.rows.size()));
   for (int row = 0; row < static_cast<int>(c.rows.size()); ++row) {
-    const engine::RunComparison& r = c.rows[row];
-    const bool reference = r.verdict == engine::Verdict::kReference;
-    const QString why = r.verdict == engine::Verdict::kDifferent
+    const analysis::RunComparison& r = c.rows[row];
+    const bool reference = r.verdict == analysis::Verdict::kReference;
+    const QString why = r.verdict == analysis::Verdict::kDifferent
                             ? joinReasons(r.reasons)
                             : QString::fromStdString(r.summary);
     // A run that shared the cores with another measured less than it would alone: say so, as
@@ -227,7 +227,7 @@ void ComparePanel::show(const engine::Comparison& c) {
     auto speed = [&](double v) { return v > 0 ? QString::number(v, 'f', 0) + mark : QString(); };
     const QStringList cells = {
         QString("#%1  %2").arg(r.id).arg(QString::fromStdString(r.label)),
-        QString::fromStdString(engine::to_string(r.verdict)),
+        QString::fromStdString(analysis::to_string(r.verdict)),
         reference ? QString() : QString::number(r.delta.max_abs, 'g', 4),
         reference ? QString() : QString::number(r.delta.final_abs, 'g', 4),
         speed(r.samples_per_s),
@@ -252,8 +252,8 @@ void ComparePanel::show(const engine::Comparison& c) {
                          (r.info.empty() ? QString() : "\n" + joinReasons(r.info)));
       }
       if (col == 1) {
-        item->setForeground(r.verdict == engine::Verdict::kEquivalent  ? QColor(0x2e, 0x7d, 0x32)
-                            : r.verdict == engine::Verdict::kDifferent ? QColor(0xc6, 0x28, 0x28)
+        item->setForeground(r.verdict == analysis::Verdict::kEquivalent  ? QColor(0x2e, 0x7d, 0x32)
+                            : r.verdict == analysis::Verdict::kDifferent ? QColor(0xc6, 0x28, 0x28)
                                                                        : QColor());
       }
       verdicts_->setItem(row, col, item);
@@ -270,7 +270,7 @@ void ComparePanel::show(const engine::Comparison& c) {
 
   plot();
   int different = 0;
-  for (const auto& r : c.rows) different += r.verdict == engine::Verdict::kDifferent ? 1 : 0;
+  for (const auto& r : c.rows) different += r.verdict == analysis::Verdict::kDifferent ? 1 : 0;
   status_->setText(tr("%1 run(s) compared, %2 different; noise floor from %3")
                        .arg(static_cast<int>(c.rows.size()) - 1)
                        .arg(different)

@@ -63,8 +63,8 @@ void ComparePanel::plot() {
 // The allowed gap around 0 where the verdict used a seed group: the seeds' min-max spread at
 // each point (times noise_factor 1), the band a run's Δ must stay inside.
 void ComparePanel::plotAllowedBand(QValueAxis* x, QValueAxis* y, double& lo, double& hi) {
-  const engine::SeedGroup* group = nullptr;
-  for (const engine::SeedGroup& g : comparison_.groups) {
+  const analysis::SeedGroup* group = nullptr;
+  for (const analysis::SeedGroup& g : comparison_.groups) {
     if (!group || std::find(g.indices.begin(), g.indices.end(), 0u) != g.indices.end()) group = &g;
   }
   if (!group || group->band.x.empty()) return;
@@ -76,8 +76,8 @@ void ComparePanel::plotAllowedBand(QValueAxis* x, QValueAxis* y, double& lo, dou
   }
   const int width = std::max(100, deltaView_->width());
   auto line = [&](const std::vector<double>& ys) {
-    const engine::Series s =
-        decimate_min_max(engine::Series{group->band.x, ys}, {engine::Range{}, width});
+    const analysis::Series s =
+        decimate_min_max(analysis::Series{group->band.x, ys}, {analysis::Range{}, width});
     auto* series = new QLineSeries;
     QList<QPointF> points;
     for (std::size_t i = 0; i < s.size(); ++i) {
@@ -123,17 +123,17 @@ void ComparePanel::setRoundRanges(QValueAxis* x, QValueAxis* y, double x0, doubl
 }
 
 void ComparePanel::plotDeltas() {
-  const engine::Comparison& c = comparison_;
+  const analysis::Comparison& c = comparison_;
   deltaChart_->setTitle(tr("Δ loss vs the reference"));
   auto [x, y] = addAxes();
   double lo = 0, hi = 0, x0 = 0, x1 = 1;
   bool any = false;
   plotAllowedBand(x, y, lo, hi);
-  for (const engine::RunComparison& r : c.rows) {
-    if (r.verdict == engine::Verdict::kReference || r.delta_curve.empty()) continue;
+  for (const analysis::RunComparison& r : c.rows) {
+    if (r.verdict == analysis::Verdict::kReference || r.delta_curve.empty()) continue;
     // The delta curve has one point per reference step: decimate to the view's width.
-    const engine::Series shown =
-        decimate_min_max(r.delta_curve, {engine::Range{}, std::max(100, deltaView_->width())});
+    const analysis::Series shown =
+        decimate_min_max(r.delta_curve, {analysis::Range{}, std::max(100, deltaView_->width())});
     QList<QPointF> points;
     for (std::size_t i = 0; i < shown.size(); ++i) {
       if (!std::isfinite(shown.y[i])) continue;
@@ -154,8 +154,8 @@ void ComparePanel::plotDeltas() {
   }
   // Where each different run's curve parts from the reference's (its first point above the
   // allowed gap): a vertical line in the run's colour.
-  for (const engine::RunComparison& r : c.rows) {
-    if (r.verdict != engine::Verdict::kDifferent || !r.first_outside_x) continue;
+  for (const analysis::RunComparison& r : c.rows) {
+    if (r.verdict != analysis::Verdict::kDifferent || !r.first_outside_x) continue;
     auto* mark = new QLineSeries;
     mark->setObjectName("partingMark");
     mark->setName(tr("#%1 parts at %2").arg(r.id).arg(*r.first_outside_x, 0, 'g', 6));
@@ -184,13 +184,13 @@ void ComparePanel::plotSeedGroups() {
   const int width = std::max(100, deltaView_->width());
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   double x0 = lo, x1 = -lo;
-  for (const engine::SeedGroup& g : comparison_.groups) {
+  for (const analysis::SeedGroup& g : comparison_.groups) {
     if (g.band.x.empty()) continue;
     const QColor color = LossChart::colorFor(g.run_ids.front());
     // Each of mean, lo and hi decimated on its own keeps its extremes.
     auto line = [&](const std::vector<double>& ys) {
-      const engine::Series s =
-          decimate_min_max(engine::Series{g.band.x, ys}, {engine::Range{}, width});
+      const analysis::Series s =
+          decimate_min_max(analysis::Series{g.band.x, ys}, {analysis::Range{}, width});
       auto* series = new QLineSeries;
       QList<QPointF> points;
       for (std::size_t i = 0; i < s.size(); ++i) {

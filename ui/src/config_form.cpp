@@ -68,7 +68,7 @@ void ConfigForm::changed() {
   if (!loading_) emit edited();
 }
 
-QStringList ConfigForm::showIssues(const std::vector<engine::ConfigIssue>& issues) {
+QStringList ConfigForm::showIssues(const std::vector<config::ConfigIssue>& issues) {
   QHash<QString, QStringList> byField;
   QStringList unplaced;
   for (const auto& issue : issues) {

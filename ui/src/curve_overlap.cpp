@@ -8,7 +8,7 @@ namespace parity::ui {
 
 namespace {
 
-void extendRange(const engine::Series& s, double& lo, double& hi) {
+void extendRange(const analysis::Series& s, double& lo, double& hi) {
   for (double y : s.y) {
     if (!std::isfinite(y)) continue;
     lo = std::min(lo, y);
@@ -25,7 +25,7 @@ struct YRange {
   double hi = -std::numeric_limits<double>::infinity();
 };
 
-YRange yRange(const engine::Series& s) {
+YRange yRange(const analysis::Series& s) {
   YRange r;
   extendRange(s, r.lo, r.hi);
   return r;
@@ -33,7 +33,7 @@ YRange yRange(const engine::Series& s) {
 
 // curvesCoincide with both curves' y ranges already known (identicalGroups computes each once,
 // not once per pair: 20 runs of 100k points made that 38 million reads per check).
-bool coincide(const engine::Series& a, const YRange& ra, const engine::Series& b, const YRange& rb,
+bool coincide(const analysis::Series& a, const YRange& ra, const analysis::Series& b, const YRange& rb,
               const OverlapOptions& options) {
   if (a.empty() || b.empty()) return false;
   const double lo = std::min(ra.lo, rb.lo), hi = std::max(ra.hi, rb.hi);
@@ -64,12 +64,12 @@ bool coincide(const engine::Series& a, const YRange& ra, const engine::Series& b
 
 }  // namespace
 
-bool curvesCoincide(const engine::Series& a, const engine::Series& b,
+bool curvesCoincide(const analysis::Series& a, const analysis::Series& b,
                     const OverlapOptions& options) {
   return coincide(a, yRange(a), b, yRange(b), options);
 }
 
-std::vector<int> identicalGroups(const std::vector<const engine::Series*>& curves,
+std::vector<int> identicalGroups(const std::vector<const analysis::Series*>& curves,
                                  const OverlapOptions& options) {
   std::vector<std::pair<double, double>> ranges(curves.size(), {1, 0});
   for (std::size_t i = 0; i < curves.size(); ++i) {
@@ -80,7 +80,7 @@ std::vector<int> identicalGroups(const std::vector<const engine::Series*>& curve
   return identicalGroups(curves, ranges, options);
 }
 
-std::vector<int> identicalGroups(const std::vector<const engine::Series*>& curves,
+std::vector<int> identicalGroups(const std::vector<const analysis::Series*>& curves,
                                  const std::vector<std::pair<double, double>>& yRanges,
                                  const OverlapOptions& options) {
   std::vector<int> group(curves.size(), -1);

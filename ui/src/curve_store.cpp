@@ -4,15 +4,15 @@
 
 namespace parity::ui {
 
-const std::vector<double>& CurveSeries::column(engine::Axis kind) const {
+const std::vector<double>& CurveSeries::column(analysis::Axis kind) const {
   switch (kind) {
-    case engine::Axis::kSamples:
+    case analysis::Axis::kSamples:
       return samples;
-    case engine::Axis::kEpoch:
+    case analysis::Axis::kEpoch:
       return epoch;
-    case engine::Axis::kWallTime:
+    case analysis::Axis::kWallTime:
       return time;
-    case engine::Axis::kStep:
+    case analysis::Axis::kStep:
       break;
   }
   return step;
@@ -52,7 +52,7 @@ int64_t CurveStore::lastStep(int64_t runId, int rank) const {
   return s ? s->lastStep : 0;
 }
 
-const engine::Series* CurveStore::raw(int64_t runId, int rank, engine::Axis kind) {
+const analysis::Series* CurveStore::raw(int64_t runId, int rank, analysis::Axis kind) {
   CurveSeries* s = findMutable(runId, rank);
   if (!s) return nullptr;
   if (s->rawKind != kind) {
@@ -62,13 +62,13 @@ const engine::Series* CurveStore::raw(int64_t runId, int rank, engine::Axis kind
   return &s->raw;
 }
 
-const engine::Series* CurveStore::smoothed(int64_t runId, int rank, engine::Axis kind,
+const analysis::Series* CurveStore::smoothed(int64_t runId, int rank, analysis::Axis kind,
                                            double weight) {
-  const engine::Series* r = raw(runId, rank, kind);
+  const analysis::Series* r = raw(runId, rank, kind);
   if (!r) return nullptr;
   CurveSeries& s = *findMutable(runId, rank);
   if (s.smoothBeta != weight || s.smoothSize != s.size()) {
-    s.smooth.y = engine::ema(s.raw.y, engine::EmaOptions{weight, true});
+    s.smooth.y = analysis::ema(s.raw.y, analysis::EmaOptions{weight, true});
     s.smooth.x = s.raw.x;
     s.smoothBeta = weight;
     s.smoothSize = s.size();

@@ -16,7 +16,7 @@ std::vector<int64_t> toIds(const QList<qint64>& ids) { return {ids.begin(), ids.
 
 DatabaseWorker::DatabaseWorker(QObject* parent) : QObject(parent) {
   qRegisterMetaType<RunRows>();
-  qRegisterMetaType<engine::Comparison>();
+  qRegisterMetaType<analysis::Comparison>();
   qRegisterMetaType<RunProofs>();
   qRegisterMetaType<QueuedProof>();
 }
@@ -177,11 +177,11 @@ void DatabaseWorker::exportRuns(const QString& path, const QList<qint64>& runIds
 void DatabaseWorker::compareRuns(int requestId, qint64 referenceId, const QList<qint64>& others) {
   if (!ready(tr("Comparing runs"))) return;
   try {
-    const engine::Comparison comparison =
+    const analysis::Comparison comparison =
         stored_runs::compare_stored(*db_, referenceId, toIds(others));
     RunProofs proofs;
-    for (const engine::RunComparison& row : comparison.rows) {
-      if (row.verdict == engine::Verdict::kReference) continue;
+    for (const analysis::RunComparison& row : comparison.rows) {
+      if (row.verdict == analysis::Verdict::kReference) continue;
       try {
         auto found = stored_runs::stored_proofs(*db_, referenceId, row.id);
         if (!found.empty()) proofs[row.id] = std::move(found);
@@ -206,12 +206,12 @@ void DatabaseWorker::proveRun(int requestId, qint64 referenceId, qint64 runId) {
     QueuedProof q;
     q.runId = runId;
     q.referenceId = referenceId;
-    q.verdict = QString::fromStdString(engine::to_string(plan.original.verdict));
-    if (plan.original.verdict != engine::Verdict::kDifferent) {
+    q.verdict = QString::fromStdString(analysis::to_string(plan.original.verdict));
+    if (plan.original.verdict != analysis::Verdict::kDifferent) {
       emit proofQueued(requestId, q);  // nothing to prove
       return;
     }
-    for (const engine::Counterfactual& cf : plan.counterfactuals) {
+    for (const analysis::Counterfactual& cf : plan.counterfactuals) {
       if (!cf.config) {
         q.untestable << QString::fromStdString(cf.cause + ": " + cf.why_not);
         continue;

@@ -7,9 +7,9 @@
 
 namespace parity::ui {
 
-using engine::AnalysisError;
-using engine::Range;
-using engine::Series;
+using analysis::AnalysisError;
+using analysis::Range;
+using analysis::Series;
 
 namespace {
 
@@ -30,7 +30,7 @@ void decimate_min_max(const Series& s, const DecimateOptions& options, Series& o
   }
   out.x.clear();
   out.y.clear();
-  const Range range = options.x_range.empty() ? engine::x_range(s) : options.x_range;
+  const Range range = options.x_range.empty() ? analysis::x_range(s) : options.x_range;
   if (s.empty() || range.empty()) return;
   const size_t n = s.size();
   const auto first =
@@ -182,7 +182,7 @@ void decimate_min_max(const Series& s, const MinMaxIndex& index, const DecimateO
     throw AnalysisError("decimate_min_max: the index covers " + std::to_string(index.size()) +
                         " points, the series has " + std::to_string(s.size()));
   }
-  const Range range = options.x_range.empty() ? engine::x_range(s) : options.x_range;
+  const Range range = options.x_range.empty() ? analysis::x_range(s) : options.x_range;
   const size_t pixels = static_cast<size_t>(std::max(1, options.pixel_width));
   const auto first =
       static_cast<size_t>(std::lower_bound(s.x.begin(), s.x.end(), range.lo) - s.x.begin());

@@ -53,7 +53,7 @@ int clampInt(int64_t v) { return static_cast<int>(std::clamp<int64_t>(v, 0, kInt
 template <typename E>
 void fillCombo(QComboBox* combo, std::initializer_list<E> values) {
   for (E v : values)
-    combo->addItem(QString::fromStdString(engine::to_string(v)), static_cast<int>(v));
+    combo->addItem(QString::fromStdString(config::to_string(v)), static_cast<int>(v));
 }
 
 template <typename E>
@@ -140,7 +140,7 @@ QWidget* ExperimentForm::pathRow(QLineEdit* edit, const QString& toolTip,
 
 // Choices, placeholders and object names of the editors.
 void ExperimentForm::setUpEditors() {
-  using namespace engine;
+  using namespace config;
   fillCombo(dataset_, {DatasetKind::kFashionMnist, DatasetKind::kIdx, DatasetKind::kCsv,
                        DatasetKind::kJsonl, DatasetKind::kSyntheticRegression});
   fillCombo(task_, {Task::kClassification, Task::kRegression});
@@ -278,7 +278,7 @@ void ExperimentForm::connectEditors() {
 
 // A dataset implies its task, and token data its models; csv leaves the task to the user.
 void ExperimentForm::datasetChosen() {
-  using namespace engine;
+  using namespace config;
   if (loading_) return;
   const auto d = comboValue<DatasetKind>(dataset_);
   if (d == DatasetKind::kSyntheticRegression) {
@@ -295,7 +295,7 @@ void ExperimentForm::datasetChosen() {
 }
 
 void ExperimentForm::updateVisibility() {
-  using namespace engine;
+  using namespace config;
   const auto d = comboValue<DatasetKind>(dataset_);
   const bool synthetic = d == DatasetKind::kSyntheticRegression;
   setFieldVisible("data_path", !synthetic);
@@ -337,7 +337,7 @@ void ExperimentForm::updateVisibility() {
 }
 
 void ExperimentForm::browseData() {
-  using engine::DatasetKind;
+  using config::DatasetKind;
   const auto d = comboValue<DatasetKind>(dataset_);
   QString path;
   if (d == DatasetKind::kCsv) {
@@ -357,7 +357,7 @@ void ExperimentForm::browseData() {
 }
 
 void ExperimentForm::browseTestData() {
-  const bool jsonl = comboValue<engine::DatasetKind>(dataset_) == engine::DatasetKind::kJsonl;
+  const bool jsonl = comboValue<config::DatasetKind>(dataset_) == config::DatasetKind::kJsonl;
   const QString start = testData_->text().isEmpty() ? dataPath_->text() : testData_->text();
   const QString path = askPath(this, FileDialogKind::kOpenFile, tr("Test data"), start,
                                jsonl ? tr("JSON Lines (*.jsonl *.json);;All files (*)")
@@ -376,7 +376,7 @@ void ExperimentForm::browseModelFile() {
   emit modelFile_->editingFinished();
 }
 
-void ExperimentForm::setConfig(const engine::RunConfig& c) {
+void ExperimentForm::setConfig(const config::RunConfig& c) {
   loading_ = true;
   setCombo(dataset_, c.dataset);
   dataPath_->setText(QString::fromStdString(c.data_path));
@@ -417,8 +417,8 @@ void ExperimentForm::setConfig(const engine::RunConfig& c) {
   refreshDerived();
 }
 
-engine::RunConfig ExperimentForm::config(const engine::RunConfig& base) const {
-  using namespace engine;
+config::RunConfig ExperimentForm::config(const config::RunConfig& base) const {
+  using namespace config;
   RunConfig c = base;
   c.dataset = comboValue<DatasetKind>(dataset_);
   c.data_path = dataPath_->text().trimmed().toStdString();

@@ -39,26 +39,26 @@ QString fileStamp(const std::string& path) {
 
 }  // namespace
 
-void ExperimentForm::setPreviewSetup(const engine::RunConfig& setup) {
+void ExperimentForm::setPreviewSetup(const config::RunConfig& setup) {
   previewSetup_ = setup;
   refreshDerived();
 }
 
 void ExperimentForm::refreshDerived() {
-  const engine::RunConfig c = config(previewSetup_);
+  const config::RunConfig c = config(previewSetup_);
   refreshDataSizes(c);
   refreshSchedule(c);
   refreshModelInfo(c);
 }
 
-void ExperimentForm::refreshDataSizes(const engine::RunConfig& c) {
-  if (auto known = engine::known_data_sizes(c)) {
+void ExperimentForm::refreshDataSizes(const config::RunConfig& c) {
+  if (auto known = config::known_data_sizes(c)) {
     sizes_ = *known;
     sizesKey_.clear();
     countingKey_.clear();  // a count still running for other data is not shown
   } else {
     // Read again only when a file, or what is cut from it, changed (files by time and size).
-    const QString key = QString::fromStdString(engine::to_string(c.dataset)) + '|' +
+    const QString key = QString::fromStdString(config::to_string(c.dataset)) + '|' +
                         fileStamp(c.data_path) + '|' + fileStamp(c.test_data) + '|' +
                         QString::number(c.validation_split) + '|' +
                         QString::number(c.train_samples);
@@ -80,10 +80,10 @@ void ExperimentForm::refreshDataSizes(const engine::RunConfig& c) {
                             .arg(QFileInfo(QString::fromStdString(c.data_path)).fileName()));
     QPointer<ExperimentForm> self(this);
     QThreadPool::globalInstance()->start([self, key, c] {
-      std::optional<engine::DataSizes> sizes;
+      std::optional<config::DataSizes> sizes;
       QString error;
       try {
-        sizes = engine::read_data_sizes(c);
+        sizes = config::read_data_sizes(c);
       } catch (const std::exception& e) {
         error = QString::fromStdString(e.what());
       }
@@ -97,10 +97,10 @@ void ExperimentForm::refreshDataSizes(const engine::RunConfig& c) {
     return;
   }
   dataSizes_->setStyleSheet({});
-  dataSizes_->setText(QString::fromStdString(engine::describe_data_sizes(*sizes_)));
+  dataSizes_->setText(QString::fromStdString(config::describe_data_sizes(*sizes_)));
 }
 
-void ExperimentForm::dataCounted(const QString& key, const std::optional<engine::DataSizes>& sizes,
+void ExperimentForm::dataCounted(const QString& key, const std::optional<config::DataSizes>& sizes,
                                  const QString& error) {
   if (key != countingKey_) return;  // the editors moved on; a later count is on its way
   countingKey_.clear();
@@ -110,12 +110,12 @@ void ExperimentForm::dataCounted(const QString& key, const std::optional<engine:
     dataSizes_->setText(error);
   } else {
     dataSizes_->setStyleSheet({});
-    dataSizes_->setText(QString::fromStdString(engine::describe_data_sizes(*sizes_)));
+    dataSizes_->setText(QString::fromStdString(config::describe_data_sizes(*sizes_)));
   }
   refreshSchedule(config(previewSetup_));  // the default schedule length needs the size
 }
 
-void ExperimentForm::refreshSchedule(const engine::RunConfig& c) {
+void ExperimentForm::refreshSchedule(const config::RunConfig& c) {
   if (!sizes_) {
     numTrainingSteps_->setSpecialValueText(tr("default (needs the data's size)"));
     lrPreview_->setNote(tr("the preview needs the data's size"));
@@ -124,8 +124,8 @@ void ExperimentForm::refreshSchedule(const engine::RunConfig& c) {
   }
   const int64_t train = sizes_->train;
   numTrainingSteps_->setSpecialValueText(
-      tr("default (%1)").arg(engine::default_num_training_steps(c, train)));
-  if (!engine::check(c).empty()) {
+      tr("default (%1)").arg(config::default_num_training_steps(c, train)));
+  if (!config::check(c).empty()) {
     lrPreview_->setNote(tr("the preview needs a valid first setup"));
     scheduleNote_->clear();
     return;
@@ -133,11 +133,11 @@ void ExperimentForm::refreshSchedule(const engine::RunConfig& c) {
   const LrCurve curve = lrCurve(c, train);
   lrPreview_->setCurve(curve);
   const QString setup = c.label.empty() ? tr("First setup") : QString::fromStdString(c.label);
-  const int perStep = std::max(1, engine::scheduler_steps_per_optimizer_step(c));
+  const int perStep = std::max(1, config::scheduler_steps_per_optimizer_step(c));
   QString text = tr("%1: %2 optimizer steps of %3 samples")
                      .arg(setup)
                      .arg(curve.optimizerSteps)
-                     .arg(engine::global_batch_size(c));
+                     .arg(config::global_batch_size(c));
   if (perStep > 1) text += tr(", each %1 scheduler steps").arg(perStep);
   if (usesLength(c.scheduler)) {
     text += tr("; the schedule lasts %1 scheduler steps").arg(curve.scheduleLength);
@@ -156,8 +156,8 @@ void ExperimentForm::setModelProblem(const QString& problem) {
   emit modelProblemChanged();
 }
 
-void ExperimentForm::refreshModelInfo(const engine::RunConfig& c) {
-  if (c.model != engine::ModelKind::kTorchScript) {
+void ExperimentForm::refreshModelInfo(const config::RunConfig& c) {
+  if (c.model != config::ModelKind::kTorchScript) {
     inspector_->cancel();
     inspectKey_.clear();
     modelInfo_->clear();
@@ -173,12 +173,12 @@ void ExperimentForm::refreshModelInfo(const engine::RunConfig& c) {
   }
   // What the summary depends on: the file and the input the data gives it.
   const QString key = fileStamp(c.model_file) + '|' +
-                      QString::fromStdString(engine::to_string(c.dataset)) + '|' +
+                      QString::fromStdString(config::to_string(c.dataset)) + '|' +
                       fileStamp(c.data_path) + '|' + features_->text() + '|' + target_->text() +
                       '|' + QString::number(static_cast<int>(c.task));
   if (key == inspectKey_) return;
   setModelProblem({});  // until the new inspection says otherwise
-  const auto issues = engine::check(c);
+  const auto issues = config::check(c);
   if (!issues.empty()) {
     inspector_->cancel();
     inspectKey_.clear();

@@ -9,22 +9,22 @@ namespace parity::ui::experiment {
 inline constexpr const char* kErrorStyle = "color: #c62828;";
 inline constexpr const char* kNoteStyle = "color: gray;";
 
-inline bool fileData(engine::DatasetKind d) {
-  return d == engine::DatasetKind::kCsv || d == engine::DatasetKind::kJsonl;
+inline bool fileData(config::DatasetKind d) {
+  return d == config::DatasetKind::kCsv || d == config::DatasetKind::kJsonl;
 }
 
-inline bool layered(engine::ModelKind m) {
-  return m == engine::ModelKind::kMlp || m == engine::ModelKind::kCnn;
+inline bool layered(config::ModelKind m) {
+  return m == config::ModelKind::kMlp || m == config::ModelKind::kCnn;
 }
 
-inline bool warmsUp(engine::SchedulerKind s) {
-  return s == engine::SchedulerKind::kConstant || s == engine::SchedulerKind::kLinear ||
-         s == engine::SchedulerKind::kCosine;
+inline bool warmsUp(config::SchedulerKind s) {
+  return s == config::SchedulerKind::kConstant || s == config::SchedulerKind::kLinear ||
+         s == config::SchedulerKind::kCosine;
 }
 
-inline bool usesLength(engine::SchedulerKind s) {
-  return s == engine::SchedulerKind::kLinear || s == engine::SchedulerKind::kCosine ||
-         s == engine::SchedulerKind::kOneCycle;
+inline bool usesLength(config::SchedulerKind s) {
+  return s == config::SchedulerKind::kLinear || s == config::SchedulerKind::kCosine ||
+         s == config::SchedulerKind::kOneCycle;
 }
 
 }  // namespace parity::ui::experiment

@@ -64,7 +64,7 @@ LossChart::~LossChart() {
 }
 
 QChart* LossChart::chart() const { return d_->chart_; }
-engine::Axis LossChart::xAxis() const { return d_->xKind_; }
+analysis::Axis LossChart::xAxis() const { return d_->xKind_; }
 double LossChart::smoothing() const { return d_->beta_; }
 bool LossChart::logY() const { return d_->logY_; }
 bool LossChart::showRanks() const { return d_->showRanks_; }

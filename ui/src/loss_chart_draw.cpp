@@ -45,11 +45,11 @@ void setRangeAndTicks(QValueAxis* axis, double lo, double hi, double lengthPx, d
 
 }  // namespace
 
-void LossChart::setXAxis(engine::Axis kind) {
+void LossChart::setXAxis(analysis::Axis kind) {
   const bool changed = d_->xKind_ != kind;
   d_->xKind_ = kind;
   d_->axisX_->setTitleText(
-      QCoreApplication::translate(engine::kAxisTrContext, engine::names(kind).title));
+      QCoreApplication::translate(analysis::kAxisTrContext, analysis::names(kind).title));
   if (changed) {
     d_->zoomX_.reset();  // a range in steps means nothing in samples
     scheduleRedraw();
@@ -109,7 +109,7 @@ bool LossChart::anyActive() const {
   return false;
 }
 
-LossChart::LineCache& LossChart::reduce(LineCache& cache, const engine::Series& series,
+LossChart::LineCache& LossChart::reduce(LineCache& cache, const analysis::Series& series,
                                         const MinMaxIndex* index, LineKind kind, double x0,
                                         double x1, int columns) {
   const double beta = kind == LineKind::kSmooth ? d_->beta_ : 0;
@@ -122,7 +122,7 @@ LossChart::LineCache& LossChart::reduce(LineCache& cache, const engine::Series& 
   cache = LineCache{series.size(), x0, x1,   beta,  columns, d_->xKind_, d_->logY_,
                     draft,         {}, kInf, -kInf, {},      {}};
   // Through the series' MinMaxIndex a column costs a few block reads, not one visit per point.
-  auto decimate = [&](const engine::Series& s, const MinMaxIndex* idx, const DecimateOptions& o) {
+  auto decimate = [&](const analysis::Series& s, const MinMaxIndex* idx, const DecimateOptions& o) {
     if (idx && idx->size() == s.size()) {
       decimate_min_max(s, *idx, o, d_->decimated_);
     } else {
@@ -132,15 +132,15 @@ LossChart::LineCache& LossChart::reduce(LineCache& cache, const engine::Series& 
   if (kind == LineKind::kFaint) {
     // Faint raw curve under the EMA: two-pixel columns, each column's min and max.
     const int faintColumns = std::max(1, columns / 2);
-    decimate(series, index, {engine::Range{x0, x1}, faintColumns});
+    decimate(series, index, {analysis::Range{x0, x1}, faintColumns});
     collapseToMinMax(d_->decimated_, x0, (x1 - x0) / faintColumns, d_->logY_, cache.points);
   } else if (draft && kind == LineKind::kSmooth) {
     // A zoom or pan frame: each column's min and max only (half the points); the full detail
     // follows kRefineMs after the last step.
-    decimate(series, index, {engine::Range{x0, x1}, columns});
+    decimate(series, index, {analysis::Range{x0, x1}, columns});
     collapseToMinMax(d_->decimated_, x0, (x1 - x0) / columns, d_->logY_, cache.points);
   } else {
-    decimate(series, index, {engine::Range{x0, x1}, columns});
+    decimate(series, index, {analysis::Range{x0, x1}, columns});
     appendPoints(d_->decimated_, d_->logY_, cache.points);
   }
   if (d_->logY_) {
@@ -206,7 +206,7 @@ std::pair<double, double> LossChart::visibleX() const {
 }
 
 void LossChart::reduceLines(Frame& f) {
-  auto add = [&](QLineSeries* target, LineCache& cache, const engine::Series* series,
+  auto add = [&](QLineSeries* target, LineCache& cache, const analysis::Series* series,
                  const MinMaxIndex* index, LineKind kind) {
     if (!series || series->empty()) {
       f.empty.push_back(target);
@@ -227,17 +227,17 @@ void LossChart::reduceLines(Frame& f) {
       for (auto& [rank, series] : rs.ranks) f.empty.push_back(series);
       continue;
     }
-    const engine::Series* raw = d_->store_.raw(id, -1, d_->xKind_);
+    const analysis::Series* raw = d_->store_.raw(id, -1, d_->xKind_);
     if (d_->beta_ > 0) {
       add(rs.raw, rs.rawCache, raw, d_->store_.index(id, -1, false), LineKind::kFaint);
-      const engine::Series* smooth = d_->store_.smoothed(id, -1, d_->xKind_, d_->beta_);
+      const analysis::Series* smooth = d_->store_.smoothed(id, -1, d_->xKind_, d_->beta_);
       add(rs.main, rs.mainCache, smooth, d_->store_.index(id, -1, true), LineKind::kSmooth);
     } else {
       f.empty.push_back(rs.raw);
       add(rs.main, rs.mainCache, raw, d_->store_.index(id, -1, false), LineKind::kExact);
     }
     for (auto& [rank, series] : rs.ranks) {
-      const engine::Series* r = d_->beta_ > 0 ? d_->store_.smoothed(id, rank, d_->xKind_, d_->beta_)
+      const analysis::Series* r = d_->beta_ > 0 ? d_->store_.smoothed(id, rank, d_->xKind_, d_->beta_)
                                               : d_->store_.raw(id, rank, d_->xKind_);
       add(series, rs.rankCache[rank], r, d_->store_.index(id, rank, d_->beta_ > 0),
           d_->beta_ > 0 ? LineKind::kSmooth : LineKind::kExact);
@@ -355,7 +355,7 @@ QString LossChart::describeAt(const QPointF& chartPixel) const {
   const QRectF plot = d_->chart_->plotArea();
   if (!plot.contains(chartPixel)) return {};
   const double x = toValueX(chartPixel.x());
-  const engine::AxisNames& axis = engine::names(d_->xKind_);
+  const analysis::AxisNames& axis = analysis::names(d_->xKind_);
   QStringList lines;
   for (const RunSeries& rs : d_->runs_) {
     const CurveSeries* s = rs.hidden ? nullptr : d_->store_.find(rs.info.id, -1);
@@ -373,9 +373,9 @@ QString LossChart::describeAt(const QPointF& chartPixel) const {
                  .arg(s->lr[i], 0, 'g', 4);
   }
   if (lines.isEmpty()) return {};
-  const QString where = QCoreApplication::translate(engine::kAxisTrContext, axis.title);
+  const QString where = QCoreApplication::translate(analysis::kAxisTrContext, axis.title);
   // Steps and samples are counts: "samples seen 12800", not "12800.4".
-  const bool counts = d_->xKind_ == engine::Axis::kStep || d_->xKind_ == engine::Axis::kSamples;
+  const bool counts = d_->xKind_ == analysis::Axis::kStep || d_->xKind_ == analysis::Axis::kSamples;
   const QString at = counts ? QString::number(qRound64(x)) : QString::number(x, 'g', 6);
   return tr("%1 %2").arg(where, at) + "\n" + lines.join("\n");
 }

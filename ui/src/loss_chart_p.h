@@ -32,7 +32,7 @@ struct LossChart::LineCache {
   std::size_t size = 0;
   double x0 = 0, x1 = 0, beta = -1;
   int columns = 0;
-  engine::Axis kind = engine::Axis::kStep;
+  analysis::Axis kind = analysis::Axis::kStep;
   bool logY = false;
   bool draft = false;     ///< reduced for a zoom or pan frame (fewer points)
   QList<QPointF> points;  ///< decimated (and, for a faint line, collapsed), not yet simplified
@@ -90,7 +90,7 @@ struct LossChart::Private {
   QAbstractAxis* axisY_ = nullptr;
   std::vector<RunSeries> runs_;
   CurveStore store_;
-  engine::Series decimated_;  ///< reused by every redraw so it allocates nothing once grown
+  analysis::Series decimated_;  ///< reused by every redraw so it allocates nothing once grown
 
   QThread loaderThread_;
   CurveLoader* loader_;
@@ -109,7 +109,7 @@ struct LossChart::Private {
   double columnPixels_ = 1.0;
   int pointBudget_ = 40000;
   bool accelerated_ = false;
-  engine::Axis xKind_ = engine::Axis::kSamples;
+  analysis::Axis xKind_ = analysis::Axis::kSamples;
   double beta_ = 0.6;
   bool logY_ = false;
   bool showRanks_ = false;

@@ -117,7 +117,7 @@ void LossChart::findIdenticalRuns() {
   }
   if (key == d_->overlapKey_) return;
   d_->overlapKey_ = key;
-  std::vector<const engine::Series*> curves;
+  std::vector<const analysis::Series*> curves;
   std::vector<std::pair<double, double>> ranges;
   for (const RunSeries& rs : d_->runs_) {
     curves.push_back(d_->store_.raw(rs.info.id, -1, d_->xKind_));
@@ -155,7 +155,7 @@ const std::vector<LegendEntry>& LossChart::legendEntries() const { return d_->le
 void LossChart::updateLegend() {
   std::vector<LegendEntry> entries;
   const QString axis =
-      QCoreApplication::translate(engine::kAxisTrContext, engine::names(d_->xKind_).title);
+      QCoreApplication::translate(analysis::kAxisTrContext, analysis::names(d_->xKind_).title);
   for (const RunSeries& rs : d_->runs_) {
     LegendEntry e;
     e.runId = rs.info.id;

@@ -9,13 +9,13 @@
 
 namespace parity::ui {
 
-LrCurve lrCurve(const engine::RunConfig& config, int64_t trainSize, int maxPoints) {
+LrCurve lrCurve(const config::RunConfig& config, int64_t trainSize, int maxPoints) {
   LrCurve curve;
   if (trainSize <= 0) return curve;
-  const engine::SetupPlan plan = engine::plan_setup(config, trainSize);
+  const config::SetupPlan plan = config::plan_setup(config, trainSize);
   curve.optimizerSteps = plan.total_optimizer_steps;
-  curve.scheduleLength = engine::schedule_length(config, trainSize);
-  const engine::LrSchedule schedule(config, plan.effective_lr, curve.scheduleLength);
+  curve.scheduleLength = config::schedule_length(config, trainSize);
+  const config::LrSchedule schedule(config, plan.effective_lr, curve.scheduleLength);
   curve.problem = QString::fromStdString(schedule.problem());
   const int64_t steps = curve.optimizerSteps;
   if (steps <= 0) return curve;

@@ -233,7 +233,7 @@ void MainWindow::noteFailure(qint64 runId, const QString& error) {
   }
 }
 
-void MainWindow::launch(const std::vector<engine::RunConfig>& configs) {
+void MainWindow::launch(const std::vector<config::RunConfig>& configs) {
   if (configs.empty()) return;
   awaitingFinalPoll_ = false;
   failures_.clear();
@@ -374,8 +374,8 @@ void MainWindow::restoreSettings() {
   QSettings s = settings();
   restoreGeometry(s.value("window/geometry").toByteArray());
   restoreState(s.value("window/state").toByteArray());
-  chartPanel_->setXAxis(static_cast<engine::Axis>(
-      s.value("chart/xAxis", static_cast<int>(engine::Axis::kSamples)).toInt()));
+  chartPanel_->setXAxis(static_cast<analysis::Axis>(
+      s.value("chart/xAxis", static_cast<int>(analysis::Axis::kSamples)).toInt()));
   chartPanel_->setSmoothing(s.value("chart/smoothing", 0.6).toDouble());
   chartPanel_->setLogY(s.value("chart/logY", false).toBool());
   chartPanel_->setShowRanks(s.value("chart/ranks", false).toBool());

@@ -44,7 +44,7 @@ void ModelInspector::cancel() {
   configFile_.reset();
 }
 
-void ModelInspector::inspect(const engine::RunConfig& config) {
+void ModelInspector::inspect(const config::RunConfig& config) {
   cancel();
   QStringList searched;
   const QString worker = findWorker(&searched);
@@ -60,7 +60,7 @@ void ModelInspector::inspect(const engine::RunConfig& config) {
     configFile_.reset();
     return;
   }
-  configFile_->write(QByteArray::fromStdString(engine::to_json(config)));
+  configFile_->write(QByteArray::fromStdString(config::to_json(config)));
   configFile_->flush();
 
   process_ = new QProcess(this);

@@ -6,7 +6,7 @@
 
 namespace parity::ui {
 
-void appendPoints(const engine::Series& d, bool positiveOnly, QList<QPointF>& out) {
+void appendPoints(const analysis::Series& d, bool positiveOnly, QList<QPointF>& out) {
   out.reserve(out.size() + static_cast<qsizetype>(d.size()));
   for (std::size_t i = 0; i < d.size(); ++i) {
     if (positiveOnly && !(d.y[i] > 0)) continue;
@@ -14,7 +14,7 @@ void appendPoints(const engine::Series& d, bool positiveOnly, QList<QPointF>& ou
   }
 }
 
-void collapseToMinMax(const engine::Series& d, double x0, double columnWidth, bool positiveOnly,
+void collapseToMinMax(const analysis::Series& d, double x0, double columnWidth, bool positiveOnly,
                       QList<QPointF>& out) {
   std::size_t i = 0;
   const std::size_t n = d.size();

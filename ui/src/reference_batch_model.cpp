@@ -8,7 +8,7 @@
 namespace parity::ui {
 
 ReferenceBatchModel::ReferenceBatchModel(QObject* parent) : QAbstractTableModel(parent) {
-  shapes_ = engine::equivalent_shapes({});
+  shapes_ = config::equivalent_shapes({});
   rebuild();
 }
 
@@ -16,12 +16,12 @@ void ReferenceBatchModel::setReferences(std::vector<int64_t> batches, int64_t se
   beginResetModel();
   references_ = std::move(batches);
   selected_ = selected;
-  rows_ = engine::equivalent_table(references_, shapes_);
+  rows_ = config::equivalent_table(references_, shapes_);
   endResetModel();
 }
 
-void ReferenceBatchModel::setSetupShapes(const std::vector<engine::RunConfig>& setups) {
-  std::vector<engine::EquivalentShape> shapes = engine::equivalent_shapes(setups);
+void ReferenceBatchModel::setSetupShapes(const std::vector<config::RunConfig>& setups) {
+  std::vector<config::EquivalentShape> shapes = config::equivalent_shapes(setups);
   const bool same =
       shapes.size() == shapes_.size() &&
       std::equal(shapes.begin(), shapes.end(), shapes_.begin(), [](const auto& a, const auto& b) {
@@ -31,11 +31,11 @@ void ReferenceBatchModel::setSetupShapes(const std::vector<engine::RunConfig>& s
   if (same) return;
   beginResetModel();
   shapes_ = std::move(shapes);
-  rows_ = engine::equivalent_table(references_, shapes_);
+  rows_ = config::equivalent_table(references_, shapes_);
   endResetModel();
 }
 
-void ReferenceBatchModel::rebuild() { rows_ = engine::equivalent_table(references_, shapes_); }
+void ReferenceBatchModel::rebuild() { rows_ = config::equivalent_table(references_, shapes_); }
 
 int ReferenceBatchModel::rowCount(const QModelIndex& parent) const {
   return parent.isValid() ? 0 : static_cast<int>(rows_.size());
@@ -47,7 +47,7 @@ int ReferenceBatchModel::columnCount(const QModelIndex& parent) const {
 
 QVariant ReferenceBatchModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= rowCount()) return {};
-  const engine::EquivalentRow& row = rows_[index.row()];
+  const config::EquivalentRow& row = rows_[index.row()];
   const bool selected = row.reference_batch == selected_;
   if (role == Qt::FontRole && selected) {
     QFont f;
@@ -63,7 +63,7 @@ QVariant ReferenceBatchModel::data(const QModelIndex& index, int role) const {
   }
   const std::size_t shape = index.column() - 1;
   const auto& value = shape < row.per_device.size() ? row.per_device[shape] : std::nullopt;
-  const engine::EquivalentShape& s = shapes_[shape];
+  const config::EquivalentShape& s = shapes_[shape];
   switch (role) {
     case Qt::DisplayRole:
       return value ? QVariant(static_cast<qlonglong>(*value)) : QVariant(tr("—"));

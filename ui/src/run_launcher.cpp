@@ -87,11 +87,11 @@ bool RunLauncher::cliFound() {
   return false;
 }
 
-void RunLauncher::launch(const std::vector<engine::RunConfig>& configs) {
+void RunLauncher::launch(const std::vector<config::RunConfig>& configs) {
   if (!cliFound()) return;
-  for (const engine::RunConfig& config : configs) {
+  for (const config::RunConfig& config : configs) {
     const int request = nextRequest_++;
-    const QString json = QString::fromStdString(engine::to_json(config));
+    const QString json = QString::fromStdString(config::to_json(config));
     creating_.insert(request, json);
     db_->createRun(request, QString::fromStdString(config.label), json);
   }

@@ -198,9 +198,9 @@ QString RunsModel::setupSummary(const storage::RunRow& r) const {
   if (it != setupCache_.constEnd()) return *it;
   QString text;
   try {
-    const engine::RunConfig c = engine::from_json(r.config_json);
-    text = QString::fromStdString(engine::describe_setup(c));
-    globalBatch_.insert(r.id, engine::global_batch_size(c));
+    const config::RunConfig c = config::from_json(r.config_json);
+    text = QString::fromStdString(config::describe_setup(c));
+    globalBatch_.insert(r.id, config::global_batch_size(c));
   } catch (const std::exception&) {
     text = tr("(unreadable config)");
   }

@@ -35,9 +35,9 @@ SetupForm::SetupForm(QWidget* parent)
       split_(new QCheckBox("split_batches", this)),
       even_(new QCheckBox("even_batches", this)),
       dropLast_(new QCheckBox("drop_last", this)) {
-  device_->addItem("CPU", static_cast<int>(engine::Device::kCpu));
-  device_->addItem("CUDA", static_cast<int>(engine::Device::kCuda));
-  if (!engine::cuda_build()) {
+  device_->addItem("CPU", static_cast<int>(config::Device::kCpu));
+  device_->addItem("CUDA", static_cast<int>(config::Device::kCuda));
+  if (!config::cuda_build()) {
     auto* items = qobject_cast<QStandardItemModel*>(device_->model());
     QStandardItem* cuda = items->item(1);
     cuda->setEnabled(false);
@@ -46,12 +46,12 @@ SetupForm::SetupForm(QWidget* parent)
         tr("This Parity was built against a LibTorch without CUDA. Rebuild against "
            "a CUDA LibTorch to run setups on GPUs."));
   }
-  scaling_->addItem(tr("none"), static_cast<int>(engine::LrScaling::kNone));
-  scaling_->addItem(tr("linear (× processes)"), static_cast<int>(engine::LrScaling::kLinear));
-  scaling_->addItem(tr("sqrt (× √processes)"), static_cast<int>(engine::LrScaling::kSqrt));
-  precision_->addItem(tr("no (fp32)"), static_cast<int>(engine::MixedPrecision::kNo));
-  precision_->addItem("bf16", static_cast<int>(engine::MixedPrecision::kBf16));
-  precision_->addItem(tr("fp16 (CUDA only)"), static_cast<int>(engine::MixedPrecision::kFp16));
+  scaling_->addItem(tr("none"), static_cast<int>(config::LrScaling::kNone));
+  scaling_->addItem(tr("linear (× processes)"), static_cast<int>(config::LrScaling::kLinear));
+  scaling_->addItem(tr("sqrt (× √processes)"), static_cast<int>(config::LrScaling::kSqrt));
+  precision_->addItem(tr("no (fp32)"), static_cast<int>(config::MixedPrecision::kNo));
+  precision_->addItem("bf16", static_cast<int>(config::MixedPrecision::kBf16));
+  precision_->addItem(tr("fp16 (CUDA only)"), static_cast<int>(config::MixedPrecision::kFp16));
   accumulation_->setSuffix(tr(" micro-batches"));
 
   addField("label", tr("Label"), label_, tr("Shown in the runs table and the chart's legend"));
@@ -97,7 +97,7 @@ void SetupForm::showLabel(const QString& label) {
   label_->setText(label);
 }
 
-void SetupForm::setConfig(const engine::RunConfig& c) {
+void SetupForm::setConfig(const config::RunConfig& c) {
   loading_ = true;
   label_->setText(QString::fromStdString(c.label));
   seed_->setValue(static_cast<int>(c.seed));
@@ -113,17 +113,17 @@ void SetupForm::setConfig(const engine::RunConfig& c) {
   loading_ = false;
 }
 
-engine::RunConfig SetupForm::config(const engine::RunConfig& base) const {
-  engine::RunConfig c = base;
+config::RunConfig SetupForm::config(const config::RunConfig& base) const {
+  config::RunConfig c = base;
   const QString label = label_->text().trimmed();
   if (!label.isEmpty()) c.label = label.toStdString();
   c.seed = seed_->value();
-  c.device = static_cast<engine::Device>(device_->currentData().toInt());
+  c.device = static_cast<config::Device>(device_->currentData().toInt());
   c.num_processes = processes_->value();
   c.per_device_batch_size = batch_->value();
-  c.lr_scaling = static_cast<engine::LrScaling>(scaling_->currentData().toInt());
+  c.lr_scaling = static_cast<config::LrScaling>(scaling_->currentData().toInt());
   c.gradient_accumulation_steps = accumulation_->value();
-  c.mixed_precision = static_cast<engine::MixedPrecision>(precision_->currentData().toInt());
+  c.mixed_precision = static_cast<config::MixedPrecision>(precision_->currentData().toInt());
   c.split_batches = split_->isChecked();
   c.even_batches = even_->isChecked();
   c.drop_last = dropLast_->isChecked();

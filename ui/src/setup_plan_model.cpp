@@ -17,22 +17,22 @@ QString formatLr(double lr) { return QString::number(lr, 'g', 6); }
 
 SetupPlanModel::SetupPlanModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void SetupPlanModel::setSetups(const std::vector<engine::RunConfig>& setups,
+void SetupPlanModel::setSetups(const std::vector<config::RunConfig>& setups,
                                int64_t referenceBatch) {
   beginResetModel();
   reference_ = referenceBatch;
   rows_.clear();
-  for (const engine::RunConfig& c : setups) {
+  for (const config::RunConfig& c : setups) {
     Row r;
     r.config = c;
     try {
-      if (auto n = engine::known_train_size(c)) {
-        r.plan = engine::plan_setup(c, *n);
+      if (auto n = config::known_train_size(c)) {
+        r.plan = config::plan_setup(c, *n);
         r.planned = true;
       } else {
-        r.plan.global_batch = engine::global_batch_size(c);
-        r.plan.effective_lr = engine::effective_lr(c);
-        r.plan.scheduler_steps_per_optimizer_step = engine::scheduler_steps_per_optimizer_step(c);
+        r.plan.global_batch = config::global_batch_size(c);
+        r.plan.effective_lr = config::effective_lr(c);
+        r.plan.scheduler_steps_per_optimizer_step = config::scheduler_steps_per_optimizer_step(c);
         r.planError = tr("Steps per epoch depend on the CSV file's length, known once it is read");
       }
     } catch (const std::exception& e) {
@@ -55,12 +55,12 @@ int SetupPlanModel::columnCount(const QModelIndex& parent) const {
 }
 
 QVariant SetupPlanModel::display(const Row& r, int column) const {
-  const engine::RunConfig& c = r.config;
+  const config::RunConfig& c = r.config;
   switch (column) {
     case kLabel:
       return QString::fromStdString(c.label);
     case kShape:
-      return QString::fromStdString(engine::shape_text(c));
+      return QString::fromStdString(config::shape_text(c));
     case kGlobalBatch:
       return static_cast<qlonglong>(r.plan.global_batch);
     case kEffectiveLr:
@@ -72,7 +72,7 @@ QVariant SetupPlanModel::display(const Row& r, int column) const {
       return r.plan.scheduler_steps_per_optimizer_step;
     case kMatch: {
       if (c.split_batches) return static_cast<qlonglong>(reference_);
-      const auto match = engine::equivalent_per_device_batch(reference_, c.num_processes,
+      const auto match = config::equivalent_per_device_batch(reference_, c.num_processes,
                                                              c.gradient_accumulation_steps);
       return match ? QVariant(static_cast<qlonglong>(*match)) : QVariant(tr("—"));
     }
@@ -91,9 +91,9 @@ QVariant SetupPlanModel::display(const Row& r, int column) const {
 }
 
 QString SetupPlanModel::reason(const Row& r, int column) const {
-  const engine::RunConfig& c = r.config;
+  const config::RunConfig& c = r.config;
   if (column == kGlobalBatch && r.batchDiffers) {
-    const auto match = engine::equivalent_per_device_batch(reference_, c.num_processes,
+    const auto match = config::equivalent_per_device_batch(reference_, c.num_processes,
                                                            c.gradient_accumulation_steps);
     QString text = tr("Global batch %1 vs reference %2").arg(r.plan.global_batch).arg(reference_);
     if (match && !c.split_batches) {
@@ -111,7 +111,7 @@ QString SetupPlanModel::reason(const Row& r, int column) const {
     return tr("Effective lr %1 vs base lr %2 of the single-device reference (%3 scaling over %4 "
               "processes)")
         .arg(formatLr(r.plan.effective_lr), formatLr(c.lr),
-             QString::fromStdString(engine::to_string(c.lr_scaling)))
+             QString::fromStdString(config::to_string(c.lr_scaling)))
         .arg(c.num_processes);
   }
   if (column == kSchedulerPace && r.plan.scheduler_steps_per_optimizer_step > 1) {

@@ -7,8 +7,8 @@ namespace parity::ui {
 
 namespace {
 
-engine::RunConfig shape(const char* label, int processes, int64_t batch) {
-  engine::RunConfig c;
+config::RunConfig shape(const char* label, int processes, int64_t batch) {
+  config::RunConfig c;
   c.label = label;
   c.num_processes = processes;
   c.per_device_batch_size = batch;
@@ -30,18 +30,18 @@ std::vector<SetupPreset> presets() {
   };
 }
 
-engine::RunConfig defaultExperiment() {
-  engine::RunConfig c;
-  c.dataset = engine::DatasetKind::kFashionMnist;
-  c.task = engine::Task::kClassification;
-  c.model = engine::ModelKind::kMlp;
+config::RunConfig defaultExperiment() {
+  config::RunConfig c;
+  c.dataset = config::DatasetKind::kFashionMnist;
+  c.task = config::Task::kClassification;
+  c.model = config::ModelKind::kMlp;
   c.train_samples = 12000;
   c.epochs = 1;
   return c;
 }
 
-engine::RunConfig demoExperiment() {
-  engine::RunConfig c = defaultExperiment();
+config::RunConfig demoExperiment() {
+  config::RunConfig c = defaultExperiment();
   c.train_samples = 7680;  // whole global batches of 64 and 128: no padding repeats
   c.hidden = {128};
   c.lr = 0.05;
@@ -49,17 +49,17 @@ engine::RunConfig demoExperiment() {
   return c;
 }
 
-std::vector<engine::RunConfig> demoSetups() {
-  std::vector<engine::RunConfig> setups = {shape("1x64", 1, 64), shape("2x32", 2, 32),
+std::vector<config::RunConfig> demoSetups() {
+  std::vector<config::RunConfig> setups = {shape("1x64", 1, 64), shape("2x32", 2, 32),
                                            shape("2x64 unscaled", 2, 64),
                                            shape("2x64 linear", 2, 64)};
-  setups.back().lr_scaling = engine::LrScaling::kLinear;
-  const engine::RunConfig experiment = demoExperiment();
+  setups.back().lr_scaling = config::LrScaling::kLinear;
+  const config::RunConfig experiment = demoExperiment();
   for (auto& s : setups) applyExperiment(experiment, s);
   return setups;
 }
 
-void applyExperiment(const engine::RunConfig& e, engine::RunConfig& s) {
+void applyExperiment(const config::RunConfig& e, config::RunConfig& s) {
   s.epochs = e.epochs;
   s.max_steps = e.max_steps;
   s.dataset = e.dataset;

@@ -14,9 +14,9 @@ namespace parity::ui {
 namespace {
 
 /// "2x64", or "2x64 (3)" as uniqueLabel makes it: a label that only says the setup's shape.
-bool isDerivedLabel(const engine::RunConfig& setup) {
+bool isDerivedLabel(const config::RunConfig& setup) {
   const QString label = QString::fromStdString(setup.label).trimmed();
-  const QString base = QString::fromStdString(engine::default_label(setup));
+  const QString base = QString::fromStdString(config::default_label(setup));
   if (label.isEmpty() || label == base) return true;
   static const QRegularExpression kNumbered(R"(^(.*) \((\d+)\)$)");
   const QRegularExpressionMatch m = kNumbered.match(label);
@@ -34,7 +34,7 @@ int SetupsModel::rowCount(const QModelIndex& parent) const {
 
 QVariant SetupsModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= rowCount()) return {};
-  const engine::RunConfig& s = setups_[index.row()];
+  const config::RunConfig& s = setups_[index.row()];
   const auto& problems = issues_[index.row()];
   switch (role) {
     case Qt::DisplayRole:
@@ -72,7 +72,7 @@ Qt::ItemFlags SetupsModel::flags(const QModelIndex& index) const {
   return Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsEditable;
 }
 
-int SetupsModel::addSetup(engine::RunConfig setup) {
+int SetupsModel::addSetup(config::RunConfig setup) {
   applyExperiment(experiment_, setup);
   const bool derived = isDerivedLabel(setup);
   setup.label = derived ? derivedLabel(setup, -1)
@@ -81,7 +81,7 @@ int SetupsModel::addSetup(engine::RunConfig setup) {
   beginInsertRows({}, row, row);
   derived_.push_back(derived);
   setups_.push_back(std::move(setup));
-  issues_.push_back(engine::check(config(row)));
+  issues_.push_back(config::check(config(row)));
   endInsertRows();
   emit setupsChanged();
   return row;
@@ -102,8 +102,8 @@ void SetupsModel::removeSetup(int row) {
   emit setupsChanged();
 }
 
-void SetupsModel::reset(const engine::RunConfig& experiment,
-                        std::vector<engine::RunConfig> setups) {
+void SetupsModel::reset(const config::RunConfig& experiment,
+                        std::vector<config::RunConfig> setups) {
   beginResetModel();
   experiment_ = experiment;
   setups_ = std::move(setups);
@@ -118,39 +118,39 @@ void SetupsModel::reset(const engine::RunConfig& experiment,
   emit setupsChanged();
 }
 
-engine::RunConfig SetupsModel::config(int row) const {
-  engine::RunConfig c = setups_.at(row);
+config::RunConfig SetupsModel::config(int row) const {
+  config::RunConfig c = setups_.at(row);
   applyExperiment(experiment_, c);
   return c;
 }
 
-std::vector<engine::RunConfig> SetupsModel::configs() const {
-  std::vector<engine::RunConfig> all;
+std::vector<config::RunConfig> SetupsModel::configs() const {
+  std::vector<config::RunConfig> all;
   for (int row = 0; row < rowCount(); ++row) all.push_back(config(row));
   return all;
 }
 
-void SetupsModel::setSetup(int row, const engine::RunConfig& setup) {
+void SetupsModel::setSetup(int row, const config::RunConfig& setup) {
   if (row < 0 || row >= rowCount()) return;
   // A label other than the stored one was typed: from now on it is the user's.
   if (setup.label != setups_[row].label) derived_[row] = false;
   setups_[row] = setup;
   applyExperiment(experiment_, setups_[row]);
   if (derived_[row]) setups_[row].label = derivedLabel(setups_[row], row);
-  issues_[row] = engine::check(config(row));
+  issues_[row] = config::check(config(row));
   emit dataChanged(index(row), index(row));
   emit setupsChanged();
 }
 
-void SetupsModel::setExperiment(const engine::RunConfig& experiment) {
+void SetupsModel::setExperiment(const config::RunConfig& experiment) {
   experiment_ = experiment;
   for (auto& s : setups_) applyExperiment(experiment_, s);
   revalidate();
   emit setupsChanged();
 }
 
-const std::vector<engine::ConfigIssue>& SetupsModel::issues(int row) const {
-  static const std::vector<engine::ConfigIssue> kNone;
+const std::vector<config::ConfigIssue>& SetupsModel::issues(int row) const {
+  static const std::vector<config::ConfigIssue> kNone;
   return row >= 0 && row < rowCount() ? issues_[row] : kNone;
 }
 
@@ -166,8 +166,8 @@ bool SetupsModel::labelFollowsShape(int row) const {
   return row >= 0 && row < rowCount() && derived_[row];
 }
 
-std::string SetupsModel::derivedLabel(const engine::RunConfig& setup, int row) const {
-  return uniqueLabel(QString::fromStdString(engine::default_label(setup)), row).toStdString();
+std::string SetupsModel::derivedLabel(const config::RunConfig& setup, int row) const {
+  return uniqueLabel(QString::fromStdString(config::default_label(setup)), row).toStdString();
 }
 
 QString SetupsModel::uniqueLabel(const QString& base, int exceptRow) const {
@@ -187,18 +187,18 @@ QString SetupsModel::uniqueLabel(const QString& base, int exceptRow) const {
 
 void SetupsModel::revalidate() {
   issues_.resize(setups_.size());
-  for (int row = 0; row < rowCount(); ++row) issues_[row] = engine::check(config(row));
+  for (int row = 0; row < rowCount(); ++row) issues_[row] = config::check(config(row));
   if (rowCount() > 0) emit dataChanged(index(0), index(rowCount() - 1));
 }
 
 QString SetupsModel::toJson() const {
   QJsonArray setups;
   for (const auto& s : setups_) {
-    setups.append(QJsonDocument::fromJson(QByteArray::fromStdString(engine::to_json(s))).object());
+    setups.append(QJsonDocument::fromJson(QByteArray::fromStdString(config::to_json(s))).object());
   }
   QJsonObject root;
   root["experiment"] =
-      QJsonDocument::fromJson(QByteArray::fromStdString(engine::to_json(experiment_))).object();
+      QJsonDocument::fromJson(QByteArray::fromStdString(config::to_json(experiment_))).object();
   root["setups"] = setups;
   return QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Compact));
 }
@@ -208,10 +208,10 @@ bool SetupsModel::fromJson(const QString& json) {
   if (!root.contains("experiment") || !root["setups"].isArray()) return false;
   try {
     auto parse = [](const QJsonValue& v) {
-      return engine::from_json(QJsonDocument(v.toObject()).toJson().toStdString());
+      return config::from_json(QJsonDocument(v.toObject()).toJson().toStdString());
     };
-    const engine::RunConfig experiment = parse(root["experiment"]);
-    std::vector<engine::RunConfig> setups;
+    const config::RunConfig experiment = parse(root["experiment"]);
+    std::vector<config::RunConfig> setups;
     for (const QJsonValue& v : root["setups"].toArray()) setups.push_back(parse(v));
     reset(experiment, std::move(setups));
     return true;

@@ -134,7 +134,7 @@ void SetupsPanel::setUpFormsAndLaunch() {
     if (model_->allValid()) emit launchRequested(model_->configs());
   });
   connect(launchSelected_, &QPushButton::clicked, this, [this] {
-    std::vector<engine::RunConfig> configs;
+    std::vector<config::RunConfig> configs;
     for (int row : selectedRows()) {
       if (!model_->issues(row).empty()) return;
       configs.push_back(model_->config(row));
@@ -217,7 +217,7 @@ void SetupsPanel::addPreset(int index) {
 }
 
 void SetupsPanel::addSetup() {
-  engine::RunConfig setup;
+  config::RunConfig setup;
   // A new setup starts from the current one's shape, which is usually what one varies from, and
   // is labelled by its shape until named.
   if (currentRow() >= 0) setup = model_->config(currentRow());
@@ -248,15 +248,15 @@ bool SetupsPanel::importAccelerateConfig(const QString& path) {
     showImportMessage(tr("Select a setup to import %1 into.").arg(name), true);
     return false;
   }
-  engine::AccelerateConfig file;
+  config::AccelerateConfig file;
   try {
-    file = engine::read_accelerate_config(path.toStdString());
+    file = config::read_accelerate_config(path.toStdString());
   } catch (const std::exception& e) {
     showImportMessage(QString::fromStdString(e.what()), true);
     return false;
   }
-  engine::RunConfig setup = model_->config(row);
-  engine::apply_accelerate_config(file, setup);
+  config::RunConfig setup = model_->config(row);
+  config::apply_accelerate_config(file, setup);
   model_->setSetup(row, setup);
   setupForm_->setConfig(model_->config(row));
   refreshValidation();
@@ -265,12 +265,12 @@ bool SetupsPanel::importAccelerateConfig(const QString& path) {
   QStringList set;
   if (file.num_processes) set << QString("num_processes %1").arg(*file.num_processes);
   if (file.mixed_precision) {
-    set << "mixed_precision " + QString::fromStdString(engine::to_string(*file.mixed_precision));
+    set << "mixed_precision " + QString::fromStdString(config::to_string(*file.mixed_precision));
   }
   if (file.gradient_accumulation_steps) {
     set << QString("gradient_accumulation_steps %1").arg(*file.gradient_accumulation_steps);
   }
-  if (file.device) set << "device " + QString::fromStdString(engine::to_string(*file.device));
+  if (file.device) set << "device " + QString::fromStdString(config::to_string(*file.device));
   QString text = set.isEmpty() ? tr("%1 sets nothing Parity uses.").arg(name)
                                : tr("Set from %1: %2.").arg(name, set.join(", "));
   if (!file.ignored.empty()) {
@@ -323,7 +323,7 @@ void SetupsPanel::storeExperiment() {
 void SetupsPanel::refreshValidation() {
   const int row = currentRow();
   // Experiment issues are the same for every setup: show those of the first setup that has any.
-  std::vector<engine::ConfigIssue> setupIssues, experimentIssues;
+  std::vector<config::ConfigIssue> setupIssues, experimentIssues;
   for (int r = 0; r < model_->rowCount(); ++r) {
     for (const auto& issue : model_->issues(r)) {
       if (isExperimentField(issue.field)) {

@@ -7,7 +7,7 @@
 
 #include "verdict_util.h"
 
-namespace parity::engine::verdict_detail {
+namespace parity::analysis::verdict_detail {
 namespace {
 
 std::string span(const Range& r) { return num(r.lo) + "–" + num(r.hi); }
@@ -88,4 +88,4 @@ double max_abs_delta(const Aligned& a) {
   return max_abs;
 }
 
-}  // namespace parity::engine::verdict_detail
+}  // namespace parity::analysis::verdict_detail

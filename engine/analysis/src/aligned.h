@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace parity::engine::verdict_detail {
+namespace parity::analysis::verdict_detail {
 
 /// The reference's points inside the overlap, with both losses at each. Computed once per
 /// (run, reference) pair and read by everything that measures the gap.
@@ -35,4 +35,4 @@ Series delta_of(const Aligned& a);
 /// max |delta| over the finite points (0 when none), as stats_of() reads it.
 double max_abs_delta(const Aligned& a);
 
-}  // namespace parity::engine::verdict_detail
+}  // namespace parity::analysis::verdict_detail

@@ -1,24 +1,24 @@
 #include <parity/analysis/axis.h>
 
-namespace parity::engine {
+namespace parity::analysis {
 namespace {
 
 // lupdate reads tokens, not the preprocessor: spelled like Qt's own no-op marker, the labels are
-// found for translation in context "parity::engine::Axis" (kAxisTrContext) without a Qt header.
+// found for translation in context "parity::analysis::Axis" (kAxisTrContext) without a Qt header.
 #ifndef QT_TRANSLATE_NOOP
 #define QT_TRANSLATE_NOOP(context, text) text
 #endif
 
 // Indexed by the enum's value.
 constexpr AxisNames kNames[] = {
-    {"step", QT_TRANSLATE_NOOP("parity::engine::Axis", "Optimizer step"),
-     QT_TRANSLATE_NOOP("parity::engine::Axis", "optimizer step")},
-    {"samples", QT_TRANSLATE_NOOP("parity::engine::Axis", "Samples seen"),
-     QT_TRANSLATE_NOOP("parity::engine::Axis", "samples seen")},
-    {"epoch", QT_TRANSLATE_NOOP("parity::engine::Axis", "Epoch"),
-     QT_TRANSLATE_NOOP("parity::engine::Axis", "epoch")},
-    {"time", QT_TRANSLATE_NOOP("parity::engine::Axis", "Wall time"),
-     QT_TRANSLATE_NOOP("parity::engine::Axis", "wall time (s)")},
+    {"step", QT_TRANSLATE_NOOP("parity::analysis::Axis", "Optimizer step"),
+     QT_TRANSLATE_NOOP("parity::analysis::Axis", "optimizer step")},
+    {"samples", QT_TRANSLATE_NOOP("parity::analysis::Axis", "Samples seen"),
+     QT_TRANSLATE_NOOP("parity::analysis::Axis", "samples seen")},
+    {"epoch", QT_TRANSLATE_NOOP("parity::analysis::Axis", "Epoch"),
+     QT_TRANSLATE_NOOP("parity::analysis::Axis", "epoch")},
+    {"time", QT_TRANSLATE_NOOP("parity::analysis::Axis", "Wall time"),
+     QT_TRANSLATE_NOOP("parity::analysis::Axis", "wall time (s)")},
 };
 static_assert(sizeof kNames / sizeof kNames[0] == sizeof kAxes / sizeof kAxes[0],
               "one row of names per axis");
@@ -36,4 +36,4 @@ std::optional<Axis> parse_axis(const std::string& key) {
   return std::nullopt;
 }
 
-}  // namespace parity::engine
+}  // namespace parity::analysis

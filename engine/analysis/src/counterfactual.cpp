@@ -7,35 +7,35 @@
 
 #include "verdict_util.h"
 
-namespace parity::engine {
+namespace parity::analysis {
 namespace {
 
 using namespace verdict_detail;
 
 struct Change {
   std::string words;
-  std::optional<RunConfig> config;
+  std::optional<config::RunConfig> config;
   std::string why_not;
 };
 
 Change refused(std::string why) { return {"", std::nullopt, std::move(why)}; }
 
 // Samples per scheduler step: how fast a schedule written in scheduler steps is run through.
-double pace(const RunConfig& c) {
-  return static_cast<double>(global_batch_size(c)) / scheduler_steps_per_optimizer_step(c);
+double pace(const config::RunConfig& c) {
+  return static_cast<double>(config::global_batch_size(c)) / config::scheduler_steps_per_optimizer_step(c);
 }
 
-Change align_global_batch(const RunConfig& run, const RunConfig& ref) {
-  const int64_t g_ref = global_batch_size(ref);
+Change align_global_batch(const config::RunConfig& run, const config::RunConfig& ref) {
+  const int64_t g_ref = config::global_batch_size(ref);
   const int w = run.num_processes, k = run.gradient_accumulation_steps;
-  RunConfig c = run;
+  config::RunConfig c = run;
   if (run.split_batches) {
     if (g_ref % k != 0 || (g_ref / k) % w != 0) {
       return refused("no split batch on " + processes(w) + " gives a global batch of " +
                      num(g_ref));
     }
     c.per_device_batch_size = g_ref / k;
-  } else if (const auto b = equivalent_per_device_batch(g_ref, w, k)) {
+  } else if (const auto b = config::equivalent_per_device_batch(g_ref, w, k)) {
     c.per_device_batch_size = *b;
   } else {
     return refused("no per-device batch on " + processes(w) +
@@ -48,31 +48,31 @@ Change align_global_batch(const RunConfig& run, const RunConfig& ref) {
 
 // At the same global batch, the reference's effective lr; at another, the reference's scaled
 // linearly with the global batch (the scaling the run's lr missed or overdid).
-Change align_lr(const RunConfig& run, const RunConfig& ref) {
-  RunConfig c = run;
-  c.lr_scaling = LrScaling::kNone;
-  const double g = static_cast<double>(global_batch_size(run));
-  const double g_ref = static_cast<double>(global_batch_size(ref));
-  c.lr = effective_lr(ref) * g / g_ref;
-  return {"effective lr " + num(effective_lr(run)) + " -> " + num(c.lr) +
+Change align_lr(const config::RunConfig& run, const config::RunConfig& ref) {
+  config::RunConfig c = run;
+  c.lr_scaling = config::LrScaling::kNone;
+  const double g = static_cast<double>(config::global_batch_size(run));
+  const double g_ref = static_cast<double>(config::global_batch_size(ref));
+  c.lr = config::effective_lr(ref) * g / g_ref;
+  return {"effective lr " + num(config::effective_lr(run)) + " -> " + num(c.lr) +
               (g != g_ref ? " (the reference's, scaled linearly with the global batch)" : ""),
           c, ""};
 }
 
 // The reference's schedule, in this run's scheduler steps: its length and warm-up scaled by the
 // ratio of the paces, so the lr at equal samples seen is the reference's.
-Change align_schedule(const RunConfig& run, const RunConfig& ref, std::optional<int64_t> n,
+Change align_schedule(const config::RunConfig& run, const config::RunConfig& ref, std::optional<int64_t> n,
                       std::optional<int64_t> n_ref) {
   if (!n_ref) return refused("the reference's training-set size is unknown");
   const double ratio = pace(ref) / pace(run);
-  const double length = static_cast<double>(schedule_length(ref, *n_ref)) * ratio;
+  const double length = static_cast<double>(config::schedule_length(ref, *n_ref)) * ratio;
   const double warmup = static_cast<double>(ref.warmup_steps) * ratio;
   if (std::abs(length - std::round(length)) > 1e-9 ||
       std::abs(warmup - std::round(warmup)) > 1e-9) {
-    return refused("the reference's schedule (" + num(schedule_length(ref, *n_ref)) +
+    return refused("the reference's schedule (" + num(config::schedule_length(ref, *n_ref)) +
                    " scheduler steps) is not a whole number of this run's (x " + num(ratio) + ")");
   }
-  RunConfig c = run;
+  config::RunConfig c = run;
   c.scheduler = ref.scheduler;
   c.num_training_steps = static_cast<int64_t>(std::llround(length));
   c.warmup_steps = static_cast<int64_t>(std::llround(warmup));
@@ -89,17 +89,17 @@ Change align_schedule(const RunConfig& run, const RunConfig& ref, std::optional<
 }
 
 // The reference's value of one config key, set through the config's own text reader.
-Change align_key(const RunConfig& run, const RunConfig& ref, const std::string& key) {
+Change align_key(const config::RunConfig& run, const config::RunConfig& ref, const std::string& key) {
   for (const ConfigDiff& d : config_diff(run, ref)) {
     if (d.key != key) continue;
-    RunConfig c = run;
+    config::RunConfig c = run;
     try {
       if (key == "data_seed" && !ref.data_seed) {
         c.data_seed.reset();
       } else {
-        set_field_from_text(c, key, d.reference == "(unset)" ? "" : d.reference);
+        config::set_field_from_text(c, key, d.reference == "(unset)" ? "" : d.reference);
       }
-    } catch (const ConfigError& e) {
+    } catch (const config::ConfigError& e) {
       return refused(e.what());
     }
     return {key + " " + d.value + " -> " + d.reference, c, ""};
@@ -107,42 +107,42 @@ Change align_key(const RunConfig& run, const RunConfig& ref, const std::string& 
   return refused(key + " does not differ");
 }
 
-Change align(const Reason& cause, const RunConfig& run, const RunConfig& ref,
+Change align(const Reason& cause, const config::RunConfig& run, const config::RunConfig& ref,
              std::optional<int64_t> n, std::optional<int64_t> n_ref) {
   const std::string& key = cause.key;
   if (key == "global_batch") return align_global_batch(run, ref);
   if (key == "effective_lr") return align_lr(run, ref);
   if (key == "lr_schedule" || key == "scheduler_pace") return align_schedule(run, ref, n, n_ref);
   if (key == "seed") {
-    RunConfig c = run;
+    config::RunConfig c = run;
     c.seed = ref.seed;
     c.data_seed = ref.data_seed;
     return {"seed " + num(run.seed) + " -> " + num(ref.seed), c, ""};
   }
   if (key == "padding") {
-    if (!(run.even_batches && samples_per_micro_step(run) > 1)) {
+    if (!(run.even_batches && config::samples_per_micro_step(run) > 1)) {
       return refused("the reference pads, not this run: align the reference instead");
     }
     // No repeats, and the short last batch weighted by its real size on every rank: the single
     // device's short batch, exactly.
-    RunConfig c = run;
+    config::RunConfig c = run;
     c.even_batches = false;
-    c.loss_normalization = LossNormalization::kGlobal;
+    c.loss_normalization = config::LossNormalization::kGlobal;
     return {"even_batches false with global loss normalisation (no repeated samples)", c, ""};
   }
   if (key == "gradient_accumulation_steps" || key == "loss_normalization") {
-    RunConfig c = run;
-    c.loss_normalization = LossNormalization::kGlobal;
-    if (ref.loss_normalization == LossNormalization::kGlobal ||
-        run.loss_normalization != LossNormalization::kGlobal) {
+    config::RunConfig c = run;
+    c.loss_normalization = config::LossNormalization::kGlobal;
+    if (ref.loss_normalization == config::LossNormalization::kGlobal ||
+        run.loss_normalization != config::LossNormalization::kGlobal) {
       return {"loss normalisation global (every item of the step weighs the same)", c, ""};
     }
     return align_key(run, ref, "loss_normalization");
   }
   if (key == "dropped") return align_key(run, ref, "drop_last");
   if (key == "batch_norm") {
-    return refused("batch-norm statistics over " + num(per_rank_micro_batch(run)) +
-                   " samples cannot equal those over " + num(per_rank_micro_batch(ref)) + " on " +
+    return refused("batch-norm statistics over " + num(config::per_rank_micro_batch(run)) +
+                   " samples cannot equal those over " + num(config::per_rank_micro_batch(ref)) + " on " +
                    processes(run.num_processes) +
                    "; compare at equal per-device batch, or without batch norm");
   }
@@ -163,7 +163,7 @@ Change align(const Reason& cause, const RunConfig& run, const RunConfig& ref,
 
 }  // namespace
 
-std::vector<Counterfactual> counterfactuals(const RunConfig& run, const RunConfig& reference,
+std::vector<Counterfactual> counterfactuals(const config::RunConfig& run, const config::RunConfig& reference,
                                             const std::vector<Reason>& causes,
                                             std::optional<int64_t> train_size,
                                             std::optional<int64_t> reference_train_size) {
@@ -178,7 +178,7 @@ std::vector<Counterfactual> counterfactuals(const RunConfig& run, const RunConfi
   // Every cause at once: aligned and diagnosed again until none is left that a change of this
   // run can align (aligning one can uncover another: a smaller per-device batch halves the
   // samples a warm-up step lasts).
-  RunConfig all = run;
+  config::RunConfig all = run;
   std::vector<std::string> words;
   std::vector<std::string> touched;  // keys a change set: later changes may not undo them
   for (int round = 0; round < 6; ++round) {
@@ -236,4 +236,4 @@ ProofResult judge_counterfactual(const RunComparison& original,
   return r;
 }
 
-}  // namespace parity::engine
+}  // namespace parity::analysis

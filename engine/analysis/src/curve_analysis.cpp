@@ -5,7 +5,7 @@
 #include <limits>
 #include <string>
 
-namespace parity::engine {
+namespace parity::analysis {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -142,4 +142,4 @@ double value_at_position(const std::vector<double>& v, double position) {
   return t == 0 ? v[i] : v[i] + t * (v[i + 1] - v[i]);
 }
 
-}  // namespace parity::engine
+}  // namespace parity::analysis

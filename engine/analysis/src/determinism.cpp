@@ -8,7 +8,7 @@
 
 #include "verdict_util.h"
 
-namespace parity::engine {
+namespace parity::analysis {
 
 using namespace verdict_detail;
 
@@ -49,4 +49,4 @@ DeterminismResult first_difference(const std::vector<CurvePoint>& a,
   return r;
 }
 
-}  // namespace parity::engine
+}  // namespace parity::analysis

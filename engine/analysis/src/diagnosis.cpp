@@ -12,11 +12,11 @@
 
 #include "verdict_util.h"
 
-namespace parity::engine {
+namespace parity::analysis {
 
 using namespace verdict_detail;
 
-std::vector<ConfigDiff> config_diff(const RunConfig& a, const RunConfig& reference) {
+std::vector<ConfigDiff> config_diff(const config::RunConfig& a, const config::RunConfig& reference) {
   const ordered_json ja = flat_json(a), jb = flat_json(reference);
   std::vector<ConfigDiff> out;
   for (const auto& [key, value] : ja.items()) {
@@ -42,48 +42,48 @@ struct Layers {
   bool batch_norm = false;
   double dropout = 0;  ///< the rate; > 0 when the model has dropout
 };
-Layers layers_of(const RunConfig& c, const std::optional<ModelSummary>& model) {
+Layers layers_of(const config::RunConfig& c, const std::optional<config::ModelSummary>& model) {
   if (model) {
     // A module with dropout whose rate could not be read still has dropout.
     return {model->batch_norm, model->dropout ? std::max(model->dropout_p, 1e-9) : 0.0};
   }
-  if (c.model == ModelKind::kTorchScript) return {};
+  if (c.model == config::ModelKind::kTorchScript) return {};
   return {c.batch_norm, c.dropout};
 }
 
 // What the diagnosis knows about the two setups, worked out once and read by every rule.
 struct Setups {
-  Setups(const RunConfig& config, const RunConfig& reference, std::optional<int64_t> train_size,
-         std::optional<int64_t> reference_train_size, const std::optional<ModelSummary>& model,
-         const std::optional<ModelSummary>& reference_model)
+  Setups(const config::RunConfig& config, const config::RunConfig& reference, std::optional<int64_t> train_size,
+         std::optional<int64_t> reference_train_size, const std::optional<config::ModelSummary>& model,
+         const std::optional<config::ModelSummary>& reference_model)
       : config(config),
         reference(reference),
         layers(layers_of(config, model)),
         layers_ref(layers_of(reference, reference_model)),
-        n(train_size ? train_size : known_train_size(config)),
-        n_ref(reference_train_size ? reference_train_size : known_train_size(reference)),
-        g(global_batch_size(config)),
-        g_ref(global_batch_size(reference)),
-        lr(effective_lr(config)),
-        lr_ref(effective_lr(reference)),
+        n(train_size ? train_size : config::known_train_size(config)),
+        n_ref(reference_train_size ? reference_train_size : config::known_train_size(reference)),
+        g(config::global_batch_size(config)),
+        g_ref(config::global_batch_size(reference)),
+        lr(config::effective_lr(config)),
+        lr_ref(config::effective_lr(reference)),
         same_batch(g == g_ref),
         same_lr(close(lr, lr_ref)),
         plan(plan_or_none(config, n)),
         plan_ref(plan_or_none(reference, n_ref)),
         plans(plan && plan_ref),
-        scheduled(config.scheduler != SchedulerKind::kConstant || config.warmup_steps > 0 ||
-                  reference.scheduler != SchedulerKind::kConstant || reference.warmup_steps > 0),
+        scheduled(config.scheduler != config::SchedulerKind::kConstant || config.warmup_steps > 0 ||
+                  reference.scheduler != config::SchedulerKind::kConstant || reference.warmup_steps > 0),
         tails_differ(plans && (plan->padded_samples != plan_ref->padded_samples ||
                                plan->dropped_samples != plan_ref->dropped_samples)) {}
 
-  const RunConfig& config;
-  const RunConfig& reference;
+  const config::RunConfig& config;
+  const config::RunConfig& reference;
   Layers layers, layers_ref;
   std::optional<int64_t> n, n_ref;  ///< train sizes (passed, else known_train_size())
   int64_t g, g_ref;                 ///< global batches
   double lr, lr_ref;                ///< effective learning rates
   bool same_batch, same_lr;
-  std::optional<SetupPlan> plan, plan_ref;  ///< nullopt when the size is unknown or refused
+  std::optional<config::SetupPlan> plan, plan_ref;  ///< nullopt when the size is unknown or refused
   bool plans;                               ///< both plans known
   bool scheduled;                           ///< either side has a schedule or warmup
   bool tails_differ;  ///< the epochs' tails differ (padding or dropped samples)
@@ -98,7 +98,7 @@ void global_batch_reason(const Setups& s, Diagnosis& d) {
     if (s.g_ref % k == 0 && (s.g_ref / k) % w == 0) {
       hint = "per_device_batch_size " + num(s.g_ref / k) + " with split_batches";
     }
-  } else if (const auto b = equivalent_per_device_batch(s.g_ref, w, k)) {
+  } else if (const auto b = config::equivalent_per_device_batch(s.g_ref, w, k)) {
     hint = "per-device batch " + num(*b) + " on " + processes(w) +
            (k > 1 ? " with accumulation " + num(int64_t{k}) : "");
   }
@@ -134,9 +134,9 @@ void lr_reason(const Setups& s, Diagnosis& d) {
 
 // The lr each optimizer step uses, as the engine advances the schedule: W scheduler steps per
 // optimizer step (one with split_batches), OneCycleLR capped at its total.
-std::vector<double> lr_curve(const RunConfig& c, int64_t n, int64_t steps) {
-  const LrSchedule schedule(c, effective_lr(c), schedule_length(c, n));
-  const int per_step = scheduler_steps_per_optimizer_step(c);
+std::vector<double> lr_curve(const config::RunConfig& c, int64_t n, int64_t steps) {
+  const config::LrSchedule schedule(c, config::effective_lr(c), config::schedule_length(c, n));
+  const int per_step = config::scheduler_steps_per_optimizer_step(c);
   std::vector<double> lrs;
   int64_t position = 0;
   for (int64_t i = 0; i < steps; ++i) {
@@ -153,9 +153,9 @@ std::vector<double> lr_curve(const RunConfig& c, int64_t n, int64_t steps) {
 void schedule_reason(const Setups& s, Diagnosis& d) {
   if (!s.scheduled) return;
   if (!s.plans) {
-    const double pace = static_cast<double>(s.g) / scheduler_steps_per_optimizer_step(s.config);
+    const double pace = static_cast<double>(s.g) / config::scheduler_steps_per_optimizer_step(s.config);
     const double pace_ref =
-        static_cast<double>(s.g_ref) / scheduler_steps_per_optimizer_step(s.reference);
+        static_cast<double>(s.g_ref) / config::scheduler_steps_per_optimizer_step(s.reference);
     if (close(pace, pace_ref)) return;
     d.causes.push_back({"scheduler_pace", "scheduler paced differently: one scheduler step per " +
                                               num(pace) + " vs " + num(pace_ref) +
@@ -166,11 +166,11 @@ void schedule_reason(const Setups& s, Diagnosis& d) {
   if (!s.same_batch) {
     // Steps of different sizes sample the lr at different points; compare the schedules in
     // samples: their kind, length and warm-up.
-    const double pace = static_cast<double>(s.g) / scheduler_steps_per_optimizer_step(s.config);
+    const double pace = static_cast<double>(s.g) / config::scheduler_steps_per_optimizer_step(s.config);
     const double pace_ref =
-        static_cast<double>(s.g_ref) / scheduler_steps_per_optimizer_step(s.reference);
-    const double len = static_cast<double>(schedule_length(s.config, *s.n)) * pace;
-    const double len_ref = static_cast<double>(schedule_length(s.reference, *s.n_ref)) * pace_ref;
+        static_cast<double>(s.g_ref) / config::scheduler_steps_per_optimizer_step(s.reference);
+    const double len = static_cast<double>(config::schedule_length(s.config, *s.n)) * pace;
+    const double len_ref = static_cast<double>(config::schedule_length(s.reference, *s.n_ref)) * pace_ref;
     const double warm = static_cast<double>(s.config.warmup_steps) * pace;
     const double warm_ref = static_cast<double>(s.reference.warmup_steps) * pace_ref;
     if (s.config.scheduler == s.reference.scheduler && close(len, len_ref) &&
@@ -194,25 +194,25 @@ void schedule_reason(const Setups& s, Diagnosis& d) {
     const int64_t j = std::min<int64_t>((samples + s.g - 1) / s.g - 1, steps - 1);
     const double a = mine[static_cast<size_t>(j)], b = ref[static_cast<size_t>(i)];
     if (close(a / s.lr, b / s.lr_ref)) continue;
-    const int64_t len = schedule_length(s.config, *s.n);
-    const int64_t len_ref = schedule_length(s.reference, *s.n_ref);
+    const int64_t len = config::schedule_length(s.config, *s.n);
+    const int64_t len_ref = config::schedule_length(s.reference, *s.n_ref);
     d.causes.push_back(
         {"lr_schedule", "the lr differs at equal samples seen: " + num(a) + " vs " + num(b) +
                             " at " + num(samples) + " samples (" + to_string(s.config.scheduler) +
                             " over " + num(len) + " scheduler steps, " +
-                            num(int64_t{scheduler_steps_per_optimizer_step(s.config)}) +
+                            num(int64_t{config::scheduler_steps_per_optimizer_step(s.config)}) +
                             " per optimizer step, vs " + to_string(s.reference.scheduler) +
                             " over " + num(len_ref) + ", " +
-                            num(int64_t{scheduler_steps_per_optimizer_step(s.reference)}) + ")"});
+                            num(int64_t{config::scheduler_steps_per_optimizer_step(s.reference)}) + ")"});
     return;
   }
 }
 
 // Layers whose arithmetic depends on the per-device batch or on the rank's seed.
 void model_reasons(const Setups& s, Diagnosis& d) {
-  const RunConfig& c = s.config;
-  const RunConfig& r = s.reference;
-  const int64_t b = per_rank_micro_batch(c), b_ref = per_rank_micro_batch(r);
+  const config::RunConfig& c = s.config;
+  const config::RunConfig& r = s.reference;
+  const int64_t b = config::per_rank_micro_batch(c), b_ref = config::per_rank_micro_batch(r);
   const bool reshaped = b != b_ref || c.num_processes != r.num_processes;
   const Layers& l = s.layers;
   if (l.batch_norm && s.layers_ref.batch_norm && b != b_ref) {
@@ -231,8 +231,8 @@ void model_reasons(const Setups& s, Diagnosis& d) {
                         ", unlike " + processes(r.num_processes) + " x " + num(b_ref) +
                         "; the curves can agree only statistically"});
   }
-  const bool per_batch = c.loss_normalization == LossNormalization::kPerBatch &&
-                         r.loss_normalization == LossNormalization::kPerBatch;
+  const bool per_batch = c.loss_normalization == config::LossNormalization::kPerBatch &&
+                         r.loss_normalization == config::LossNormalization::kPerBatch;
   const bool split_differently = b != b_ref || c.num_processes != r.num_processes ||
                                  c.gradient_accumulation_steps != r.gradient_accumulation_steps;
   if (per_batch && c.token_data() && r.token_data() && split_differently) {
@@ -251,13 +251,13 @@ void model_reasons(const Setups& s, Diagnosis& d) {
 // The epoch's tail: samples repeated by even_batches, samples dropped by drop_last.
 void tail_reasons(const Setups& s, Diagnosis& d) {
   if (!s.plans) return;
-  const SetupPlan& plan = *s.plan;
-  const SetupPlan& plan_ref = *s.plan_ref;
+  const config::SetupPlan& plan = *s.plan;
+  const config::SetupPlan& plan_ref = *s.plan_ref;
   if (plan.padded_samples != plan_ref.padded_samples) {
     const bool mine = plan.padded_samples > 0;
-    const RunConfig& c = mine ? s.config : s.reference;
+    const config::RunConfig& c = mine ? s.config : s.reference;
     const int64_t n = mine ? *s.n : *s.n_ref;
-    const int64_t per_step = samples_per_micro_step(c);
+    const int64_t per_step = config::samples_per_micro_step(c);
     d.causes.push_back(
         {"padding",
          std::string(mine ? "" : "reference: ") + "dataset size " + num(n) +
@@ -398,10 +398,10 @@ Reading read_key(const ConfigDiff& d, const Setups& s) {
 
 }  // namespace
 
-Diagnosis diagnose(const RunConfig& config, const RunConfig& reference,
+Diagnosis diagnose(const config::RunConfig& config, const config::RunConfig& reference,
                    std::optional<int64_t> train_size, std::optional<int64_t> reference_train_size,
-                   const std::optional<ModelSummary>& model,
-                   const std::optional<ModelSummary>& reference_model) {
+                   const std::optional<config::ModelSummary>& model,
+                   const std::optional<config::ModelSummary>& reference_model) {
   const Setups s(config, reference, train_size, reference_train_size, model, reference_model);
   Diagnosis d;
   global_batch_reason(s, d);
@@ -416,4 +416,4 @@ Diagnosis diagnose(const RunConfig& config, const RunConfig& reference,
   return d;
 }
 
-}  // namespace parity::engine
+}  // namespace parity::analysis

@@ -5,7 +5,7 @@
 
 #include "verdict_util.h"
 
-namespace parity::engine::verdict_detail {
+namespace parity::analysis::verdict_detail {
 
 // fp32 reordering: a sum of the same terms in another order (ranks, slices, micro-batches)
 // differs by a few units of 2^-24 ~ 6e-8 relative per step; the first step's loss (same
@@ -33,7 +33,7 @@ Parting first_parting(const Aligned& a) {
 // Different, but no config key explains it. "Same arithmetic, another summation order" only when
 // the setups do reorder the sums and the gap stays within the fp32 reordering bound; otherwise
 // the run is unexplained, with where the curves part.
-Reason no_cause(const RunConfig& a, const RunConfig& b, const Parting& parting,
+Reason no_cause(const config::RunConfig& a, const config::RunConfig& b, const Parting& parting,
                 const std::string& where) {
   const bool reordered = a.num_processes != b.num_processes ||
                          a.per_device_batch_size != b.per_device_batch_size ||
@@ -58,4 +58,4 @@ Reason no_cause(const RunConfig& a, const RunConfig& b, const Parting& parting,
           "nondeterminism"};
 }
 
-}  // namespace parity::engine::verdict_detail
+}  // namespace parity::analysis::verdict_detail

@@ -9,7 +9,7 @@
 
 #include "aligned.h"
 
-namespace parity::engine::verdict_detail {
+namespace parity::analysis::verdict_detail {
 
 /// Relative gap allowed at the first compared point; kReorderRel x (1 + k) at the k-th.
 inline constexpr double kReorderRel = 1e-5;
@@ -23,7 +23,7 @@ Parting first_parting(const Aligned& a);
 
 /// "rounding" when the setups reorder the sums and the gap stays within the bound, else
 /// "unexplained" (with `where` the curves part, when they do).
-Reason no_cause(const RunConfig& a, const RunConfig& b, const Parting& parting,
+Reason no_cause(const config::RunConfig& a, const config::RunConfig& b, const Parting& parting,
                 const std::string& where);
 
-}  // namespace parity::engine::verdict_detail
+}  // namespace parity::analysis::verdict_detail

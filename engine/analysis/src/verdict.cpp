@@ -14,7 +14,7 @@
 #include "rounding.h"
 #include "verdict_util.h"
 
-namespace parity::engine {
+namespace parity::analysis {
 
 using namespace verdict_detail;
 
@@ -27,7 +27,7 @@ std::string keys_of(const std::vector<ConfigDiff>& diffs) {
 }
 
 // The config without label and seeds: equal keys <=> runs of one setup (a SeedGroup).
-std::string setup_key(const RunConfig& c) {
+std::string setup_key(const config::RunConfig& c) {
   ordered_json j = flat_json(c);
   j.erase("seed");
   j.erase("data_seed");
@@ -44,7 +44,7 @@ std::vector<SeedGroup> setups_of(const std::vector<const CompareRun*>& runs) {
   std::map<std::string, size_t> by_key;
   std::vector<std::set<std::pair<int64_t, int64_t>>> seeds;
   for (size_t i = 0; i < runs.size(); ++i) {
-    const RunConfig& c = runs[i]->config;
+    const config::RunConfig& c = runs[i]->config;
     const auto [it, inserted] = by_key.emplace(setup_key(c), groups.size());
     if (inserted) groups.emplace_back(), seeds.emplace_back();
     if (!seeds[it->second].emplace(c.seed, c.effective_data_seed()).second) continue;
@@ -122,7 +122,7 @@ std::optional<double> default_target(const std::vector<double>& ref_loss, double
 const CompareRun* scaling_baseline(const std::vector<const CompareRun*>& runs) {
   const CompareRun* baseline = nullptr;
   for (const CompareRun* r : runs) {
-    const RunConfig& c = r->config;
+    const config::RunConfig& c = r->config;
     if (c.num_processes != 1 || throughput(*r) <= 0) continue;
     const bool same_shape = std::any_of(runs.begin(), runs.end(), [&](const CompareRun* o) {
       return o->config.num_processes > 1 &&
@@ -461,4 +461,4 @@ Comparison compare(const CompareRun& reference, const std::vector<CompareRun>& o
   return Comparer(reference, others, options).run();
 }
 
-}  // namespace parity::engine
+}  // namespace parity::analysis

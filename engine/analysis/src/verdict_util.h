@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace parity::engine::verdict_detail {
+namespace parity::analysis::verdict_detail {
 
 using ordered_json = nlohmann::ordered_json;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -29,8 +29,8 @@ inline std::string num(int64_t v) { return std::to_string(v); }
 inline std::string processes(int w) {
   return num(int64_t{w}) + (w == 1 ? " process" : " processes");
 }
-inline std::string precision_name(MixedPrecision p) {
-  return p == MixedPrecision::kNo ? "fp32" : to_string(p);
+inline std::string precision_name(config::MixedPrecision p) {
+  return p == config::MixedPrecision::kNo ? "fp32" : to_string(p);
 }
 inline bool close(double a, double b) {
   return std::abs(a - b) <= 1e-12 * std::max(std::abs(a), 1.0);
@@ -51,7 +51,7 @@ inline void flatten(const ordered_json& j, const std::string& prefix, ordered_js
     }
   }
 }
-inline ordered_json flat_json(const RunConfig& c) {
+inline ordered_json flat_json(const config::RunConfig& c) {
   ordered_json out = ordered_json::object();
   flatten(ordered_json::parse(to_json(c, -1)), "", out);
   out.erase("label");
@@ -60,20 +60,20 @@ inline ordered_json flat_json(const RunConfig& c) {
 
 // The plan of a stored run, or nullopt when the size is unknown or the config is refused (the
 // verdict then skips the checks that need it rather than failing).
-inline std::optional<SetupPlan> plan_or_none(const RunConfig& c, std::optional<int64_t> n) {
+inline std::optional<config::SetupPlan> plan_or_none(const config::RunConfig& c, std::optional<int64_t> n) {
   if (!n || *n <= 0) return std::nullopt;
   try {
-    return plan_setup(c, *n);
+    return config::plan_setup(c, *n);
   } catch (const std::exception&) {
     return std::nullopt;
   }
 }
 
 // True when n samples cut into whole micro-batch groups on every rank (no tail to handle).
-inline bool whole_steps(const RunConfig& c, int64_t n) {
+inline bool whole_steps(const config::RunConfig& c, int64_t n) {
   const int64_t per_step =
       c.split_batches ? c.per_device_batch_size : c.per_device_batch_size * c.num_processes;
   return per_step > 0 && n % per_step == 0;
 }
 
-}  // namespace parity::engine::verdict_detail
+}  // namespace parity::analysis::verdict_detail

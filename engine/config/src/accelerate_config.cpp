@@ -3,7 +3,7 @@
 
 #include <set>
 
-namespace parity::engine {
+namespace parity::config {
 namespace {
 
 // Keys `accelerate config` writes that do not change the arithmetic Parity compares, or that it
@@ -99,4 +99,4 @@ void apply_accelerate_config(const AccelerateConfig& file, RunConfig& config) {
   if (file.device) config.device = *file.device;
 }
 
-}  // namespace parity::engine
+}  // namespace parity::config

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <string>
 
-namespace parity::engine {
+namespace parity::config {
 namespace {
 
 std::string str(int64_t v) { return std::to_string(v); }
@@ -208,4 +208,4 @@ std::vector<EquivalentRow> equivalent_table(const std::vector<int64_t>& referenc
   return rows;
 }
 
-}  // namespace parity::engine
+}  // namespace parity::config

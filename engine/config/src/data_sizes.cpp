@@ -5,7 +5,7 @@
 #include <cmath>
 #include <fstream>
 
-namespace parity::engine {
+namespace parity::config {
 namespace {
 
 constexpr int64_t kFashionTrain = 60000;
@@ -128,4 +128,4 @@ std::string describe_data_sizes(const DataSizes& s) {
   return text + std::to_string(s.test) + " evaluate (" + s.source + ")";
 }
 
-}  // namespace parity::engine
+}  // namespace parity::config

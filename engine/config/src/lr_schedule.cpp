@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace parity::engine {
+namespace parity::config {
 namespace {
 
 // transformers' warm-up: current_step / max(1, num_warmup_steps), from 0.
@@ -98,4 +98,4 @@ int64_t schedule_length(const RunConfig& config, int64_t train_size) {
                                        : default_num_training_steps(config, train_size);
 }
 
-}  // namespace parity::engine
+}  // namespace parity::config

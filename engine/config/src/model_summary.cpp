@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-namespace parity::engine {
+namespace parity::config {
 
 std::string to_json(const ModelSummary& s) {
   return nlohmann::json{{"parameters", s.parameters},
@@ -29,4 +29,4 @@ ModelSummary model_summary_from_json(const std::string& text) {
   }
 }
 
-}  // namespace parity::engine
+}  // namespace parity::config

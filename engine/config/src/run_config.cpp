@@ -8,7 +8,7 @@
 #include <limits>
 #include <utility>
 
-namespace parity::engine {
+namespace parity::config {
 namespace {
 
 constexpr int kMaxProcesses = 256;
@@ -333,4 +333,4 @@ bool cuda_build() {
 #endif
 }
 
-}  // namespace parity::engine
+}  // namespace parity::config

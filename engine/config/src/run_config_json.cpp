@@ -14,7 +14,7 @@
 // RunConfig <-> JSON. One table of fields drives both directions, so a new field cannot be saved
 // without being loadable.
 
-namespace parity::engine {
+namespace parity::config {
 namespace {
 
 using json = nlohmann::json;
@@ -425,4 +425,4 @@ std::vector<RunConfig> configs_from_set_json(const std::string& text) {
   return configs;
 }
 
-}  // namespace parity::engine
+}  // namespace parity::config

@@ -5,7 +5,7 @@
 #include <random>
 #include <utility>
 
-namespace parity::engine {
+namespace parity::config {
 
 // PyTorch's CPU randperm, without LibTorch: torch's CPU generator is a standard 32-bit Mersenne
 // Twister seeded with the low 32 bits of the seed, and randperm_cpu is a forward Fisher-Yates that
@@ -33,7 +33,7 @@ std::vector<int64_t> epoch_permutation(int64_t n, int64_t seed) {
 DistributedBatchSampler::DistributedBatchSampler(int64_t dataset_size, int64_t data_seed,
                                                  ShardOptions options, bool shuffle)
     : size_(dataset_size), data_seed_(data_seed), options_(options), shuffle_(shuffle) {
-  counts_ = parity::engine::batches_per_rank(size_, options_);
+  counts_ = parity::config::batches_per_rank(size_, options_);
   set_epoch(0);
 }
 
@@ -48,4 +48,4 @@ void DistributedBatchSampler::set_epoch(int64_t epoch) {
   batches_ = shard_batches(order, options_);
 }
 
-}  // namespace parity::engine
+}  // namespace parity::config

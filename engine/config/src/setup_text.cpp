@@ -1,7 +1,7 @@
 #include <parity/config/batch_plan.h>
 #include <parity/config/setup_text.h>
 
-namespace parity::engine {
+namespace parity::config {
 
 namespace {
 std::string str(int64_t v) { return std::to_string(v); }
@@ -36,4 +36,4 @@ std::string describe_setup(const RunConfig& c) {
   return text;
 }
 
-}  // namespace parity::engine
+}  // namespace parity::config

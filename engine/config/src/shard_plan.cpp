@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <string>
 
-namespace parity::engine {
+namespace parity::config {
 namespace {
 
 void check_options(const ShardOptions& o) {
@@ -145,4 +145,4 @@ std::vector<int64_t> batches_per_rank(int64_t n, const ShardOptions& options) {
   return counts;
 }
 
-}  // namespace parity::engine
+}  // namespace parity::config

@@ -15,7 +15,7 @@
 // Numbers go through std::to_chars/from_chars: shortest round-trip form, "nan"/"inf" included,
 // and independent of the process locale (a Qt GUI sets LC_NUMERIC from the environment).
 
-namespace parity::engine {
+namespace parity::launch {
 namespace {
 
 constexpr int64_t kMaxRanks = 1 << 16;
@@ -193,7 +193,7 @@ std::optional<ProgressMessage> decode(std::string_view line) {
       m.blas_warning = in.text();
       if (!in.ok()) return std::nullopt;
       try {
-        m.model = model_summary_from_json(model);
+        m.model = config::model_summary_from_json(model);
       } catch (const std::invalid_argument&) {
         return std::nullopt;
       }
@@ -265,4 +265,4 @@ std::optional<ProgressMessage> decode_line(const std::string& line) {
   }
 }
 
-}  // namespace parity::engine
+}  // namespace parity::launch

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <fstream>
 
-namespace parity::engine {
+namespace parity::launch {
 namespace {
 
 constexpr int kNoLimit = INT_MAX;
@@ -56,4 +56,4 @@ RankCapacity rank_capacity() {
   return cap;
 }
 
-}  // namespace parity::engine
+}  // namespace parity::launch

@@ -18,7 +18,7 @@
 
 extern char** environ;
 
-namespace parity::engine::rank_process {
+namespace parity::launch::rank_process {
 namespace {
 
 // Closes every descriptor >= first; async-signal-safe.
@@ -157,4 +157,4 @@ pid_t spawn(const std::string& worker, const std::vector<std::string>& env, int 
   return pid;
 }
 
-}  // namespace parity::engine::rank_process
+}  // namespace parity::launch::rank_process

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-namespace parity::engine::rank_process {
+namespace parity::launch::rank_process {
 
 /// The status pipe's descriptor number in every rank (PARITY_STATUS_FD).
 constexpr int kStatusFd = 3;
@@ -67,4 +67,4 @@ std::vector<std::string> rank_environment(
 pid_t spawn(const std::string& worker, const std::vector<std::string>& env, int status_fd,
             int log_fd);
 
-}  // namespace parity::engine::rank_process
+}  // namespace parity::launch::rank_process

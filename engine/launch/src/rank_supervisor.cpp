@@ -24,7 +24,7 @@
 
 #include "rank_process.h"
 
-namespace parity::engine {
+namespace parity::launch {
 namespace {
 
 using namespace rank_process;
@@ -286,7 +286,7 @@ void check_options(const LaunchOptions& options) {
 }
 
 // As in Accelerate, num_processes counts the ranks of all machines; each runs an equal share.
-int local_ranks(const RunConfig& config, const LaunchOptions& options) {
+int local_ranks(const config::RunConfig& config, const LaunchOptions& options) {
   if (config.num_processes % options.nnodes != 0)
     throw LaunchError("num_processes " + std::to_string(config.num_processes) +
                       " does not divide by nnodes " + std::to_string(options.nnodes) +
@@ -295,7 +295,7 @@ int local_ranks(const RunConfig& config, const LaunchOptions& options) {
   return config.num_processes / options.nnodes;
 }
 
-void write_config(const RunConfig& config, const std::string& path) {
+void write_config(const config::RunConfig& config, const std::string& path) {
   write_private_file(path, to_json(config) + "\n");
 }
 
@@ -359,7 +359,7 @@ int free_port() {
   return ntohs(addr.sin_port);
 }
 
-RankSupervisor::RankSupervisor(RunConfig config, LaunchOptions options)
+RankSupervisor::RankSupervisor(config::RunConfig config, LaunchOptions options)
     : config_(std::move(config)), options_(std::move(options)) {}
 
 LaunchResult RankSupervisor::run(StepSink& sink) {
@@ -418,4 +418,4 @@ LaunchResult RankSupervisor::run(StepSink& sink) {
   return result;
 }
 
-}  // namespace parity::engine
+}  // namespace parity::launch

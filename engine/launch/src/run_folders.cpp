@@ -14,7 +14,7 @@
 #include <sstream>
 #include <vector>
 
-namespace parity::engine {
+namespace parity::launch {
 namespace {
 
 namespace fs = std::filesystem;
@@ -115,4 +115,4 @@ void write_private_file(const std::string& path, const std::string& text) {
   if (::close(fd) != 0) throw LaunchError("cannot write " + path + ": " + errno_text());
 }
 
-}  // namespace parity::engine
+}  // namespace parity::launch

@@ -1,6 +1,6 @@
 #include <parity/launch/step_record.h>
 
-namespace parity::engine {
+namespace parity::launch {
 
 std::string to_string(RunOutcome outcome) {
   switch (outcome) {
@@ -16,4 +16,4 @@ std::string to_string(RunOutcome outcome) {
   return "unknown";
 }
 
-}  // namespace parity::engine
+}  // namespace parity::launch

@@ -4,7 +4,7 @@
 #include <optional>
 #include <stdexcept>
 
-namespace parity::engine {
+namespace parity::launch {
 namespace {
 
 int env_int(const char* name, std::optional<int> fallback) {
@@ -73,4 +73,4 @@ int status_fd_from_environment() {
   return fd && *fd ? std::atoi(fd) : -1;
 }
 
-}  // namespace parity::engine
+}  // namespace parity::launch

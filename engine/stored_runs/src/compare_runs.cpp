@@ -6,20 +6,20 @@
 
 namespace parity::stored_runs {
 
-engine::CompareRun compare_run(const storage::RunRow& row,
+analysis::CompareRun compare_run(const storage::RunRow& row,
                                const std::vector<storage::StepRow>& global_steps) {
-  engine::CompareRun run;
+  analysis::CompareRun run;
   run.id = row.id;
   run.label = row.label;
   try {
-    run.config = engine::from_json(row.config_json);
+    run.config = config::from_json(row.config_json);
   } catch (const std::exception& e) {
     throw StoredRunError("run " + std::to_string(row.id) +
                          " has a config that does not load: " + e.what());
   }
   run.points.reserve(global_steps.size());
   for (const storage::StepRow& s : global_steps) {
-    engine::CurvePoint p;
+    analysis::CurvePoint p;
     p.step = s.step;
     p.samples = static_cast<double>(s.samples);
     p.epoch = s.epoch;
@@ -36,7 +36,7 @@ engine::CompareRun compare_run(const storage::RunRow& row,
   // the verdict then reads the config's options, as for older runs.
   if (!row.model_json.empty()) {
     try {
-      run.model = engine::model_summary_from_json(row.model_json);
+      run.model = config::model_summary_from_json(row.model_json);
     } catch (const std::invalid_argument&) {
       run.model.reset();  // unrecorded
     }
@@ -44,21 +44,21 @@ engine::CompareRun compare_run(const storage::RunRow& row,
   return run;
 }
 
-engine::CompareRun load_compare_run(const storage::Database& db, int64_t run_id) {
+analysis::CompareRun load_compare_run(const storage::Database& db, int64_t run_id) {
   const auto row = db.get_run(run_id);
   if (!row) throw StoredRunError("no run " + std::to_string(run_id) + " in " + db.path());
   return compare_run(*row, db.steps(run_id, -1));
 }
 
-engine::Comparison compare_stored(const storage::Database& db, int64_t reference,
+analysis::Comparison compare_stored(const storage::Database& db, int64_t reference,
                                   const std::vector<int64_t>& others,
-                                  const engine::CompareOptions& options) {
-  const engine::CompareRun ref = load_compare_run(db, reference);
-  std::vector<engine::CompareRun> runs;
+                                  const analysis::CompareOptions& options) {
+  const analysis::CompareRun ref = load_compare_run(db, reference);
+  std::vector<analysis::CompareRun> runs;
   for (int64_t id : others) {
     if (id != reference) runs.push_back(load_compare_run(db, id));
   }
-  return engine::compare(ref, runs, options);
+  return analysis::compare(ref, runs, options);
 }
 
 }  // namespace parity::stored_runs

@@ -7,13 +7,13 @@
   (TORCH_VERSION_MAJOR > (major) ||         \
    (TORCH_VERSION_MAJOR == (major) && TORCH_VERSION_MINOR >= (minor)))
 
-namespace parity::engine {
+namespace parity::train {
 
-AutocastScope::AutocastScope(MixedPrecision mp, Device device)
-    : active_(mp != MixedPrecision::kNo) {
+AutocastScope::AutocastScope(config::MixedPrecision mp, config::Device device)
+    : active_(mp != config::MixedPrecision::kNo) {
   if (!active_) return;
-  const auto dtype = mp == MixedPrecision::kBf16 ? at::kBFloat16 : at::kHalf;
-  cuda_ = device == Device::kCuda;
+  const auto dtype = mp == config::MixedPrecision::kBf16 ? at::kBFloat16 : at::kHalf;
+  cuda_ = device == config::Device::kCuda;
   set_enabled(true);
 #if PARITY_TORCH_AT_LEAST(2, 4)
   at::autocast::set_autocast_dtype(cuda_ ? at::kCUDA : at::kCPU, dtype);
@@ -47,4 +47,4 @@ void AutocastScope::set_enabled(bool on) const {
 #endif
 }
 
-}  // namespace parity::engine
+}  // namespace parity::train

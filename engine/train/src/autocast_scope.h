@@ -3,13 +3,13 @@
 
 #include <parity/config/run_config.h>
 
-namespace parity::engine {
+namespace parity::train {
 
 /// Turns autocast on for its lifetime (nothing with MixedPrecision::kNo). Outputs are cast to fp32
 /// before the loss (compute_loss does that).
 class AutocastScope {
  public:
-  AutocastScope(MixedPrecision mp, Device device);
+  AutocastScope(config::MixedPrecision mp, config::Device device);
   ~AutocastScope();
   AutocastScope(const AutocastScope&) = delete;
   AutocastScope& operator=(const AutocastScope&) = delete;
@@ -21,4 +21,4 @@ class AutocastScope {
   bool cuda_ = false;
 };
 
-}  // namespace parity::engine
+}  // namespace parity::train

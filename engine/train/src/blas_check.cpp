@@ -6,7 +6,7 @@
 #include <fstream>
 #include <string>
 
-namespace parity::engine {
+namespace parity::train {
 
 namespace {
 
@@ -60,4 +60,4 @@ BlasCheck check_blas() {
   return r;
 }
 
-}  // namespace parity::engine
+}  // namespace parity::train

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <unordered_map>
 
-namespace parity::engine {
+namespace parity::train {
 namespace {
 
 // Fashion-MNIST's pixel mean and standard deviation over the training set.
@@ -32,7 +32,7 @@ void read_exact(gzFile f, void* out, size_t n, const std::string& path) {
   auto* p = static_cast<char*>(out);
   while (n > 0) {
     int got = gzread(f, p, static_cast<unsigned>(std::min<size_t>(n, 1u << 30)));
-    if (got <= 0) throw DatasetError(path + ": truncated IDX file (expected more data)");
+    if (got <= 0) throw config::DatasetError(path + ": truncated IDX file (expected more data)");
     p += got;
     n -= static_cast<size_t>(got);
   }
@@ -44,11 +44,11 @@ std::string first_existing(const std::string& dir, const std::string& stem, bool
     if (std::ifstream(p).good()) return p;
   }
   if (fashion) {
-    throw DatasetError("Fashion-MNIST file " + dir + "/" + stem +
+    throw config::DatasetError("Fashion-MNIST file " + dir + "/" + stem +
                        "(.gz) not found; install dataset-fashion-mnist (scripts/install-deps.sh) "
                        "or pass --data FOLDER");
   }
-  throw DatasetError("IDX file " + dir + "/" + stem +
+  throw config::DatasetError("IDX file " + dir + "/" + stem +
                      "(.gz) not found; --data must be a folder in MNIST's layout "
                      "(train-images-idx3-ubyte, train-labels-idx1-ubyte, t10k-... ; .gz or not)");
 }
@@ -58,7 +58,7 @@ TensorDataset idx_split(const std::string& dir, const std::string& prefix, bool 
   auto images = read_idx(first_existing(dir, prefix + "-images-idx3-ubyte", fashion));
   auto labels = read_idx(first_existing(dir, prefix + "-labels-idx1-ubyte", fashion));
   if (images.dim() != 3 || labels.dim() != 1 || images.size(0) != labels.size(0)) {
-    throw DatasetError(dir + ": " + prefix + " images and labels do not match");
+    throw config::DatasetError(dir + ": " + prefix + " images and labels do not match");
   }
   TensorDataset d;
   d.inputs = images.to(torch::kFloat32).div_(255.0f).unsqueeze(1).contiguous();
@@ -68,9 +68,9 @@ TensorDataset idx_split(const std::string& dir, const std::string& prefix, bool 
 
 // Fashion-MNIST as torchvision's tutorials normalise it; any other IDX set by its training
 // images' own mean and standard deviation.
-DataSplit load_idx(const RunConfig& config) {
-  const bool fashion = config.dataset == DatasetKind::kFashionMnist;
-  const std::string dir = config.data_path.empty() ? kFashionMnistDir : config.data_path;
+DataSplit load_idx(const config::RunConfig& config) {
+  const bool fashion = config.dataset == config::DatasetKind::kFashionMnist;
+  const std::string dir = config.data_path.empty() ? config::kFashionMnistDir : config.data_path;
   DataSplit split;
   split.train = idx_split(dir, "train", fashion);
   split.test = idx_split(dir, "t10k", fashion);
@@ -118,17 +118,17 @@ struct CsvTable {
   std::vector<double> y;
 };
 
-CsvTable read_csv(const std::string& path, const RunConfig& config) {
+CsvTable read_csv(const std::string& path, const config::RunConfig& config) {
   std::ifstream in(path);
-  if (!in) throw DatasetError("cannot open CSV " + path);
+  if (!in) throw config::DatasetError("cannot open CSV " + path);
   std::string line;
-  if (!std::getline(in, line)) throw DatasetError(path + ": empty CSV (no header)");
+  if (!std::getline(in, line)) throw config::DatasetError(path + ": empty CSV (no header)");
   auto header = split_csv_line(line);
   std::unordered_map<std::string, size_t> column;
   for (size_t i = 0; i < header.size(); ++i) column[header[i]] = i;
   auto index_of = [&](const std::string& name) {
     auto it = column.find(name);
-    if (it == column.end()) throw DatasetError(path + ": no column '" + name + "' in the header");
+    if (it == column.end()) throw config::DatasetError(path + ": no column '" + name + "' in the header");
     return it->second;
   };
   size_t target = index_of(config.target);
@@ -147,14 +147,14 @@ CsvTable read_csv(const std::string& path, const RunConfig& config) {
     if (line.empty() || line == "\r") continue;
     auto cells = split_csv_line(line);
     if (cells.size() != header.size()) {
-      throw DatasetError(path + ":" + std::to_string(row) + ": " + std::to_string(cells.size()) +
+      throw config::DatasetError(path + ":" + std::to_string(row) + ": " + std::to_string(cells.size()) +
                          " cells, header has " + std::to_string(header.size()));
     }
     auto number = [&](size_t col) {
       char* end = nullptr;
       double v = std::strtod(cells[col].c_str(), &end);
       if (cells[col].empty() || *end != '\0') {
-        throw DatasetError(path + ":" + std::to_string(row) + ": column '" + header[col] +
+        throw config::DatasetError(path + ":" + std::to_string(row) + ": column '" + header[col] +
                            "' is not a number: '" + cells[col] + "'");
       }
       return v;
@@ -169,15 +169,15 @@ CsvTable read_csv(const std::string& path, const RunConfig& config) {
   return table;
 }
 
-TensorDataset csv_dataset(const CsvTable& t, const RunConfig& config, const std::string& path,
+TensorDataset csv_dataset(const CsvTable& t, const config::RunConfig& config, const std::string& path,
                           int64_t& outputs) {
   TensorDataset d;
   d.inputs = t.inputs;
-  if (config.task == Task::kClassification) {
+  if (config.task == config::Task::kClassification) {
     std::vector<int64_t> labels;
     for (double v : t.y) {
       if (v < 0 || v != std::floor(v)) {
-        throw DatasetError(path + ": classification target '" + config.target +
+        throw config::DatasetError(path + ": classification target '" + config.target +
                            "' must hold class indices 0, 1, 2, ...; found " + std::to_string(v));
       }
       labels.push_back(static_cast<int64_t>(v));
@@ -191,15 +191,15 @@ TensorDataset csv_dataset(const CsvTable& t, const RunConfig& config, const std:
 }
 
 // Every row trains; the test rows come from --test-data (or a validation split, later).
-DataSplit load_csv(const RunConfig& config) {
+DataSplit load_csv(const config::RunConfig& config) {
   DataSplit split;
   split.num_outputs = 1;
   const CsvTable train = read_csv(config.data_path, config);
-  if (train.y.size() < 2) throw DatasetError(config.data_path + ": needs at least 2 data rows");
+  if (train.y.size() < 2) throw config::DatasetError(config.data_path + ": needs at least 2 data rows");
   split.train = csv_dataset(train, config, config.data_path, split.num_outputs);
   if (!config.test_data.empty()) {
     const CsvTable test = read_csv(config.test_data, config);
-    if (test.y.empty()) throw DatasetError(config.test_data + ": the test file has no data rows");
+    if (test.y.empty()) throw config::DatasetError(config.test_data + ": the test file has no data rows");
     split.test = csv_dataset(test, config, config.test_data, split.num_outputs);
   }
   return split;
@@ -211,16 +211,16 @@ struct TokenRows {
 };
 
 std::vector<int64_t> int_array(const nlohmann::json& j, const char* key, const std::string& where) {
-  if (!j.contains(key)) throw DatasetError(where + ": no \"" + std::string(key) + "\" key");
+  if (!j.contains(key)) throw config::DatasetError(where + ": no \"" + std::string(key) + "\" key");
   const auto& a = j.at(key);
   if (!a.is_array() || a.empty()) {
-    throw DatasetError(where + ": \"" + std::string(key) +
+    throw config::DatasetError(where + ": \"" + std::string(key) +
                        "\" must be a non-empty array of integers");
   }
   std::vector<int64_t> out;
   for (const auto& v : a) {
     if (!v.is_number_integer()) {
-      throw DatasetError(where + ": \"" + std::string(key) + "\" holds " + v.dump() +
+      throw config::DatasetError(where + ": \"" + std::string(key) + "\" holds " + v.dump() +
                          ", not an integer");
     }
     out.push_back(v.get<int64_t>());
@@ -230,7 +230,7 @@ std::vector<int64_t> int_array(const nlohmann::json& j, const char* key, const s
 
 TokenRows read_jsonl(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw DatasetError("cannot open JSONL " + path);
+  if (!in) throw config::DatasetError("cannot open JSONL " + path);
   TokenRows rows;
   std::string line;
   int64_t number = 0;
@@ -242,20 +242,20 @@ TokenRows read_jsonl(const std::string& path) {
     try {
       j = nlohmann::json::parse(line);
     } catch (const nlohmann::json::parse_error& e) {
-      throw DatasetError(where + ": not a JSON object (" + std::string(e.what()) + ")");
+      throw config::DatasetError(where + ": not a JSON object (" + std::string(e.what()) + ")");
     }
-    if (!j.is_object()) throw DatasetError(where + ": not a JSON object");
+    if (!j.is_object()) throw config::DatasetError(where + ": not a JSON object");
     auto ids = int_array(j, "input_ids", where);
     auto labels = int_array(j, "labels", where);
     if (ids.size() != labels.size()) {
-      throw DatasetError(where + ": " + std::to_string(labels.size()) + " labels for " +
+      throw config::DatasetError(where + ": " + std::to_string(labels.size()) + " labels for " +
                          std::to_string(ids.size()) + " input_ids (they must be the same length)");
     }
     for (int64_t id : ids)
-      if (id < 0) throw DatasetError(where + ": input id " + std::to_string(id) + " is negative");
+      if (id < 0) throw config::DatasetError(where + ": input id " + std::to_string(id) + " is negative");
     for (int64_t l : labels) {
       if (l < 0 && l != kIgnoreIndex) {
-        throw DatasetError(where + ": label " + std::to_string(l) +
+        throw config::DatasetError(where + ": label " + std::to_string(l) +
                            " is negative (only -100, ignored, may be)");
       }
     }
@@ -292,15 +292,15 @@ TensorDataset token_dataset(const TokenRows& rows, int64_t pad_id, int64_t& voca
   return d;
 }
 
-DataSplit load_jsonl(const RunConfig& config) {
+DataSplit load_jsonl(const config::RunConfig& config) {
   DataSplit split;
   split.num_outputs = 1;
   const TokenRows train = read_jsonl(config.data_path);
-  if (train.ids.size() < 2) throw DatasetError(config.data_path + ": needs at least 2 sequences");
+  if (train.ids.size() < 2) throw config::DatasetError(config.data_path + ": needs at least 2 sequences");
   split.train = token_dataset(train, config.pad_id, split.num_outputs);
   if (!config.test_data.empty()) {
     const TokenRows test = read_jsonl(config.test_data);
-    if (test.ids.empty()) throw DatasetError(config.test_data + ": the test file has no sequences");
+    if (test.ids.empty()) throw config::DatasetError(config.test_data + ": the test file has no sequences");
     split.test = token_dataset(test, config.pad_id, split.num_outputs);
   }
   return split;
@@ -314,7 +314,7 @@ TensorDataset rows(const TensorDataset& d, int64_t begin, int64_t end) {
   return out;
 }
 
-DataSplit synthetic_regression(const RunConfig& config) {
+DataSplit synthetic_regression(const config::RunConfig& config) {
   auto gen = at::detail::createCPUGenerator(kSyntheticDataSeed);
   const int64_t n_train = config.synthetic_samples;
   const int64_t n_test = std::max<int64_t>(1, n_train / 4);
@@ -334,15 +334,15 @@ DataSplit synthetic_regression(const RunConfig& config) {
 torch::Tensor read_idx(const std::string& path) {
   GzFile g;
   g.f = gzopen(path.c_str(), "rb");  // reads plain files too
-  if (!g.f) throw DatasetError("cannot open " + path);
+  if (!g.f) throw config::DatasetError("cannot open " + path);
   unsigned char magic[4];
   read_exact(g.f, magic, 4, path);
   if (magic[0] != 0 || magic[1] != 0 || magic[2] != 0x08) {
-    throw DatasetError(path + ": not an IDX file of unsigned bytes (bad magic number)");
+    throw config::DatasetError(path + ": not an IDX file of unsigned bytes (bad magic number)");
   }
   const int dims = magic[3];
   if (dims < 1 || dims > 4)
-    throw DatasetError(path + ": IDX with " + std::to_string(dims) + " dims");
+    throw config::DatasetError(path + ": IDX with " + std::to_string(dims) + " dims");
   std::vector<int64_t> shape;
   int64_t count = 1;
   for (int i = 0; i < dims; ++i) {
@@ -357,27 +357,27 @@ torch::Tensor read_idx(const std::string& path) {
   return out;
 }
 
-DataSplit load_dataset(const RunConfig& config) {
+DataSplit load_dataset(const config::RunConfig& config) {
   DataSplit split;
   switch (config.dataset) {
-    case DatasetKind::kFashionMnist:
-    case DatasetKind::kIdx:
+    case config::DatasetKind::kFashionMnist:
+    case config::DatasetKind::kIdx:
       split = load_idx(config);
       break;
-    case DatasetKind::kCsv:
+    case config::DatasetKind::kCsv:
       split = load_csv(config);
       break;
-    case DatasetKind::kJsonl:
+    case config::DatasetKind::kJsonl:
       split = load_jsonl(config);
       break;
-    case DatasetKind::kSyntheticRegression:
+    case config::DatasetKind::kSyntheticRegression:
       split = synthetic_regression(config);
       break;
   }
   // The last fraction evaluates instead, in file order (as read_data_sizes() counts it).
   if (config.validation_split > 0) {
     const int64_t n = split.train.size();
-    const int64_t held = validation_rows(n, config.validation_split);
+    const int64_t held = config::validation_rows(n, config.validation_split);
     split.test = rows(split.train, n - held, n);
     split.train = rows(split.train, 0, n - held);
   }
@@ -410,4 +410,4 @@ int64_t count_items(const torch::Tensor& targets, bool tokens) {
   return targets.narrow(1, 1, targets.size(1) - 1).ne(kIgnoreIndex).sum().item<int64_t>();
 }
 
-}  // namespace parity::engine
+}  // namespace parity::train

@@ -7,7 +7,7 @@
 
 #include <string>
 
-namespace parity::engine {
+namespace parity::train {
 
 /// The label that no loss counts (a padded or masked token), as torch's ignore_index and
 /// Hugging Face's tokenised datasets use it.
@@ -37,7 +37,7 @@ torch::Tensor read_idx(const std::string& path);
 /// Loads the config's dataset: the training data whole, the test data from its own file (or the
 /// t10k files, or the last validation_split of the data), then the first train_samples. Splits as
 /// read_data_sizes() counts.
-DataSplit load_dataset(const RunConfig& config);
+DataSplit load_dataset(const config::RunConfig& config);
 
 /// The rows of `dataset` at `indices`, as one batch (token data cut to the batch's longest).
 std::pair<torch::Tensor, torch::Tensor> gather_batch(const TensorDataset& dataset,
@@ -46,4 +46,4 @@ std::pair<torch::Tensor, torch::Tensor> gather_batch(const TensorDataset& datase
 /// Items the loss counts in a batch's targets: samples, or labels other than kIgnoreIndex.
 int64_t count_items(const torch::Tensor& targets, bool tokens);
 
-}  // namespace parity::engine
+}  // namespace parity::train

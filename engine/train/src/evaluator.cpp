@@ -7,10 +7,10 @@
 #include "autocast_scope.h"
 #include "loss.h"
 
-namespace parity::engine {
+namespace parity::train {
 
-Evaluator::Evaluator(const TensorDataset& test, const RunConfig& config, int64_t num_outputs,
-                     const DistEnv& env, Collectives* pg, torch::Device device, int64_t batch_size)
+Evaluator::Evaluator(const TensorDataset& test, const config::RunConfig& config, int64_t num_outputs,
+                     const launch::DistEnv& env, Collectives* pg, torch::Device device, int64_t batch_size)
     : test_(test),
       loss_(config.effective_loss()),
       task_(config.task),
@@ -26,12 +26,12 @@ Evaluator::Evaluator(const TensorDataset& test, const RunConfig& config, int64_t
 EvalResult Evaluator::evaluate(Model& model) const {
   torch::NoGradGuard no_grad;
   model.train(false);
-  ShardOptions opts;
+  config::ShardOptions opts;
   opts.batch_size = batch_size_;
   opts.num_replicas = world_size_;
   opts.rank = rank_;
   opts.even_batches = false;
-  DistributedBatchSampler sampler(test_.size(), 0, opts, /*shuffle=*/false);
+  config::DistributedBatchSampler sampler(test_.size(), 0, opts, /*shuffle=*/false);
   double loss_sum = 0, correct = 0, count = 0;
   for (const auto& batch : sampler.batches()) {
     auto [x, y] = gather_batch(test_, batch);
@@ -55,7 +55,7 @@ EvalResult Evaluator::evaluate(Model& model) const {
       continue;
     }
     loss_sum += compute_loss(loss_, out, y, num_outputs_, /*sum=*/true).item<double>();
-    if (loss_ == LossKind::kCrossEntropy || y.scalar_type() == torch::kInt64) {
+    if (loss_ == config::LossKind::kCrossEntropy || y.scalar_type() == torch::kInt64) {
       correct += out.argmax(1).eq(y).sum().item<double>();
     }
     count += static_cast<double>(batch.size());
@@ -72,8 +72,8 @@ EvalResult Evaluator::evaluate(Model& model) const {
   const auto* s = sums.data_ptr<double>();
   r.samples = static_cast<int64_t>(s[2]);
   r.loss = s[2] > 0 ? s[0] / s[2] : std::nan("");
-  if (task_ == Task::kClassification) r.accuracy = s[2] > 0 ? s[1] / s[2] : 0;
+  if (task_ == config::Task::kClassification) r.accuracy = s[2] > 0 ? s[1] / s[2] : 0;
   return r;
 }
 
-}  // namespace parity::engine
+}  // namespace parity::train

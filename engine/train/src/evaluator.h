@@ -9,7 +9,7 @@
 #include "models.h"
 #include "process_group.h"
 
-namespace parity::engine {
+namespace parity::train {
 
 struct EvalResult {
   double loss = 0;
@@ -23,18 +23,18 @@ struct EvalResult {
 class Evaluator {
  public:
   /// batch_size: the per-rank evaluation batch. pg may be null (one process).
-  Evaluator(const TensorDataset& test, const RunConfig& config, int64_t num_outputs,
-            const DistEnv& env, Collectives* pg, torch::Device device, int64_t batch_size);
+  Evaluator(const TensorDataset& test, const config::RunConfig& config, int64_t num_outputs,
+            const launch::DistEnv& env, Collectives* pg, torch::Device device, int64_t batch_size);
 
   /// Leaves the model in training mode.
   EvalResult evaluate(Model& model) const;
 
  private:
   const TensorDataset& test_;
-  LossKind loss_;
-  Task task_;
-  MixedPrecision mixed_precision_;
-  Device device_kind_;
+  config::LossKind loss_;
+  config::Task task_;
+  config::MixedPrecision mixed_precision_;
+  config::Device device_kind_;
   int64_t num_outputs_;
   int world_size_;
   int rank_;
@@ -43,4 +43,4 @@ class Evaluator {
   int64_t batch_size_;
 };
 
-}  // namespace parity::engine
+}  // namespace parity::train

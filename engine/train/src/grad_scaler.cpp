@@ -1,6 +1,6 @@
 #include "grad_scaler.h"
 
-namespace parity::engine {
+namespace parity::train {
 
 GradScaler::GradScaler(GradScalerOptions options) : options_(options), scale_(options.init_scale) {}
 
@@ -41,4 +41,4 @@ void GradScaler::update() {
   found_inf_ = false;
 }
 
-}  // namespace parity::engine
+}  // namespace parity::train

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-namespace parity::engine {
+namespace parity::train {
 
 /// torch.amp.GradScaler's constructor arguments and defaults.
 struct GradScalerOptions {
@@ -46,4 +46,4 @@ class GradScaler {
   bool found_inf_ = false;
 };
 
-}  // namespace parity::engine
+}  // namespace parity::train

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <limits>
 
-namespace parity::engine {
+namespace parity::train {
 
 GradientSync::GradientSync(std::vector<torch::Tensor> params, c10::intrusive_ptr<Collectives> pg,
                            int world_size, int rank, int64_t bucket_bytes)
@@ -140,4 +140,4 @@ GlobalStepMetrics GradientSync::sync(const LocalStepMetrics& local) {
   return out;
 }
 
-}  // namespace parity::engine
+}  // namespace parity::train

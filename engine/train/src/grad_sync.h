@@ -8,7 +8,7 @@
 
 #include "process_group.h"
 
-namespace parity::engine {
+namespace parity::train {
 
 /// What each rank adds to a sync besides its gradients.
 struct LocalStepMetrics {
@@ -61,4 +61,4 @@ class GradientSync {
   std::vector<torch::Tensor> flat_;  // one reusable buffer per bucket; metrics in the last
 };
 
-}  // namespace parity::engine
+}  // namespace parity::train

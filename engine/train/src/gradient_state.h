@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-namespace parity::engine {
+namespace parity::train {
 
 /// Named after accelerate.state.GradientState. sync_gradients is true on the micro-batch that
 /// ends a group: every num_steps-th micro-batch of the epoch and the epoch's last, so the last
@@ -20,4 +20,4 @@ struct GradientState {
   }
 };
 
-}  // namespace parity::engine
+}  // namespace parity::train

@@ -2,13 +2,13 @@
 
 #include "datasets.h"
 
-namespace parity::engine {
+namespace parity::train {
 
-torch::Tensor compute_loss(LossKind loss, const torch::Tensor& output, const torch::Tensor& target,
+torch::Tensor compute_loss(config::LossKind loss, const torch::Tensor& output, const torch::Tensor& target,
                            int64_t num_outputs, bool sum) {
   namespace F = torch::nn::functional;
   auto out = output.to(torch::kFloat32);
-  if (loss == LossKind::kCrossEntropy) {
+  if (loss == config::LossKind::kCrossEntropy) {
     auto l = F::cross_entropy(out, target, F::CrossEntropyFuncOptions().reduction(torch::kNone));
     return sum ? l.sum() : l.mean();
   }
@@ -34,4 +34,4 @@ torch::Tensor compute_token_loss(const torch::Tensor& output, const torch::Tenso
   return l / items.clamp_min(1).to(torch::kFloat32);
 }
 
-}  // namespace parity::engine
+}  // namespace parity::train

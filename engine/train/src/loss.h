@@ -4,12 +4,12 @@
 #include <parity/config/run_config.h>
 #include <torch/torch.h>
 
-namespace parity::engine {
+namespace parity::train {
 
 /// The loss in fp32 whatever the forward ran in: the batch mean, or with `sum` the sum over samples
 /// (for evaluation, so ranks' shares add up exactly). MSE against integer targets compares with
 /// their one-hot encoding over num_outputs.
-torch::Tensor compute_loss(LossKind loss, const torch::Tensor& output, const torch::Tensor& target,
+torch::Tensor compute_loss(config::LossKind loss, const torch::Tensor& output, const torch::Tensor& target,
                            int64_t num_outputs, bool sum = false);
 
 /// A causal LM's loss on token data: output [B, L, V] at position t against label t + 1, labels of
@@ -18,4 +18,4 @@ torch::Tensor compute_loss(LossKind loss, const torch::Tensor& output, const tor
 torch::Tensor compute_token_loss(const torch::Tensor& output, const torch::Tensor& target,
                                  bool sum = false);
 
-}  // namespace parity::engine
+}  // namespace parity::train

@@ -4,9 +4,9 @@
 #include "datasets.h"
 #include "models.h"
 
-namespace parity::engine {
+namespace parity::train {
 
-ModelSummary inspect_model(const RunConfig& config) {
+config::ModelSummary inspect_model(const config::RunConfig& config) {
   try {
     validate(config);
     const DataSplit data = load_dataset(config);
@@ -22,4 +22,4 @@ ModelSummary inspect_model(const RunConfig& config) {
   }
 }
 
-}  // namespace parity::engine
+}  // namespace parity::train

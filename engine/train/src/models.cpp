@@ -6,11 +6,11 @@
 #include <set>
 #include <sstream>
 
-namespace parity::engine {
+namespace parity::train {
 namespace {
 
 // Hidden layer: Linear/Conv, then batch norm, the activation and dropout (the usual order).
-void add_hidden_extras(torch::nn::Sequential& net, const RunConfig& config, int64_t width,
+void add_hidden_extras(torch::nn::Sequential& net, const config::RunConfig& config, int64_t width,
                        bool conv) {
   if (config.batch_norm) {
     if (conv) {
@@ -87,17 +87,17 @@ std::string shape_text(const torch::Tensor& t) {
 
 }  // namespace
 
-torch::nn::Sequential make_builtin(const RunConfig& config, at::IntArrayRef sample_shape,
+torch::nn::Sequential make_builtin(const config::RunConfig& config, at::IntArrayRef sample_shape,
                                    int64_t num_outputs) {
   int64_t in_features = 1;
   for (auto d : sample_shape) in_features *= d;
   torch::nn::Sequential net;
   switch (config.model) {
-    case ModelKind::kLinear:
+    case config::ModelKind::kLinear:
       net->push_back(torch::nn::Flatten());
       net->push_back(torch::nn::Linear(in_features, num_outputs));
       break;
-    case ModelKind::kMlp: {
+    case config::ModelKind::kMlp: {
       net->push_back(torch::nn::Flatten());
       int64_t width = in_features;
       for (int64_t h : config.hidden) {
@@ -108,7 +108,7 @@ torch::nn::Sequential make_builtin(const RunConfig& config, at::IntArrayRef samp
       net->push_back(torch::nn::Linear(width, num_outputs));
       break;
     }
-    case ModelKind::kCnn: {
+    case config::ModelKind::kCnn: {
       TORCH_CHECK(sample_shape.size() == 3, "cnn needs image input [C, H, W], got ",
                   sample_shape.size(), " dims");
       const int64_t c = sample_shape[0], h = sample_shape[1], w = sample_shape[2];
@@ -124,7 +124,7 @@ torch::nn::Sequential make_builtin(const RunConfig& config, at::IntArrayRef samp
       net->push_back(torch::nn::Linear(128, num_outputs));
       break;
     }
-    case ModelKind::kBigram:  // each token's row of logits for the next token
+    case config::ModelKind::kBigram:  // each token's row of logits for the next token
       if (config.embedding_dim > 0) {
         net->push_back(torch::nn::Embedding(num_outputs, config.embedding_dim));
         net->push_back(torch::nn::Linear(config.embedding_dim, num_outputs));
@@ -132,19 +132,19 @@ torch::nn::Sequential make_builtin(const RunConfig& config, at::IntArrayRef samp
         net->push_back(torch::nn::Embedding(num_outputs, num_outputs));
       }
       break;
-    case ModelKind::kTorchScript:
+    case config::ModelKind::kTorchScript:
       TORCH_CHECK(false, "make_builtin: torchscript is not a built-in model");
   }
-  if (config.init == Init::kZeros) {
+  if (config.init == config::Init::kZeros) {
     torch::NoGradGuard no_grad;
     for (auto& p : net->parameters()) p.zero_();
   }
   return net;
 }
 
-std::unique_ptr<Model> make_model(const RunConfig& config, at::IntArrayRef sample_shape,
+std::unique_ptr<Model> make_model(const config::RunConfig& config, at::IntArrayRef sample_shape,
                                   int64_t num_outputs) {
-  if (config.model != ModelKind::kTorchScript) {
+  if (config.model != config::ModelKind::kTorchScript) {
     return std::make_unique<SequentialModel>(make_builtin(config, sample_shape, num_outputs));
   }
   torch::jit::Module module;
@@ -159,7 +159,7 @@ std::unique_ptr<Model> make_model(const RunConfig& config, at::IntArrayRef sampl
   if (module.find_method("forward") == c10::nullopt) {
     throw std::runtime_error(config.model_file + ": the TorchScript module has no forward method");
   }
-  if (config.init == Init::kZeros) {
+  if (config.init == config::Init::kZeros) {
     torch::NoGradGuard no_grad;
     for (auto p : module.parameters()) p.zero_();
   }
@@ -167,8 +167,8 @@ std::unique_ptr<Model> make_model(const RunConfig& config, at::IntArrayRef sampl
   return std::make_unique<ScriptModel>(std::move(module));
 }
 
-ModelSummary traits_of(const RunConfig& config, Model& model) {
-  ModelSummary t;
+config::ModelSummary traits_of(const config::RunConfig& config, Model& model) {
+  config::ModelSummary t;
   for (const auto& p : model.parameters()) t.parameters += p.numel();
   std::set<std::string> kinds;
   if (auto* seq = dynamic_cast<SequentialModel*>(&model)) {
@@ -202,10 +202,10 @@ ModelSummary traits_of(const RunConfig& config, Model& model) {
   return t;
 }
 
-void check_forward(Model& model, const RunConfig& config, const torch::Tensor& sample,
+void check_forward(Model& model, const config::RunConfig& config, const torch::Tensor& sample,
                    int64_t num_outputs) {
   const std::string what =
-      (config.model == ModelKind::kTorchScript ? config.model_file : to_string(config.model));
+      (config.model == config::ModelKind::kTorchScript ? config.model_file : to_string(config.model));
   torch::Tensor out;
   {
     torch::NoGradGuard no_grad;
@@ -224,14 +224,14 @@ void check_forward(Model& model, const RunConfig& config, const torch::Tensor& s
   const bool ok = tokens ? (out.dim() == 3 && out.size(0) == b && out.size(1) == sample.size(1) &&
                             out.size(2) >= num_outputs)
                          : (out.dim() == 2 && out.size(0) == b &&
-                            (config.task == Task::kClassification ? out.size(1) >= num_outputs
+                            (config.task == config::Task::kClassification ? out.size(1) >= num_outputs
                                                                   : out.size(1) == num_outputs));
   if (!ok) {
     std::ostringstream expected;
     if (tokens) {
       expected << "[" << b << ", " << sample.size(1) << ", V >= " << num_outputs
                << "] (logits over the vocabulary at each position)";
-    } else if (config.task == Task::kClassification) {
+    } else if (config.task == config::Task::kClassification) {
       expected << "[" << b << ", C >= " << num_outputs << "] (logits over the classes)";
     } else {
       expected << "[" << b << ", " << num_outputs << "]";
@@ -241,4 +241,4 @@ void check_forward(Model& model, const RunConfig& config, const torch::Tensor& s
   }
 }
 
-}  // namespace parity::engine
+}  // namespace parity::train

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace parity::engine {
+namespace parity::train {
 
 /// What the trainer needs of a model, whichever kind it is.
 class Model {
@@ -25,23 +25,23 @@ class Model {
 };
 
 /// A model's layers as the verdict reads them: does it hold dropout (at what rate) or batch norm?
-ModelSummary traits_of(const RunConfig& config, Model& model);
+config::ModelSummary traits_of(const config::RunConfig& config, Model& model);
 
 /// Builds the config's built-in model for inputs shaped like `sample_shape` (one sample, no batch
 /// dim) and `num_outputs` outputs (the vocabulary for bigram). Initialisation draws from torch's
 /// default CPU generator, so call set_seed first; Init::kZeros zeroes every parameter.
-torch::nn::Sequential make_builtin(const RunConfig& config, at::IntArrayRef sample_shape,
+torch::nn::Sequential make_builtin(const config::RunConfig& config, at::IntArrayRef sample_shape,
                                    int64_t num_outputs);
 
 /// The config's model: a built-in, or the TorchScript module in model_file (loaded on the CPU).
 /// Throws std::runtime_error when the file is not a TorchScript module.
-std::unique_ptr<Model> make_model(const RunConfig& config, at::IntArrayRef sample_shape,
+std::unique_ptr<Model> make_model(const config::RunConfig& config, at::IntArrayRef sample_shape,
                                   int64_t num_outputs);
 
 /// Runs the model on `sample` (a small batch of the dataset's input) and checks its output's shape
 /// against the task: [B, num_outputs] (classification, regression) or [B, L, V >= num_outputs]
 /// (token data). Throws std::runtime_error saying what the forward took and what went wrong.
-void check_forward(Model& model, const RunConfig& config, const torch::Tensor& sample,
+void check_forward(Model& model, const config::RunConfig& config, const torch::Tensor& sample,
                    int64_t num_outputs);
 
-}  // namespace parity::engine
+}  // namespace parity::train

@@ -1,11 +1,11 @@
 #include "optimizer_step.h"
 
-namespace parity::engine {
+namespace parity::train {
 
-std::unique_ptr<torch::optim::Optimizer> make_optimizer(const RunConfig& config,
+std::unique_ptr<torch::optim::Optimizer> make_optimizer(const config::RunConfig& config,
                                                         std::vector<torch::Tensor> params,
                                                         double lr) {
-  if (config.optimizer == OptimizerKind::kAdamW) {
+  if (config.optimizer == config::OptimizerKind::kAdamW) {
     return std::make_unique<torch::optim::AdamW>(
         params, torch::optim::AdamWOptions(lr).weight_decay(config.weight_decay));
   }
@@ -14,7 +14,7 @@ std::unique_ptr<torch::optim::Optimizer> make_optimizer(const RunConfig& config,
       torch::optim::SGDOptions(lr).momentum(config.momentum).weight_decay(config.weight_decay));
 }
 
-AcceleratedScheduler::AcceleratedScheduler(LrSchedule schedule, int steps_per_optimizer_step)
+AcceleratedScheduler::AcceleratedScheduler(config::LrSchedule schedule, int steps_per_optimizer_step)
     : schedule_(std::move(schedule)), steps_per_optimizer_step_(steps_per_optimizer_step) {}
 
 OptimizerStepResult take_optimizer_step(torch::optim::Optimizer& optimizer, GradScaler& scaler,
@@ -41,4 +41,4 @@ OptimizerStepResult take_optimizer_step(torch::optim::Optimizer& optimizer, Grad
   return result;
 }
 
-}  // namespace parity::engine
+}  // namespace parity::train

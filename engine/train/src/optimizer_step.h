@@ -12,10 +12,10 @@
 
 #include "grad_scaler.h"
 
-namespace parity::engine {
+namespace parity::train {
 
 /// SGD (momentum, weight decay) or AdamW (weight decay) over params at lr.
-std::unique_ptr<torch::optim::Optimizer> make_optimizer(const RunConfig& config,
+std::unique_ptr<torch::optim::Optimizer> make_optimizer(const config::RunConfig& config,
                                                         std::vector<torch::Tensor> params,
                                                         double lr);
 
@@ -24,7 +24,7 @@ std::unique_ptr<torch::optim::Optimizer> make_optimizer(const RunConfig& config,
 /// was skipped (an fp16 overflow).
 class AcceleratedScheduler {
  public:
-  AcceleratedScheduler(LrSchedule schedule, int steps_per_optimizer_step);
+  AcceleratedScheduler(config::LrSchedule schedule, int steps_per_optimizer_step);
   /// The lr the next optimizer step uses.
   double lr() const { return schedule_.lr(position_); }
   /// OneCycleLR's cycled momentum / beta1 for the next step (nullopt: the optimizer's own).
@@ -38,7 +38,7 @@ class AcceleratedScheduler {
   int64_t position() const { return position_; }
 
  private:
-  LrSchedule schedule_;
+  config::LrSchedule schedule_;
   int steps_per_optimizer_step_;
   int64_t position_ = 0;
 };
@@ -55,4 +55,4 @@ OptimizerStepResult take_optimizer_step(torch::optim::Optimizer& optimizer, Grad
                                         AcceleratedScheduler& scheduler,
                                         const std::vector<torch::Tensor>& params);
 
-}  // namespace parity::engine
+}  // namespace parity::train

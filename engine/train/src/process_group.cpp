@@ -11,9 +11,9 @@
 
 #include <chrono>
 
-namespace parity::engine {
+namespace parity::train {
 
-c10::intrusive_ptr<c10d::Store> make_store(const DistEnv& env) {
+c10::intrusive_ptr<c10d::Store> make_store(const launch::DistEnv& env) {
   const auto timeout =
       std::chrono::milliseconds(static_cast<int64_t>(env.collective_timeout_s * 1000));
   if (!env.store_path.empty()) {
@@ -31,11 +31,11 @@ c10::intrusive_ptr<c10d::Store> make_store(const DistEnv& env) {
 }
 
 c10::intrusive_ptr<Collectives> make_process_group(const c10::intrusive_ptr<c10d::Store>& store,
-                                                   const DistEnv& env, Device device) {
+                                                   const launch::DistEnv& env, config::Device device) {
   const auto timeout =
       std::chrono::milliseconds(static_cast<int64_t>(env.collective_timeout_s * 1000));
   (void)timeout;  // unused when neither backend is compiled in
-  if (device == Device::kCuda) {
+  if (device == config::Device::kCuda) {
 #if defined(PARITY_WITH_NCCL)
     auto opts = c10d::ProcessGroupNCCL::Options::create();
     opts->timeout = timeout;
@@ -68,4 +68,4 @@ c10::intrusive_ptr<Collectives> make_process_group(const c10::intrusive_ptr<c10d
 #endif
 }
 
-}  // namespace parity::engine
+}  // namespace parity::train

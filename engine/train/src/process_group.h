@@ -14,7 +14,7 @@
 
 #include <parity/train/trainer.h>
 
-namespace parity::engine {
+namespace parity::train {
 
 /// What the trainer calls allreduce and broadcast on. LibTorch 1.x: the process group itself.
 /// LibTorch 2.x: ProcessGroupGloo and ProcessGroupNCCL are c10d::Backend subclasses (the
@@ -27,11 +27,11 @@ using Collectives = c10d::ProcessGroup;
 #endif
 
 /// The store of env: FileStore(env.store_path) or TCPStore(master_addr:master_port, rank 0 hosts).
-c10::intrusive_ptr<c10d::Store> make_store(const DistEnv& env);
+c10::intrusive_ptr<c10d::Store> make_store(const launch::DistEnv& env);
 
 /// A process group over `store` for `device`. Throws TrainError for NCCL on a build without it
 /// (CPU LibTorch, or CUDA without NCCL headers) and for Gloo on a build without Gloo.
 c10::intrusive_ptr<Collectives> make_process_group(const c10::intrusive_ptr<c10d::Store>& store,
-                                                   const DistEnv& env, Device device);
+                                                   const launch::DistEnv& env, config::Device device);
 
-}  // namespace parity::engine
+}  // namespace parity::train

@@ -1,7 +1,7 @@
 #include <parity/train/seed.h>
 #include <torch/torch.h>
 
-namespace parity::engine {
+namespace parity::train {
 
 int64_t set_seed(int64_t seed, bool device_specific, int rank) {
   const int64_t s = device_specific ? seed + rank : seed;
@@ -10,4 +10,4 @@ int64_t set_seed(int64_t seed, bool device_specific, int rank) {
   return s;
 }
 
-}  // namespace parity::engine
+}  // namespace parity::train

@@ -22,7 +22,7 @@
 #include "optimizer_step.h"
 #include "process_group.h"
 
-namespace parity::engine {
+namespace parity::train {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -43,7 +43,7 @@ std::mutex& init_mutex() {
   return m;
 }
 
-const RunConfig& checked(const RunConfig& config, const DistEnv& env) {
+const config::RunConfig& checked(const config::RunConfig& config, const launch::DistEnv& env) {
   validate(config);
   if (env.world_size != config.num_processes) {
     throw TrainError("WORLD_SIZE " + std::to_string(env.world_size) +
@@ -53,7 +53,7 @@ const RunConfig& checked(const RunConfig& config, const DistEnv& env) {
 }
 
 // The CUDA device of this rank exists (one NCCL rank per GPU); TF32 for convolutions as asked.
-void check_cuda_device(const DistEnv& env) {
+void check_cuda_device(const launch::DistEnv& env) {
   const auto devices = static_cast<int64_t>(torch::cuda::device_count());
   if (devices == 0) {
     throw TrainError(
@@ -69,7 +69,7 @@ void check_cuda_device(const DistEnv& env) {
   }
   // PyTorch's defaults are kept: cuDNN convolutions may use TF32, matrix products do not.
   // PARITY_CUDNN_TF32=0 turns TF32 off for convolutions too (CPU-vs-CUDA comparisons).
-  if (const char* tf32 = std::getenv(kEnvCudnnTf32); tf32 && *tf32) {
+  if (const char* tf32 = std::getenv(launch::kEnvCudnnTf32); tf32 && *tf32) {
     at::globalContext().setAllowTF32CuDNN(std::string(tf32) != "0");
   }
 }
@@ -92,12 +92,12 @@ struct StepItems {
 /// run() is the algorithm: epochs, micro-batches, optimizer steps, evaluation.
 class Trainer {
  public:
-  Trainer(const RunConfig& config, const DistEnv& env, StepSink* sink,
+  Trainer(const config::RunConfig& config, const launch::DistEnv& env, launch::StepSink* sink,
           const TrainerOptions& options);
   Trainer(const Trainer&) = delete;
   Trainer& operator=(const Trainer&) = delete;
 
-  RunEnd run();
+  launch::RunEnd run();
 
  private:
   void set_up_process_group();
@@ -112,14 +112,14 @@ class Trainer {
   void record_step(const GlobalStepMetrics& global, double lr, double epoch_position);
   void check_stop(double loss, double lr);
   void evaluate(int epoch);
-  RunEnd finish();
+  launch::RunEnd finish();
   bool global_normalization() const {
-    return config_.loss_normalization == LossNormalization::kGlobal;
+    return config_.loss_normalization == config::LossNormalization::kGlobal;
   }
 
-  const RunConfig& config_;
-  const DistEnv& env_;
-  StepSink* sink_;
+  const config::RunConfig& config_;
+  const launch::DistEnv& env_;
+  launch::StepSink* sink_;
   const TrainerOptions& options_;
   const Clock::time_point t_setup_ = Clock::now();
   /// The reporting rank: rank 0, when it was given a sink.
@@ -129,17 +129,17 @@ class Trainer {
   c10::intrusive_ptr<c10d::Store> store_;
   c10::intrusive_ptr<Collectives> pg_;
   DataSplit data_;
-  LossKind loss_kind_ = LossKind::kAuto;
+  config::LossKind loss_kind_ = config::LossKind::kAuto;
   std::unique_ptr<Model> model_;
   std::vector<torch::Tensor> params_;
   std::vector<torch::Tensor> buffers_;
-  SetupPlan plan_;
+  config::SetupPlan plan_;
   double base_lr_ = 0;
   std::unique_ptr<torch::optim::Optimizer> optimizer_;
   std::optional<AcceleratedScheduler> scheduler_;
   GradScaler scaler_;
   std::optional<GradientSync> grad_sync_;
-  std::optional<DistributedBatchSampler> sampler_;
+  std::optional<config::DistributedBatchSampler> sampler_;
   std::optional<Evaluator> evaluator_;
 
   GradientState gradient_state_;
@@ -150,21 +150,21 @@ class Trainer {
   double train_time_ = 0;
   Clock::time_point t_train_;
   bool done_ = false;
-  RunEnd end_;
+  launch::RunEnd end_;
 };
 
-Trainer::Trainer(const RunConfig& config, const DistEnv& env, StepSink* sink,
+Trainer::Trainer(const config::RunConfig& config, const launch::DistEnv& env, launch::StepSink* sink,
                  const TrainerOptions& options)
     : config_(checked(config, env)),
       env_(env),
       sink_(sink),
       options_(options),
       is_main_process_(env.rank == 0 && sink != nullptr),
-      device_(config.device == Device::kCuda ? torch::Device(torch::kCUDA, env.local_rank)
+      device_(config.device == config::Device::kCuda ? torch::Device(torch::kCUDA, env.local_rank)
                                              : torch::Device(torch::kCPU)),
       scaler_([&] {
         GradScalerOptions o;
-        o.enabled = config.mixed_precision == MixedPrecision::kFp16;
+        o.enabled = config.mixed_precision == config::MixedPrecision::kFp16;
         return o;
       }()) {
   if (env_.threads > 0) at::set_num_threads(env_.threads);
@@ -227,10 +227,10 @@ void Trainer::broadcast_buffers() {
 
 void Trainer::set_up_optimization() {
   const int64_t n = data_.train.size();
-  plan_ = plan_setup(config_, n);
-  base_lr_ = effective_lr(config_);
-  const int sched_per_step = scheduler_steps_per_optimizer_step(config_);
-  LrSchedule schedule(config_, base_lr_, schedule_length(config_, n));
+  plan_ = config::plan_setup(config_, n);
+  base_lr_ = config::effective_lr(config_);
+  const int sched_per_step = config::scheduler_steps_per_optimizer_step(config_);
+  config::LrSchedule schedule(config_, base_lr_, config::schedule_length(config_, n));
   if (const std::string problem = schedule.problem(); !problem.empty()) throw TrainError(problem);
   scheduler_.emplace(std::move(schedule), sched_per_step);
   optimizer_ = make_optimizer(config_, params_, base_lr_);
@@ -238,13 +238,13 @@ void Trainer::set_up_optimization() {
   grad_sync_.emplace(params_, pg_, env_.world_size, env_.rank,
                      hooks.bucket_bytes > 0 ? hooks.bucket_bytes : kDefaultBucketBytes);
   // WORLD_SIZE equals num_processes (checked by the constructor).
-  sampler_.emplace(n, config_.effective_data_seed(), shard_options(config_, env_.rank));
+  sampler_.emplace(n, config_.effective_data_seed(), config::shard_options(config_, env_.rank));
   evaluator_.emplace(data_.test, config_, data_.num_outputs, env_, pg_.get(), device_,
                      hooks.eval_batch_size > 0 ? hooks.eval_batch_size : kEvalBatchSize);
   gradient_state_.num_steps = config_.gradient_accumulation_steps;
 }
 
-RunEnd Trainer::run() {
+launch::RunEnd Trainer::run() {
   report_start();
   end_.phases.setup_s = seconds_since(t_setup_);
   t_train_ = Clock::now();
@@ -253,7 +253,7 @@ RunEnd Trainer::run() {
     train_epoch(epoch);
     // Evaluated after every epoch, and after the last step of a run cut short by max_steps.
     // No test data, no evaluation (run and plan say so once).
-    if (config_.eval_every_epoch && end_.outcome == RunOutcome::kFinished &&
+    if (config_.eval_every_epoch && end_.outcome == launch::RunOutcome::kFinished &&
         data_.test.size() > 0) {
       evaluate(epoch);
     }
@@ -263,7 +263,7 @@ RunEnd Trainer::run() {
 
 void Trainer::report_start() {
   if (!is_main_process_) return;
-  RunStart start;
+  launch::RunStart start;
   start.total_steps = plan_.total_optimizer_steps;
   start.steps_per_epoch = plan_.optimizer_steps_per_epoch;
   start.train_samples = data_.train.size();
@@ -380,7 +380,7 @@ void Trainer::optimizer_step(double epoch_position) {
 
 void Trainer::record_step(const GlobalStepMetrics& global, double lr, double epoch_position) {
   if (!is_main_process_) return;
-  StepRecord r;
+  launch::StepRecord r;
   r.step = step_;
   r.epoch = epoch_position;
   r.samples = samples_;
@@ -394,14 +394,14 @@ void Trainer::record_step(const GlobalStepMetrics& global, double lr, double epo
 // The global loss is the same on every rank, so every rank stops at the same step.
 void Trainer::check_stop(double loss, double lr) {
   if (!std::isfinite(loss)) {
-    end_.outcome = RunOutcome::kDiverged;
+    end_.outcome = launch::RunOutcome::kDiverged;
     end_.message = "loss became " + std::string(std::isnan(loss) ? "NaN" : "inf") + " at step " +
                    std::to_string(step_) + " (lr " + std::to_string(lr) + ")";
     done_ = true;
   } else if (config_.max_steps > 0 && step_ >= config_.max_steps) {
     done_ = true;
   } else if (options_.stop && options_.stop->load()) {
-    end_.outcome = RunOutcome::kStopped;
+    end_.outcome = launch::RunOutcome::kStopped;
     end_.message = "stopped by the user at step " + std::to_string(step_);
     done_ = true;
   }
@@ -413,7 +413,7 @@ void Trainer::evaluate(int epoch) {
   const EvalResult ev = evaluator_->evaluate(*model_);
   end_.phases.eval_s += seconds_since(t_eval);
   if (!is_main_process_) return;
-  EvalRecord er;
+  launch::EvalRecord er;
   er.epoch = epoch + 1;
   er.step = step_;
   er.samples = samples_;
@@ -422,7 +422,7 @@ void Trainer::evaluate(int epoch) {
   sink_->on_eval(er);
 }
 
-RunEnd Trainer::finish() {
+launch::RunEnd Trainer::finish() {
   end_.steps = step_;
   if (auto* out = options_.test_hooks.final_parameters) {
     out->clear();
@@ -439,10 +439,10 @@ RunEnd Trainer::finish() {
 
 }  // namespace
 
-RunEnd train(const RunConfig& config, const DistEnv& env, StepSink* sink,
+launch::RunEnd train(const config::RunConfig& config, const launch::DistEnv& env, launch::StepSink* sink,
              const TrainerOptions& options) {
   Trainer trainer(config, env, sink, options);
   return trainer.run();
 }
 
-}  // namespace parity::engine
+}  // namespace parity::train

@@ -31,7 +31,7 @@ class ChartPanel : public QWidget {
   /// The chart with its legend: what PNG/SVG export renders.
   QWidget* exportArea() const { return plot_; }
 
-  void setXAxis(engine::Axis kind);
+  void setXAxis(analysis::Axis kind);
   void setSmoothing(double beta);
   void setLogY(bool on);
   void setShowRanks(bool on);

@@ -37,7 +37,7 @@ class ComparePanel : public QWidget {
   /// Asks for a comparison of the drawn runs against the chosen reference.
   void compare();
   qint64 referenceId() const;
-  const engine::Comparison& comparison() const { return comparison_; }
+  const analysis::Comparison& comparison() const { return comparison_; }
   QTableWidget* verdictTable() const { return verdicts_; }
   /// The plot below the table, and the choice of what it shows (0: Δ loss, 1: seed groups).
   QChart* deltaChart() const { return deltaChart_; }
@@ -65,7 +65,7 @@ class ComparePanel : public QWidget {
   void layOut();
   void proveSelected();
   void refillReferences();
-  void show(const engine::Comparison& comparison);
+  void show(const analysis::Comparison& comparison);
   void showDiff(int row);
   void showDetails(int row);
   void updateProveButton();
@@ -92,7 +92,7 @@ class ComparePanel : public QWidget {
   QChart* deltaChart_;
   QChartView* deltaView_;
   QLabel* deltaLegend_;
-  engine::Comparison comparison_;
+  analysis::Comparison comparison_;
   RunProofs proofs_;
   RunProofs incomingProofs_;
   QString proveNote_;  ///< what the last Prove queued, kept after the comparison's summary  ///<

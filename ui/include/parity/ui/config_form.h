@@ -39,7 +39,7 @@ class ConfigForm : public QWidget {
 
   /// Shows each issue under its field; returns the messages of issues with no field here, or
   /// whose field is hidden.
-  QStringList showIssues(const std::vector<engine::ConfigIssue>& issues);
+  QStringList showIssues(const std::vector<config::ConfigIssue>& issues);
   /// The inline message under a field (empty when none); for tests.
   QString issueText(const QString& field) const;
   QWidget* editor(const QString& field) const;

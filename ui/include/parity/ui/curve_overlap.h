@@ -20,16 +20,16 @@ struct OverlapOptions {
 
 /// True when a and b (x ascending) share enough x values and agree at every one of them; NaN
 /// matches NaN only.
-bool curvesCoincide(const engine::Series& a, const engine::Series& b,
+bool curvesCoincide(const analysis::Series& a, const analysis::Series& b,
                     const OverlapOptions& options = {});
 
 /// For each curve, the index of the earlier curve it coincides with (the first of its group), or
 /// -1. A null or empty curve coincides with none.
-std::vector<int> identicalGroups(const std::vector<const engine::Series*>& curves,
+std::vector<int> identicalGroups(const std::vector<const analysis::Series*>& curves,
                                  const OverlapOptions& options = {});
 /// The same, with each curve's finite y range given ({lo, hi}, lo > hi when it has none; a
 /// MinMaxIndex finds it without reading every point), for long curves checked often.
-std::vector<int> identicalGroups(const std::vector<const engine::Series*>& curves,
+std::vector<int> identicalGroups(const std::vector<const analysis::Series*>& curves,
                                  const std::vector<std::pair<double, double>>& yRanges,
                                  const OverlapOptions& options = {});
 

@@ -1,6 +1,6 @@
 #pragma once
 /// The loss series the chart has loaded, one per (run, rank), kept ready for the engine's
-/// curve analysis (engine::Series for the chosen x-axis, and its debiased EMA).
+/// curve analysis (analysis::Series for the chosen x-axis, and its debiased EMA).
 /// Thread affinity: UI thread only (the CurveLoader hands it rows through queued signals).
 
 #include <parity/analysis/axis.h>
@@ -19,11 +19,11 @@ namespace parity::ui {
 struct CurveSeries {
   std::vector<double> step, samples, epoch, time;
   std::vector<double> lr;              ///< the lr each step used (shown on hover)
-  engine::Series raw;                  ///< x = column(rawKind), y = loss
-  engine::Series smooth;               ///< x = raw.x, y = EMA of raw.y (when smoothSize == size())
+  analysis::Series raw;                  ///< x = column(rawKind), y = loss
+  analysis::Series smooth;               ///< x = raw.x, y = EMA of raw.y (when smoothSize == size())
   std::vector<std::size_t> nonFinite;  ///< indices of NaN/inf losses, ascending
-  engine::Axis rawKind = engine::Axis::kStep;
-  engine::Axis smoothKind = engine::Axis::kStep;  ///< the x column smooth.x holds
+  analysis::Axis rawKind = analysis::Axis::kStep;
+  analysis::Axis smoothKind = analysis::Axis::kStep;  ///< the x column smooth.x holds
   double smoothBeta = -1;
   std::size_t smoothSize = 0;
   MinMaxIndex rawIndex;     ///< over raw.y, for decimation at any zoom
@@ -32,7 +32,7 @@ struct CurveSeries {
   int64_t lastStep = 0;
 
   std::size_t size() const { return raw.y.size(); }
-  const std::vector<double>& column(engine::Axis kind) const;
+  const std::vector<double>& column(analysis::Axis kind) const;
 };
 
 class CurveStore {
@@ -43,9 +43,9 @@ class CurveStore {
   const CurveSeries* find(int64_t runId, int rank) const;
   int64_t lastStep(int64_t runId, int rank) const;
   /// The loss against `kind` (switching the stored x column if needed); null when not loaded.
-  const engine::Series* raw(int64_t runId, int rank, engine::Axis kind);
-  /// engine::ema() of it (debiased) for `weight`, recomputed only when rows or weight changed.
-  const engine::Series* smoothed(int64_t runId, int rank, engine::Axis kind, double weight);
+  const analysis::Series* raw(int64_t runId, int rank, analysis::Axis kind);
+  /// analysis::ema() of it (debiased) for `weight`, recomputed only when rows or weight changed.
+  const analysis::Series* smoothed(int64_t runId, int rank, analysis::Axis kind, double weight);
 
   /// A MinMaxIndex over the series raw() (smooth = false) or smoothed() (true) last returned for
   /// (run, rank), rebuilt only when its values changed; null when not loaded.

@@ -45,7 +45,7 @@ class DatabaseClient : public QObject {
   void proofsRead(int requestId, const parity::ui::RunProofs& proofs);
   void proofQueued(int requestId, const parity::ui::QueuedProof& queued);
   void proveFailed(int requestId, const QString& message);
-  void compared(int requestId, const parity::engine::Comparison& comparison);
+  void compared(int requestId, const parity::analysis::Comparison& comparison);
   void databaseOpened(const QString& path);
   void databaseFailed(const QString& path, const QString& message);
   void runsListed(const parity::ui::RunRows& runs);

@@ -67,7 +67,7 @@ class DatabaseWorker : public QObject {
   void proveRun(int requestId, qint64 referenceId, qint64 runId);
 
  signals:
-  void compared(int requestId, const parity::engine::Comparison& comparison);
+  void compared(int requestId, const parity::analysis::Comparison& comparison);
   void proofsRead(int requestId, const parity::ui::RunProofs& proofs);
   void proofQueued(int requestId, const parity::ui::QueuedProof& queued);
   void proveFailed(int requestId, const QString& message);
@@ -94,6 +94,6 @@ class DatabaseWorker : public QObject {
 }  // namespace parity::ui
 
 Q_DECLARE_METATYPE(parity::ui::RunRows)
-Q_DECLARE_METATYPE(parity::engine::Comparison)
+Q_DECLARE_METATYPE(parity::analysis::Comparison)
 Q_DECLARE_METATYPE(parity::ui::RunProofs)
 Q_DECLARE_METATYPE(parity::ui::QueuedProof)

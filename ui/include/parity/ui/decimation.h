@@ -13,7 +13,7 @@
 namespace parity::ui {
 
 struct DecimateOptions {
-  engine::Range x_range;  ///< visible range; empty = the series' whole range
+  analysis::Range x_range;  ///< visible range; empty = the series' whole range
   int pixel_width = 1;    ///< pixel columns across x_range (>= 1)
 };
 
@@ -23,9 +23,9 @@ struct DecimateOptions {
 /// and the first point after it are kept too, so lines reach the edges. Output has at most
 /// 4 * pixel_width + 2 points. One pass over the visible points (plus two binary searches);
 /// `out` is cleared and reused so a redraw allocates nothing once it has grown.
-/// Throws engine::AnalysisError for mismatched lengths or pixel_width < 1.
-void decimate_min_max(const engine::Series& s, const DecimateOptions& options,
-                      engine::Series& out);
+/// Throws analysis::AnalysisError for mismatched lengths or pixel_width < 1.
+void decimate_min_max(const analysis::Series& s, const DecimateOptions& options,
+                      analysis::Series& out);
 
 /// An index over a series' y that lets decimate_min_max visit each pixel column without reading
 /// every point: leftmost argmin/argmax of the finite values over any index range, from the
@@ -63,9 +63,9 @@ class MinMaxIndex {
 /// The same output as decimate_min_max(s, options, out), column by column through `index` (which
 /// must have been built from s.y): O(columns x (kBlock + log n) + n / kBlock), for long series
 /// drawn at many zoom levels.
-void decimate_min_max(const engine::Series& s, const MinMaxIndex& index,
-                      const DecimateOptions& options, engine::Series& out);
+void decimate_min_max(const analysis::Series& s, const MinMaxIndex& index,
+                      const DecimateOptions& options, analysis::Series& out);
 /// Allocating convenience form of decimate_min_max().
-engine::Series decimate_min_max(const engine::Series& s, const DecimateOptions& options);
+analysis::Series decimate_min_max(const analysis::Series& s, const DecimateOptions& options);
 
 }  // namespace parity::ui

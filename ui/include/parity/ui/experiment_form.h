@@ -32,12 +32,12 @@ class ExperimentForm : public ConfigForm {
  public:
   explicit ExperimentForm(QWidget* parent = nullptr);
 
-  void setConfig(const engine::RunConfig& config);
+  void setConfig(const config::RunConfig& config);
   /// `base` with the experiment fields replaced by the editors' values.
-  engine::RunConfig config(const engine::RunConfig& base) const;
+  config::RunConfig config(const config::RunConfig& base) const;
   /// The setup the schedule's default length and the lr preview are computed for (the first
   /// setup's full config; its experiment fields are replaced by the editors').
-  void setPreviewSetup(const engine::RunConfig& setup);
+  void setPreviewSetup(const config::RunConfig& setup);
 
   /// What the form shows beside the editors; for tests.
   QString dataSizesText() const;
@@ -68,14 +68,14 @@ class ExperimentForm : public ConfigForm {
   void browseTestData();
   void browseModelFile();
   void setModelProblem(const QString& problem);
-  void dataCounted(const QString& key, const std::optional<engine::DataSizes>& sizes,
+  void dataCounted(const QString& key, const std::optional<config::DataSizes>& sizes,
                    const QString& error);
   /// The data's size, the schedule and the model summary after an edit; files are read again
   /// only when what they depend on changed.
   void refreshDerived();
-  void refreshDataSizes(const engine::RunConfig& c);
-  void refreshSchedule(const engine::RunConfig& c);
-  void refreshModelInfo(const engine::RunConfig& c);
+  void refreshDataSizes(const config::RunConfig& c);
+  void refreshSchedule(const config::RunConfig& c);
+  void refreshModelInfo(const config::RunConfig& c);
   void showModelInfo(const ModelInfo& info);
   void showModelError(const QString& message);
 
@@ -117,8 +117,8 @@ class ExperimentForm : public ConfigForm {
   QLabel* scheduleNote_;
   ModelInspector* inspector_;
 
-  engine::RunConfig previewSetup_;
-  std::optional<engine::DataSizes> sizes_;  ///< of the data as last read; nullopt: unknown
+  config::RunConfig previewSetup_;
+  std::optional<config::DataSizes> sizes_;  ///< of the data as last read; nullopt: unknown
   QString sizesKey_;                        ///< what sizes_ was read from
   QString countingKey_;   ///< what is being counted now ("" = nothing); a later key wins
   QString inspectKey_;    ///< what the model summary shown was asked for

@@ -74,8 +74,8 @@ class LossChart : public QObject {
   /// Forgets a run's loaded rows (it was deleted).
   void forgetRun(qint64 runId);
 
-  void setXAxis(engine::Axis kind);
-  engine::Axis xAxis() const;
+  void setXAxis(analysis::Axis kind);
+  analysis::Axis xAxis() const;
   /// EMA weight in [0, 1): 0 draws the raw curve only; otherwise EMA over a faint raw curve.
   void setSmoothing(double beta);
   double smoothing() const;
@@ -179,7 +179,7 @@ class LossChart : public QObject {
   void placeBadMarkers(const Frame& frame);
   bool anyActive() const;
   /// Decimates (or reuses) one series for the visible x range; returns its cached points.
-  LineCache& reduce(LineCache& cache, const engine::Series& series, const MinMaxIndex* index,
+  LineCache& reduce(LineCache& cache, const analysis::Series& series, const MinMaxIndex* index,
                     LineKind kind, double x0, double x1, int columns);
   double toValueX(double px) const;
   double toValueY(double py) const;

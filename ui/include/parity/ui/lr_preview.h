@@ -27,7 +27,7 @@ struct LrCurve {
 };
 
 /// The curve of a full config (setup and experiment) over a training set of trainSize samples.
-LrCurve lrCurve(const engine::RunConfig& config, int64_t trainSize, int maxPoints = 600);
+LrCurve lrCurve(const config::RunConfig& config, int64_t trainSize, int maxPoints = 600);
 
 class LrPreview : public QWidget {
   Q_OBJECT

@@ -50,7 +50,7 @@ class MainWindow : public QMainWindow {
   QString databasePath() const;
   /// Replaces the setups with the demo's and launches them once the database is open.
   void launchDemo();
-  void launch(const std::vector<engine::RunConfig>& configs);
+  void launch(const std::vector<config::RunConfig>& configs);
 
   /// Everything listed and drawn; with waitForRuns also no launched run still going.
   bool isSettled(bool waitForRuns) const;

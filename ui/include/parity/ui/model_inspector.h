@@ -36,7 +36,7 @@ class ModelInspector : public QObject {
 
   /// Starts inspecting `config` (a full, valid config); the answer comes as inspected() or
   /// failed().
-  void inspect(const engine::RunConfig& config);
+  void inspect(const config::RunConfig& config);
   /// Drops the request in flight, if any, without an answer.
   void cancel();
   bool busy() const { return process_ != nullptr; }

@@ -24,11 +24,11 @@ struct PixelScale {
 };
 
 /// Appends the decimated points to `out`, dropping y <= 0 when `positiveOnly` (a log axis).
-void appendPoints(const engine::Series& decimated, bool positiveOnly, QList<QPointF>& out);
+void appendPoints(const analysis::Series& decimated, bool positiveOnly, QList<QPointF>& out);
 
 /// Keeps each pixel column's min and max (in x order): the pixels a 1-px line zigzagging
 /// through first/min/max/last covers, with half the points.
-void collapseToMinMax(const engine::Series& decimated, double x0, double columnWidth,
+void collapseToMinMax(const analysis::Series& decimated, double x0, double columnWidth,
                       bool positiveOnly, QList<QPointF>& out);
 
 /// Douglas–Peucker in pixel space: removes points closer than `tolerancePx` to the line

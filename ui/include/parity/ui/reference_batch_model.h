@@ -19,9 +19,9 @@ class ReferenceBatchModel : public QAbstractTableModel {
   /// Reference batches shown as rows (default 256, 128, 64, 32) and the one highlighted.
   void setReferences(std::vector<int64_t> batches, int64_t selected);
   /// Extra columns for the shapes of the configured setups not already among the seed's.
-  void setSetupShapes(const std::vector<engine::RunConfig>& setups);
+  void setSetupShapes(const std::vector<config::RunConfig>& setups);
   int64_t selectedReference() const { return selected_; }
-  const std::vector<engine::EquivalentShape>& shapes() const { return shapes_; }
+  const std::vector<config::EquivalentShape>& shapes() const { return shapes_; }
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
@@ -34,8 +34,8 @@ class ReferenceBatchModel : public QAbstractTableModel {
 
   std::vector<int64_t> references_{256, 128, 64, 32};
   int64_t selected_ = 256;
-  std::vector<engine::EquivalentShape> shapes_;
-  std::vector<engine::EquivalentRow> rows_;
+  std::vector<config::EquivalentShape> shapes_;
+  std::vector<config::EquivalentRow> rows_;
 };
 
 }  // namespace parity::ui

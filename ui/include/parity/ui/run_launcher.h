@@ -33,7 +33,7 @@ class RunLauncher : public QObject {
   /// Empty when none is found; `searched` (optional) lists where it looked.
   static QString findCli(QStringList* searched = nullptr);
 
-  void launch(const std::vector<engine::RunConfig>& configs);
+  void launch(const std::vector<config::RunConfig>& configs);
   /// Prove: creates the counterfactual runs of `runId` against `referenceId` (each cause
   /// aligned alone, then all) as queued rows, and starts them like any launch. Answers with
   /// proofQueued, or proveFailed.

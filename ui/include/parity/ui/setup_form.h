@@ -19,11 +19,11 @@ class SetupForm : public ConfigForm {
   explicit SetupForm(QWidget* parent = nullptr);
 
   /// Fills the editors (without emitting edited()).
-  void setConfig(const engine::RunConfig& config);
+  void setConfig(const config::RunConfig& config);
   /// Shows a label the model gave the setup, without reporting an edit.
   void showLabel(const QString& label);
   /// `base` with the setup fields replaced by the editors' values.
-  engine::RunConfig config(const engine::RunConfig& base) const;
+  config::RunConfig config(const config::RunConfig& base) const;
 
  private:
   QLineEdit* label_;

@@ -34,7 +34,7 @@ class SetupPlanModel : public QAbstractTableModel {
 
   explicit SetupPlanModel(QObject* parent = nullptr);
 
-  void setSetups(const std::vector<engine::RunConfig>& setups, int64_t referenceBatch);
+  void setSetups(const std::vector<config::RunConfig>& setups, int64_t referenceBatch);
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
@@ -44,8 +44,8 @@ class SetupPlanModel : public QAbstractTableModel {
 
  private:
   struct Row {
-    engine::RunConfig config;
-    engine::SetupPlan plan;
+    config::RunConfig config;
+    config::SetupPlan plan;
     bool planned = false;  ///< false when the train size is unknown or the config invalid
     QString planError;
     bool batchDiffers = false;

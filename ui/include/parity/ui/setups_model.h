@@ -24,21 +24,21 @@ class SetupsModel : public QAbstractListModel {
   Qt::ItemFlags flags(const QModelIndex& index) const override;
 
   /// Appends a setup (its experiment fields are replaced by the shared ones); returns its row.
-  int addSetup(engine::RunConfig setup);
+  int addSetup(config::RunConfig setup);
   int duplicateSetup(int row);
   void removeSetup(int row);
   /// Replaces everything, e.g. with the demo or restored settings.
-  void reset(const engine::RunConfig& experiment, std::vector<engine::RunConfig> setups);
+  void reset(const config::RunConfig& experiment, std::vector<config::RunConfig> setups);
 
   /// The full config of a setup: its own fields plus the experiment's.
-  engine::RunConfig config(int row) const;
-  std::vector<engine::RunConfig> configs() const;
-  void setSetup(int row, const engine::RunConfig& setup);
-  const engine::RunConfig& experiment() const { return experiment_; }
-  void setExperiment(const engine::RunConfig& experiment);
+  config::RunConfig config(int row) const;
+  std::vector<config::RunConfig> configs() const;
+  void setSetup(int row, const config::RunConfig& setup);
+  const config::RunConfig& experiment() const { return experiment_; }
+  void setExperiment(const config::RunConfig& experiment);
 
   /// check()'s problems with the setup's full config.
-  const std::vector<engine::ConfigIssue>& issues(int row) const;
+  const std::vector<config::ConfigIssue>& issues(int row) const;
   /// Every setup valid, and at least one.
   bool allValid() const;
   /// A label not used yet by any setup but `exceptRow`, from a base ("2x128", "2x128 (2)", ...).
@@ -57,11 +57,11 @@ class SetupsModel : public QAbstractListModel {
  private:
   void revalidate();
   /// The label a derived-label setup gets at `row`: its default label, made unique.
-  std::string derivedLabel(const engine::RunConfig& setup, int row) const;
+  std::string derivedLabel(const config::RunConfig& setup, int row) const;
 
-  engine::RunConfig experiment_;
-  std::vector<engine::RunConfig> setups_;
-  std::vector<std::vector<engine::ConfigIssue>> issues_;
+  config::RunConfig experiment_;
+  std::vector<config::RunConfig> setups_;
+  std::vector<std::vector<config::ConfigIssue>> issues_;
   std::vector<bool> derived_;  ///< per setup: the label follows the shape
 };
 

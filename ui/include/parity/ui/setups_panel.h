@@ -47,7 +47,7 @@ class SetupsPanel : public QWidget {
 
  signals:
   /// Launch was pressed with every setup valid.
-  void launchRequested(const std::vector<parity::engine::RunConfig>& configs);
+  void launchRequested(const std::vector<parity::config::RunConfig>& configs);
 
  private:
   void setUpListAndButtons();

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-namespace parity::engine {
+namespace parity::analysis {
 
 /// The window stores the value as an int (QSettings "chart/xAxis"): never renumber.
 enum class Axis { kStep = 0, kSamples = 1, kEpoch = 2, kWallTime = 3 };
@@ -17,7 +17,7 @@ enum class Axis { kStep = 0, kSamples = 1, kEpoch = 2, kWallTime = 3 };
 inline constexpr Axis kAxes[] = {Axis::kStep, Axis::kSamples, Axis::kEpoch, Axis::kWallTime};
 
 /// Translation context of AxisNames::menu and ::title.
-inline constexpr char kAxisTrContext[] = "parity::engine::Axis";
+inline constexpr char kAxisTrContext[] = "parity::analysis::Axis";
 
 struct AxisNames {
   const char* key;    ///< "step", "samples", "epoch", "time": --axis and the verdict's texts
@@ -31,4 +31,4 @@ std::string to_string(Axis axis);
 /// The axis whose key is `key`; nullopt for anything else (callers word the refusal).
 std::optional<Axis> parse_axis(const std::string& key);
 
-}  // namespace parity::engine
+}  // namespace parity::analysis

@@ -13,12 +13,12 @@
 #include <string>
 #include <vector>
 
-namespace parity::engine {
+namespace parity::analysis {
 
 struct Counterfactual {
   std::string cause;                ///< the Reason key it tests ("padding", "global_batch", ...)
   std::string change;               ///< what was changed, in words ("per-device batch 16 -> 8")
-  std::optional<RunConfig> config;  ///< nullopt: no change of this run alone isolates the cause
+  std::optional<config::RunConfig> config;  ///< nullopt: no change of this run alone isolates the cause
   std::string why_not;              ///< when config is nullopt: why, and what would
 };
 
@@ -26,7 +26,7 @@ struct Counterfactual {
 /// their order, then "all" (every change at once) when more than one applies. Train sizes as
 /// diagnose() takes them (needed for the schedule's length).
 std::vector<Counterfactual> counterfactuals(
-    const RunConfig& run, const RunConfig& reference, const std::vector<Reason>& causes,
+    const config::RunConfig& run, const config::RunConfig& reference, const std::vector<Reason>& causes,
     std::optional<int64_t> train_size = std::nullopt,
     std::optional<int64_t> reference_train_size = std::nullopt);
 
@@ -47,4 +47,4 @@ inline constexpr double kPartlyFactor = 2.0;
 ProofResult judge_counterfactual(const RunComparison& original,
                                  const RunComparison& counterfactual);
 
-}  // namespace parity::engine
+}  // namespace parity::analysis

@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <vector>
 
-namespace parity::engine {
+namespace parity::analysis {
 
 /// A bad argument to an analysis function (mismatched lengths, a weight out of range, ...).
 /// what() names the argument and its value.
@@ -87,4 +87,4 @@ std::optional<double> first_crossing_position(const std::vector<double>& y, doub
 /// Linear interpolation of v at a fractional index (clamped to v's range). v must be non-empty.
 double value_at_position(const std::vector<double>& v, double position);
 
-}  // namespace parity::engine
+}  // namespace parity::analysis

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace parity::engine {
+namespace parity::analysis {
 
 /// One optimizer step of a run's global-mean curve (storage's rank -1 rows).
 struct CurvePoint {
@@ -31,7 +31,7 @@ struct CurvePoint {
 struct CompareRun {
   int64_t id = 0;
   std::string label;
-  RunConfig config;
+  config::RunConfig config;
   std::optional<int64_t> train_size;  ///< N of the training set; nullopt = known_train_size()
   std::vector<CurvePoint> points;     ///< in step order
   std::optional<double> final_eval_loss;
@@ -40,7 +40,7 @@ struct CompareRun {
   double wall_time_s = 0;                ///< 0 = the last point's time_s
   /// The model as the run's rank 0 built it; nullopt = not recorded (the config's built-in
   /// options are read instead; a TorchScript module's layers are then unknown).
-  std::optional<ModelSummary> model;
+  std::optional<config::ModelSummary> model;
 };
 
 /// The run's loss against one axis.
@@ -56,7 +56,7 @@ struct ConfigDiff {
 
 /// Keys of to_json(a) and to_json(b) whose values differ, in a's key order then b's extra keys;
 /// "label" is excluded. Nested objects are compared key by key as "outer.inner".
-std::vector<ConfigDiff> config_diff(const RunConfig& a, const RunConfig& reference);
+std::vector<ConfigDiff> config_diff(const config::RunConfig& a, const config::RunConfig& reference);
 
 /// One explanation. key: a config key ("seed", "mixed_precision", ...) or a derived one:
 /// "global_batch", "effective_lr", "scheduler_pace", "padding", "dropped", "loss" (non-finite),
@@ -79,11 +79,11 @@ struct Diagnosis {
 /// known_train_size() is tried) enable the padding / dropped-samples / short-accumulation checks.
 /// Models as the runs recorded them (nullopt: read the config's built-in options) tell whether
 /// dropout or batch norm is in a model the config does not describe, a TorchScript module.
-Diagnosis diagnose(const RunConfig& config, const RunConfig& reference,
+Diagnosis diagnose(const config::RunConfig& config, const config::RunConfig& reference,
                    std::optional<int64_t> train_size = std::nullopt,
                    std::optional<int64_t> reference_train_size = std::nullopt,
-                   const std::optional<ModelSummary>& model = std::nullopt,
-                   const std::optional<ModelSummary>& reference_model = std::nullopt);
+                   const std::optional<config::ModelSummary>& model = std::nullopt,
+                   const std::optional<config::ModelSummary>& reference_model = std::nullopt);
 
 /// How a run's curve differs from the reference's on one axis: the run is interpolated at the
 /// reference's points inside the overlap (linearly, no extrapolation) and the gap measured there.
@@ -210,4 +210,4 @@ struct DeterminismResult {
 DeterminismResult first_difference(const std::vector<CurvePoint>& a,
                                    const std::vector<CurvePoint>& b);
 
-}  // namespace parity::engine
+}  // namespace parity::analysis

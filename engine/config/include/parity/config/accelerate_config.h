@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace parity::engine {
+namespace parity::config {
 
 /// The file's keys Parity uses. num_processes is the total over all machines, as Accelerate
 /// counts it.
@@ -34,4 +34,4 @@ AccelerateConfig read_accelerate_config(const std::string& path);
 /// checked by the launcher; the setup keeps the total).
 void apply_accelerate_config(const AccelerateConfig& file, RunConfig& config);
 
-}  // namespace parity::engine
+}  // namespace parity::config

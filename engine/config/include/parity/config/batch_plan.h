@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace parity::engine {
+namespace parity::config {
 
 /// Global batch = per-device batch x processes x accumulation (per-device batch x accumulation
 /// with split_batches, where the per-device batch is already global).
@@ -78,4 +78,4 @@ std::vector<EquivalentShape> equivalent_shapes(const std::vector<RunConfig>& set
 std::vector<EquivalentRow> equivalent_table(const std::vector<int64_t>& reference_batches,
                                             const std::vector<EquivalentShape>& shapes);
 
-}  // namespace parity::engine
+}  // namespace parity::config

@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace parity::engine {
+namespace parity::config {
 
 /// A dataset file that cannot be read: names the file and what was wrong with it.
 class DatasetError : public std::runtime_error {
@@ -42,4 +42,4 @@ DataSizes read_data_sizes(const RunConfig& config);
 /// "48 rows train, 16 evaluate (the last 25 % of data.csv)" — for plan and run.
 std::string describe_data_sizes(const DataSizes& sizes);
 
-}  // namespace parity::engine
+}  // namespace parity::config

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace parity::engine {
+namespace parity::config {
 
 class LrSchedule {
  public:
@@ -52,4 +52,4 @@ int64_t default_num_training_steps(const RunConfig& config, int64_t train_size);
 /// The schedule length a run uses: num_training_steps when given, else the default above.
 int64_t schedule_length(const RunConfig& config, int64_t train_size);
 
-}  // namespace parity::engine
+}  // namespace parity::config

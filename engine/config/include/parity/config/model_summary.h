@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace parity::engine {
+namespace parity::config {
 
 struct ModelSummary {
   int64_t parameters = 0;                ///< scalars
@@ -24,4 +24,4 @@ std::string to_json(const ModelSummary& summary);
 /// Throws std::invalid_argument naming what is missing or malformed. "dropout_p" may be absent.
 ModelSummary model_summary_from_json(const std::string& text);
 
-}  // namespace parity::engine
+}  // namespace parity::config

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace parity::engine {
+namespace parity::config {
 
 enum class Device { kCpu, kCuda };
 enum class MixedPrecision { kNo, kBf16, kFp16 };
@@ -191,4 +191,4 @@ LossNormalization parse_loss_normalization(const std::string& s);
 /// True when this build of Parity was linked against a LibTorch with CUDA.
 bool cuda_build();
 
-}  // namespace parity::engine
+}  // namespace parity::config

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace parity::engine {
+namespace parity::config {
 
 /// torch.randperm(n, generator=torch.Generator().manual_seed(seed)), seed = data_seed + epoch.
 std::vector<int64_t> epoch_permutation(int64_t n, int64_t seed);
@@ -36,4 +36,4 @@ class DistributedBatchSampler {
   std::vector<int64_t> counts_;
 };
 
-}  // namespace parity::engine
+}  // namespace parity::config

@@ -5,7 +5,7 @@
 
 #include <string>
 
-namespace parity::engine {
+namespace parity::config {
 
 /// The label a setup gets until the user names it: "2x64", "2x64 acc2 bf16 lr linear",
 /// "2x64 split".
@@ -18,4 +18,4 @@ std::string shape_text(const RunConfig& config);
 /// batch after "=", then what differs from fp32, unscaled lr and the CPU).
 std::string describe_setup(const RunConfig& config);
 
-}  // namespace parity::engine
+}  // namespace parity::config

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace parity::engine {
+namespace parity::config {
 
 struct ShardOptions {
   int64_t batch_size = 1;  ///< per-device batch; with split_batches the global batch
@@ -26,4 +26,4 @@ std::vector<Batch> shard_batches(const std::vector<int64_t>& order, const ShardO
 /// Number of batches each rank gets (index = rank) for a dataset of n samples.
 std::vector<int64_t> batches_per_rank(int64_t n, const ShardOptions& options);
 
-}  // namespace parity::engine
+}  // namespace parity::config

@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-namespace parity::engine {
+namespace parity::launch {
 
 /// Thrown when ranks cannot be started at all (missing worker binary, no free port, ...).
 class LaunchError : public std::runtime_error {
@@ -12,4 +12,4 @@ class LaunchError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-}  // namespace parity::engine
+}  // namespace parity::launch

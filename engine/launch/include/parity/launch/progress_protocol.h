@@ -9,7 +9,7 @@
 #include <string>
 #include <variant>
 
-namespace parity::engine {
+namespace parity::launch {
 
 struct Heartbeat {
   int rank = 0;
@@ -24,4 +24,4 @@ std::string encode_line(const ProgressMessage& message);
 /// Decodes one line (with or without '\n'); nullopt for a line that is not a message.
 std::optional<ProgressMessage> decode_line(const std::string& line);
 
-}  // namespace parity::engine
+}  // namespace parity::launch

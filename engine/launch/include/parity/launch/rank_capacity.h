@@ -5,7 +5,7 @@
 
 #include <string>
 
-namespace parity::engine {
+namespace parity::launch {
 
 struct RankCapacity {
   int max_ranks = 0;   ///< the smallest of the limits below
@@ -24,4 +24,4 @@ RankCapacity rank_capacity();
 inline constexpr int kTasksPerRank = 4;
 inline constexpr int kSpareFiles = 64;
 
-}  // namespace parity::engine
+}  // namespace parity::launch

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-namespace parity::engine {
+namespace parity::launch {
 
 struct LaunchOptions {
   std::string worker_path;  ///< the rank executable; empty = parity-worker beside this one
@@ -55,7 +55,7 @@ struct LaunchResult {
 class RankSupervisor {
  public:
   /// Nothing is checked or started before run().
-  explicit RankSupervisor(RunConfig config, LaunchOptions options = {});
+  explicit RankSupervisor(config::RunConfig config, LaunchOptions options = {});
 
   /// Runs the config to the end, forwarding rank 0's records to sink (on the calling thread).
   /// When any rank exits non-zero, is killed or hangs, the others are stopped (SIGTERM, then
@@ -67,7 +67,7 @@ class RankSupervisor {
   LaunchResult run(StepSink& sink);
 
  private:
-  RunConfig config_;
+  config::RunConfig config_;
   LaunchOptions options_;
 };
 
@@ -78,4 +78,4 @@ std::string executable_dir(const std::string& self_link = "/proc/self/exe");
 /// A free TCP port on 127.0.0.1 (bind to port 0, read it back, close).
 int free_port();
 
-}  // namespace parity::engine
+}  // namespace parity::launch

@@ -8,7 +8,7 @@
 #include <functional>
 #include <string>
 
-namespace parity::engine {
+namespace parity::launch {
 
 /// Where private run folders go: $TMPDIR, else /tmp.
 std::string run_folder_parent();
@@ -35,4 +35,4 @@ int open_private_file(const std::string& path);
 /// Writes `text` to a fresh private file at `path` (as open_private_file); throws LaunchError.
 void write_private_file(const std::string& path, const std::string& text);
 
-}  // namespace parity::engine
+}  // namespace parity::launch

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace parity::engine {
+namespace parity::launch {
 
 /// One optimizer step, as seen by the whole process group.
 struct StepRecord {
@@ -39,7 +39,7 @@ struct RunStart {
   int64_t test_samples = 0;
   double effective_lr = 0;
   std::string blas_warning;  ///< non-empty when the BLAS check found a slow GEMM
-  ModelSummary model;        ///< the model as rank 0 built it (layers, dropout, batch norm)
+  config::ModelSummary model;        ///< the model as rank 0 built it (layers, dropout, batch norm)
 };
 
 enum class RunOutcome { kFinished, kDiverged, kFailed, kStopped };
@@ -78,4 +78,4 @@ class StepSink {
   virtual std::optional<std::string> failure() const { return std::nullopt; }
 };
 
-}  // namespace parity::engine
+}  // namespace parity::launch

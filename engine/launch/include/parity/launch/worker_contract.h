@@ -23,7 +23,7 @@
 #include <utility>
 #include <vector>
 
-namespace parity::engine {
+namespace parity::launch {
 
 /// torchrun's variables.
 inline constexpr char kEnvRank[] = "RANK";
@@ -82,4 +82,4 @@ std::string config_path_from_environment();
 /// Worker side: PARITY_STATUS_FD, or -1 when it is unset or empty (no status pipe).
 int status_fd_from_environment();
 
-}  // namespace parity::engine
+}  // namespace parity::launch

@@ -1,6 +1,6 @@
 #pragma once
 /// From the store to the verdict: a stored run (its row and its global steps) as the
-/// engine::CompareRun that engine::compare() reads. The one place where storage's columns meet
+/// analysis::CompareRun that analysis::compare() reads. The one place where storage's columns meet
 /// the verdict's fields, shared by parity-cli (compare, export --report, rerun) and the window's
 /// Compare panel, so both judge the same runs the same way.
 /// Thread contract: that of storage::Database (one thread at a time per Database).
@@ -25,17 +25,17 @@ class StoredRunError : public std::runtime_error {
 /// and samples/s, with `global_steps` (the rank -1 rows, in step order) as the curve. The train
 /// size and wall time are left to the verdict's defaults. Throws StoredRunError ("run N has a
 /// config that does not load: ...") when config_json is not a RunConfig.
-engine::CompareRun compare_run(const storage::RunRow& row,
+analysis::CompareRun compare_run(const storage::RunRow& row,
                                const std::vector<storage::StepRow>& global_steps);
 
 /// compare_run() of run `run_id` in `db`. Throws StoredRunError ("no run N in PATH") when there
 /// is no such run; StorageError passes through.
-engine::CompareRun load_compare_run(const storage::Database& db, int64_t run_id);
+analysis::CompareRun load_compare_run(const storage::Database& db, int64_t run_id);
 
-/// engine::compare() of stored runs: each of `others` (in order; an id equal to the reference is
-/// skipped) against `reference`. Throws as load_compare_run() and engine::compare().
-engine::Comparison compare_stored(const storage::Database& db, int64_t reference,
+/// analysis::compare() of stored runs: each of `others` (in order; an id equal to the reference is
+/// skipped) against `reference`. Throws as load_compare_run() and analysis::compare().
+analysis::Comparison compare_stored(const storage::Database& db, int64_t reference,
                                   const std::vector<int64_t>& others,
-                                  const engine::CompareOptions& options = {});
+                                  const analysis::CompareOptions& options = {});
 
 }  // namespace parity::stored_runs

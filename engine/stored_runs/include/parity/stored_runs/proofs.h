@@ -17,13 +17,13 @@ namespace parity::stored_runs {
 
 /// Options the proofs judge with: no seed groups (a counterfactual that only changes the seed
 /// would otherwise form a group with the run and lend it a noise floor).
-engine::CompareOptions proof_options();
+analysis::CompareOptions proof_options();
 
 struct ProofPlan {
-  engine::RunComparison original;  ///< the run against the reference, judged by proof_options()
+  analysis::RunComparison original;  ///< the run against the reference, judged by proof_options()
   std::string reference_label;
   /// Empty unless the original is 'different'.
-  std::vector<engine::Counterfactual> counterfactuals;
+  std::vector<analysis::Counterfactual> counterfactuals;
 };
 /// The counterfactuals that would prove why `run` differs from `reference`. Throws
 /// StoredRunError / StorageError as compare_stored().
@@ -32,7 +32,7 @@ ProofPlan plan_proof(const storage::Database& db, int64_t reference, int64_t run
 /// Creates the counterfactual's run row, queued: label "cf #RUN CAUSE", its notes naming the
 /// change, its config, and the link to `run` and `reference`. Returns its id. `cf.config` must
 /// be set.
-int64_t record_counterfactual(storage::Database& db, const engine::Counterfactual& cf, int64_t run,
+int64_t record_counterfactual(storage::Database& db, const analysis::Counterfactual& cf, int64_t run,
                               int64_t reference);
 
 /// A recorded counterfactual of a run and how it reads now.
@@ -40,12 +40,12 @@ struct StoredProof {
   int64_t counterfactual = 0;  ///< its run id
   std::string cause;
   storage::RunStatus status = storage::RunStatus::kQueued;
-  std::optional<engine::ProofResult> result;  ///< once it finished; nullopt before, or if it failed
+  std::optional<analysis::ProofResult> result;  ///< once it finished; nullopt before, or if it failed
   std::string error;                          ///< when it failed, stopped or diverged
 };
 /// Every counterfactual of `run` recorded against `reference`, in id order, judged against
 /// `original` (plan_proof()'s original, or nullopt to compute it).
 std::vector<StoredProof> stored_proofs(const storage::Database& db, int64_t reference, int64_t run,
-                                       const std::optional<engine::RunComparison>& original = {});
+                                       const std::optional<analysis::RunComparison>& original = {});
 
 }  // namespace parity::stored_runs

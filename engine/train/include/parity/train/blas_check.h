@@ -4,7 +4,7 @@
 
 #include <string>
 
-namespace parity::engine {
+namespace parity::train {
 
 struct BlasCheck {
   double gflops = 0;       ///< measured on a small float GEMM with the current intra-op threads
@@ -22,4 +22,4 @@ inline constexpr double kSlowGflops = 4.0;
 /// milliseconds. Cheap enough to run at every start.
 BlasCheck check_blas();
 
-}  // namespace parity::engine
+}  // namespace parity::train

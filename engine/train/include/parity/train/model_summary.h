@@ -7,11 +7,11 @@
 #include <parity/config/model_summary.h>
 #include <parity/config/run_config.h>
 
-namespace parity::engine {
+namespace parity::train {
 
 /// Builds (or loads) the config's model for its dataset's input and summarises it. Throws
 /// TrainError with the loader's or the model's message (not a TorchScript module, a forward that
 /// does not take the data, a missing file ...).
-ModelSummary inspect_model(const RunConfig& config);
+config::ModelSummary inspect_model(const config::RunConfig& config);
 
-}  // namespace parity::engine
+}  // namespace parity::train

@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-namespace parity::engine {
+namespace parity::train {
 
 /// Seeds torch's CPU generator, every CUDA device's generator when present, and Parity's own
 /// generators. With device_specific the rank is added (Accelerate's device_specific=True); the
@@ -11,4 +11,4 @@ namespace parity::engine {
 /// Returns the seed actually used.
 int64_t set_seed(int64_t seed, bool device_specific = false, int rank = 0);
 
-}  // namespace parity::engine
+}  // namespace parity::train

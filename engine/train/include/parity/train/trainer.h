@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace parity::engine {
+namespace parity::train {
 
 /// Failure inside the training loop (bad data path, collective error, ...).
 class TrainError : public std::runtime_error {
@@ -47,7 +47,7 @@ struct TrainerOptions {
 
 /// Trains config on this rank. Records go to sink on rank 0 only (sink may be null elsewhere).
 /// Every rank returns the same outcome (finished or diverged); errors throw TrainError.
-RunEnd train(const RunConfig& config, const DistEnv& env, StepSink* sink,
+launch::RunEnd train(const config::RunConfig& config, const launch::DistEnv& env, launch::StepSink* sink,
              const TrainerOptions& options = {});
 
-}  // namespace parity::engine
+}  // namespace parity::train

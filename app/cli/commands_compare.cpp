@@ -19,7 +19,7 @@ struct CompareArgs {
 
 // --axis choices as the help lists them: the default (samples) first.
 constexpr analysis::Axis kAxisChoices[] = {analysis::Axis::kSamples, analysis::Axis::kStep,
-                                         analysis::Axis::kEpoch, analysis::Axis::kWallTime};
+                                           analysis::Axis::kEpoch, analysis::Axis::kWallTime};
 
 std::string axis_choices(const std::string& separator) {
   std::string out;

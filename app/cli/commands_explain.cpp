@@ -27,8 +27,8 @@ struct ExplainArgs {
 };
 
 // The counterfactual as a recorded run (labelled "cf #7 padding", noted and linked), trained.
-int64_t run_counterfactual(storage::Database& db, const analysis::Counterfactual& cf, int64_t run_id,
-                           int64_t reference_id, RunnerOptions options) {
+int64_t run_counterfactual(storage::Database& db, const analysis::Counterfactual& cf,
+                           int64_t run_id, int64_t reference_id, RunnerOptions options) {
   require_valid(*cf.config);
   const int64_t id = stored_runs::record_counterfactual(db, cf, run_id, reference_id);
   config::RunConfig config = *cf.config;

@@ -8,8 +8,8 @@
 namespace parity::cli {
 
 analysis::Comparison compare_in_db(const storage::Database& db, int64_t reference,
-                                 const std::vector<int64_t>& others,
-                                 const analysis::CompareOptions& options) {
+                                   const std::vector<int64_t>& others,
+                                   const analysis::CompareOptions& options) {
   if (!others.empty()) return stored_runs::compare_stored(db, reference, others, options);
   std::vector<int64_t> with_steps;
   for (const auto& row : db.list_runs()) {

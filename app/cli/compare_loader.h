@@ -15,8 +15,8 @@ namespace parity::cli {
 /// Compares `others` (empty = every other run that has steps) to `reference`. Throws
 /// stored_runs::StoredRunError for a run that is missing or whose config does not load.
 analysis::Comparison compare_in_db(const storage::Database& db, int64_t reference,
-                                 const std::vector<int64_t>& others,
-                                 const analysis::CompareOptions& options = {});
+                                   const std::vector<int64_t>& others,
+                                   const analysis::CompareOptions& options = {});
 
 /// "key: a vs b; key: a vs b".
 std::string join_diff(const std::vector<analysis::ConfigDiff>& diff);

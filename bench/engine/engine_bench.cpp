@@ -3,6 +3,9 @@
 // to the first recorded step through the real launcher and parity-worker processes.
 // Prints numbers; asserts nothing. Usage: engine_bench [--samples N] [--worker PATH]
 
+#include <parity/launch/rank_supervisor.h>
+#include <parity/train/trainer.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -12,13 +15,10 @@
 #include <thread>
 #include <vector>
 
-#include <parity/launch/rank_supervisor.h>
-#include <parity/train/trainer.h>
-
 namespace {
 
-using parity::launch::DistEnv;
 using parity::config::RunConfig;
+using parity::launch::DistEnv;
 using parity::launch::RunEnd;
 
 RunConfig bench_config(parity::config::ModelKind model, int w, int64_t samples) {
@@ -74,8 +74,10 @@ int main(int argc, char** argv) {
   int64_t samples = 12800;
   std::string worker;
   for (int i = 1; i + 1 < argc; ++i) {
-    if (!std::strcmp(argv[i], "--samples")) samples = std::atoll(argv[++i]);
-    else if (!std::strcmp(argv[i], "--worker")) worker = argv[++i];
+    if (!std::strcmp(argv[i], "--samples"))
+      samples = std::atoll(argv[++i]);
+    else if (!std::strcmp(argv[i], "--worker"))
+      worker = argv[++i];
   }
   std::printf("Fashion-MNIST, %lld training samples, global batch 64, 1 epoch, ranks as threads\n",
               static_cast<long long>(samples));

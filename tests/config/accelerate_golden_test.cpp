@@ -2,11 +2,10 @@
 // from accelerate 1.15 by scripts/device/accelerate_golden.py (PyPI is not reachable here).
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
+#include <parity/config/shard_plan.h>
 
 #include <fstream>
-
-#include <parity/config/shard_plan.h>
+#include <nlohmann/json.hpp>
 
 namespace parity::config {
 namespace {

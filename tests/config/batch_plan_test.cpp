@@ -189,7 +189,6 @@ TEST(BatchPlan, EquivalentTableWithTheSeedShapes) {
   EXPECT_EQ(rows[2].per_device, (V{100, 50, std::nullopt}));
 }
 
-
 TEST(BatchPlan, AccumulationNotesNameTheMicroStepNotTheGlobalBatch) {
   RunConfig c;
   c.num_processes = 2;

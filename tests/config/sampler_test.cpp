@@ -1,12 +1,11 @@
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
+#include <parity/config/sampler.h>
 
 #include <algorithm>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <set>
-
-#include <parity/config/sampler.h>
 
 namespace parity::config {
 namespace {
@@ -98,7 +97,8 @@ TEST(EpochPermutation, MatchesPyTorchsRandperm) {
     const auto perm = epoch_permutation(n, seed);
     const auto head = p["head"].get<std::vector<int64_t>>();
     ASSERT_GE(perm.size(), head.size());
-    EXPECT_TRUE(std::equal(head.begin(), head.end(), perm.begin())) << "n=" << n << " seed=" << seed;
+    EXPECT_TRUE(std::equal(head.begin(), head.end(), perm.begin()))
+        << "n=" << n << " seed=" << seed;
     int64_t sum_sq = 0;
     for (size_t i = 0; i < perm.size(); ++i) sum_sq += static_cast<int64_t>(i) * perm[i];
     EXPECT_EQ(sum_sq, p["sum_sq"].get<int64_t>()) << "n=" << n << " seed=" << seed;

@@ -275,7 +275,6 @@ TEST(ShardPlan, PropertiesOnRandomCases) {
   }
 }
 
-
 TEST(ShardBatches, OneProcessIsNotShardedNorPadded) {
   std::vector<int64_t> order(10);
   for (int64_t i = 0; i < 10; ++i) order[static_cast<size_t>(i)] = i;

@@ -115,7 +115,8 @@ TEST(CsvDataset, TestFileByColumnNameAndValidationSplitFromTheTail) {
   EXPECT_EQ(split.train.size(), 3);
   ASSERT_EQ(split.test.size(), 2);
   EXPECT_FLOAT_EQ(split.test.inputs[0][0].item<float>(), 7.0f);
-  const config::DataSizes counted = config::read_data_sizes(c);  // plan counts what the loader splits
+  const config::DataSizes counted =
+      config::read_data_sizes(c);  // plan counts what the loader splits
   EXPECT_EQ(counted.train, split.train.size());
   EXPECT_EQ(counted.test, split.test.size());
 }

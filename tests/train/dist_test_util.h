@@ -39,7 +39,7 @@ class TempDir {
 struct ThreadedRun {
   VectorSink sink;                              // rank 0's records
   std::vector<std::vector<double>> parameters;  // final parameters per rank
-  std::vector<launch::RunEnd> ends;                     // per rank
+  std::vector<launch::RunEnd> ends;             // per rank
 };
 
 /// Trains config with config.num_processes ranks as threads over a FileStore (Gloo, loopback).
@@ -47,7 +47,8 @@ struct ThreadedRun {
 ThreadedRun train_threaded(const config::RunConfig& config, const TrainerTestHooks& hooks = {});
 
 /// Small synthetic-regression config: linear model, zero init, SGD, constant lr.
-config::RunConfig regression_config(int num_processes, int64_t per_device_batch, int accumulation = 1);
+config::RunConfig regression_config(int num_processes, int64_t per_device_batch,
+                                    int accumulation = 1);
 
 /// The linear regression model y = w x + b trained by hand in double: Parity's per-batch MSE, each
 /// micro-batch's loss divided by k (a short last group under-weighted, as Accelerate does),

@@ -33,7 +33,8 @@ config::RunConfig oracle_config(const nlohmann::json& experiment, const nlohmann
   c.lr = experiment.at("lr").get<double>();
   c.optimizer = config::OptimizerKind::kSgd;
   c.init = config::Init::kDefault;
-  c.model = run.at("model").get<std::string>() == "cnn" ? config::ModelKind::kCnn : config::ModelKind::kMlp;
+  c.model = run.at("model").get<std::string>() == "cnn" ? config::ModelKind::kCnn
+                                                        : config::ModelKind::kMlp;
   c.hidden = experiment.at("mlp_hidden").get<std::vector<int64_t>>();
   c.num_processes = run.at("num_processes").get<int>();
   c.per_device_batch_size = run.at("per_device_batch_size").get<int64_t>();
@@ -42,7 +43,8 @@ config::RunConfig oracle_config(const nlohmann::json& experiment, const nlohmann
 }
 
 bool have_fashion_mnist() {
-  return std::ifstream(std::string(config::kFashionMnistDir) + "/train-images-idx3-ubyte.gz").good();
+  return std::ifstream(std::string(config::kFashionMnistDir) + "/train-images-idx3-ubyte.gz")
+      .good();
 }
 
 // Absolute difference: the losses are O(1) (cross-entropy over 10 classes, 0.5 to 2.4), so 1e-6

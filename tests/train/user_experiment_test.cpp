@@ -177,7 +177,7 @@ std::string write_tokens(const TempDir& dir) {
 }
 
 config::RunConfig token_config(const std::string& path, int w, int64_t batch, int k,
-                       config::LossNormalization norm) {
+                               config::LossNormalization norm) {
   config::RunConfig c;
   c.dataset = config::DatasetKind::kJsonl;
   c.data_path = path;

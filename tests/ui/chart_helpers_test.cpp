@@ -52,7 +52,7 @@ TEST(LogTicks, ManyDecadesGetPowersOfTenAndANarrowRangeLinearSteps) {
 TEST(CurveOverlap, IdenticalWithinATinyToleranceOverTheCommonPoints) {
   const analysis::Series a = curve(300, 64);
   analysis::Series b = curve(150, 64);  // a run still going: a prefix of a
-  b.y[10] += 1e-6;                    // float rounding, far under a pixel
+  b.y[10] += 1e-6;                      // float rounding, far under a pixel
   EXPECT_TRUE(curvesCoincide(a, b));
   EXPECT_FALSE(curvesCoincide(a, curve(300, 64, 1.01)));
   b.y[20] += 0.05;

@@ -85,12 +85,12 @@ AxisState xAxisState(LossChart* chart) {
 // regression hangs this test until ctest's timeout).
 TEST_F(LossChartTest, EveryXAxisChangeInEveryOrderKeepsAFewTicks) {
   const std::vector<analysis::Axis> kinds = {analysis::Axis::kStep, analysis::Axis::kSamples,
-                                           analysis::Axis::kEpoch, analysis::Axis::kWallTime};
+                                             analysis::Axis::kEpoch, analysis::Axis::kWallTime};
   // The data's extent on each axis: run 1 has 100,000 steps of 64, run 2 50,000 of 128.
   const std::map<analysis::Axis, double> extent = {{analysis::Axis::kStep, 100000},
-                                                 {analysis::Axis::kSamples, 6.4e6},
-                                                 {analysis::Axis::kEpoch, 1.0},
-                                                 {analysis::Axis::kWallTime, 1000.0}};
+                                                   {analysis::Axis::kSamples, 6.4e6},
+                                                   {analysis::Axis::kEpoch, 1.0},
+                                                   {analysis::Axis::kWallTime, 1000.0}};
   for (analysis::Axis from : kinds) {
     for (analysis::Axis to : kinds) {
       if (from == to) continue;

@@ -3,9 +3,9 @@
 #include <parity/ui/runs_panel.h>
 
 #include <QAbstractItemModelTester>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
-#include <QScrollBar>
 #include <QTableView>
 
 #include "test_util.h"
@@ -198,9 +198,9 @@ TEST(RunsPanel, ANewRunIsScrolledIntoView) {
   EXPECT_TRUE(test::waitFor(
       [&] { return view->viewport()->rect().contains(view->visualRect(added)); }, 2000))
       << "the new run is below the fold: row " << added.row() << " rect y "
-      << view->visualRect(added).y() << " h " << view->visualRect(added).height()
-      << " viewport " << view->viewport()->height() << " scroll "
-      << view->verticalScrollBar()->value() << "/" << view->verticalScrollBar()->maximum();
+      << view->visualRect(added).y() << " h " << view->visualRect(added).height() << " viewport "
+      << view->viewport()->height() << " scroll " << view->verticalScrollBar()->value() << "/"
+      << view->verticalScrollBar()->maximum();
 }
 
 }  // namespace

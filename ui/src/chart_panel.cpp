@@ -49,8 +49,9 @@ void ChartPanel::setUpControls() {
   }
   // In enum order, so an item's index is also its axis (see setCurrentIndex below).
   for (analysis::Axis axis : analysis::kAxes) {
-    xAxis_->addItem(QCoreApplication::translate(analysis::kAxisTrContext, analysis::names(axis).menu),
-                    static_cast<int>(axis));
+    xAxis_->addItem(
+        QCoreApplication::translate(analysis::kAxisTrContext, analysis::names(axis).menu),
+        static_cast<int>(axis));
   }
   xAxis_->setToolTip(
       tr("Samples seen is the axis on which setups with different global "

@@ -254,7 +254,7 @@ void ComparePanel::show(const analysis::Comparison& c) {
       if (col == 1) {
         item->setForeground(r.verdict == analysis::Verdict::kEquivalent  ? QColor(0x2e, 0x7d, 0x32)
                             : r.verdict == analysis::Verdict::kDifferent ? QColor(0xc6, 0x28, 0x28)
-                                                                       : QColor());
+                                                                         : QColor());
       }
       verdicts_->setItem(row, col, item);
     }

@@ -33,8 +33,8 @@ YRange yRange(const analysis::Series& s) {
 
 // curvesCoincide with both curves' y ranges already known (identicalGroups computes each once,
 // not once per pair: 20 runs of 100k points made that 38 million reads per check).
-bool coincide(const analysis::Series& a, const YRange& ra, const analysis::Series& b, const YRange& rb,
-              const OverlapOptions& options) {
+bool coincide(const analysis::Series& a, const YRange& ra, const analysis::Series& b,
+              const YRange& rb, const OverlapOptions& options) {
   if (a.empty() || b.empty()) return false;
   const double lo = std::min(ra.lo, rb.lo), hi = std::max(ra.hi, rb.hi);
   const double span = hi >= lo ? hi - lo : 0;

@@ -63,7 +63,7 @@ const analysis::Series* CurveStore::raw(int64_t runId, int rank, analysis::Axis 
 }
 
 const analysis::Series* CurveStore::smoothed(int64_t runId, int rank, analysis::Axis kind,
-                                           double weight) {
+                                             double weight) {
   const analysis::Series* r = raw(runId, rank, kind);
   if (!r) return nullptr;
   CurveSeries& s = *findMutable(runId, rank);

@@ -237,8 +237,9 @@ void LossChart::reduceLines(Frame& f) {
       add(rs.main, rs.mainCache, raw, d_->store_.index(id, -1, false), LineKind::kExact);
     }
     for (auto& [rank, series] : rs.ranks) {
-      const analysis::Series* r = d_->beta_ > 0 ? d_->store_.smoothed(id, rank, d_->xKind_, d_->beta_)
-                                              : d_->store_.raw(id, rank, d_->xKind_);
+      const analysis::Series* r = d_->beta_ > 0
+                                      ? d_->store_.smoothed(id, rank, d_->xKind_, d_->beta_)
+                                      : d_->store_.raw(id, rank, d_->xKind_);
       add(series, rs.rankCache[rank], r, d_->store_.index(id, rank, d_->beta_ > 0),
           d_->beta_ > 0 ? LineKind::kSmooth : LineKind::kExact);
     }

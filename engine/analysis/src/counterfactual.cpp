@@ -22,7 +22,8 @@ Change refused(std::string why) { return {"", std::nullopt, std::move(why)}; }
 
 // Samples per scheduler step: how fast a schedule written in scheduler steps is run through.
 double pace(const config::RunConfig& c) {
-  return static_cast<double>(config::global_batch_size(c)) / config::scheduler_steps_per_optimizer_step(c);
+  return static_cast<double>(config::global_batch_size(c)) /
+         config::scheduler_steps_per_optimizer_step(c);
 }
 
 Change align_global_batch(const config::RunConfig& run, const config::RunConfig& ref) {
@@ -61,8 +62,8 @@ Change align_lr(const config::RunConfig& run, const config::RunConfig& ref) {
 
 // The reference's schedule, in this run's scheduler steps: its length and warm-up scaled by the
 // ratio of the paces, so the lr at equal samples seen is the reference's.
-Change align_schedule(const config::RunConfig& run, const config::RunConfig& ref, std::optional<int64_t> n,
-                      std::optional<int64_t> n_ref) {
+Change align_schedule(const config::RunConfig& run, const config::RunConfig& ref,
+                      std::optional<int64_t> n, std::optional<int64_t> n_ref) {
   if (!n_ref) return refused("the reference's training-set size is unknown");
   const double ratio = pace(ref) / pace(run);
   const double length = static_cast<double>(config::schedule_length(ref, *n_ref)) * ratio;
@@ -89,7 +90,8 @@ Change align_schedule(const config::RunConfig& run, const config::RunConfig& ref
 }
 
 // The reference's value of one config key, set through the config's own text reader.
-Change align_key(const config::RunConfig& run, const config::RunConfig& ref, const std::string& key) {
+Change align_key(const config::RunConfig& run, const config::RunConfig& ref,
+                 const std::string& key) {
   for (const ConfigDiff& d : config_diff(run, ref)) {
     if (d.key != key) continue;
     config::RunConfig c = run;
@@ -142,8 +144,8 @@ Change align(const Reason& cause, const config::RunConfig& run, const config::Ru
   if (key == "dropped") return align_key(run, ref, "drop_last");
   if (key == "batch_norm") {
     return refused("batch-norm statistics over " + num(config::per_rank_micro_batch(run)) +
-                   " samples cannot equal those over " + num(config::per_rank_micro_batch(ref)) + " on " +
-                   processes(run.num_processes) +
+                   " samples cannot equal those over " + num(config::per_rank_micro_batch(ref)) +
+                   " on " + processes(run.num_processes) +
                    "; compare at equal per-device batch, or without batch norm");
   }
   if (key == "dropout") {
@@ -155,15 +157,17 @@ Change align(const Reason& cause, const config::RunConfig& run, const config::Ru
     return refused("no config difference to align");
   }
   if (key == "final_eval") {
-    return refused("the final evaluation is where the gap shows, not a setting; the causes "
-                   "listed with it are tested");
+    return refused(
+        "the final evaluation is where the gap shows, not a setting; the causes "
+        "listed with it are tested");
   }
   return align_key(run, ref, key);  // seeds, precision, device, experiment keys
 }
 
 }  // namespace
 
-std::vector<Counterfactual> counterfactuals(const config::RunConfig& run, const config::RunConfig& reference,
+std::vector<Counterfactual> counterfactuals(const config::RunConfig& run,
+                                            const config::RunConfig& reference,
                                             const std::vector<Reason>& causes,
                                             std::optional<int64_t> train_size,
                                             std::optional<int64_t> reference_train_size) {

@@ -16,7 +16,8 @@ namespace parity::analysis {
 
 using namespace verdict_detail;
 
-std::vector<ConfigDiff> config_diff(const config::RunConfig& a, const config::RunConfig& reference) {
+std::vector<ConfigDiff> config_diff(const config::RunConfig& a,
+                                    const config::RunConfig& reference) {
   const ordered_json ja = flat_json(a), jb = flat_json(reference);
   std::vector<ConfigDiff> out;
   for (const auto& [key, value] : ja.items()) {
@@ -53,8 +54,9 @@ Layers layers_of(const config::RunConfig& c, const std::optional<config::ModelSu
 
 // What the diagnosis knows about the two setups, worked out once and read by every rule.
 struct Setups {
-  Setups(const config::RunConfig& config, const config::RunConfig& reference, std::optional<int64_t> train_size,
-         std::optional<int64_t> reference_train_size, const std::optional<config::ModelSummary>& model,
+  Setups(const config::RunConfig& config, const config::RunConfig& reference,
+         std::optional<int64_t> train_size, std::optional<int64_t> reference_train_size,
+         const std::optional<config::ModelSummary>& model,
          const std::optional<config::ModelSummary>& reference_model)
       : config(config),
         reference(reference),
@@ -72,7 +74,8 @@ struct Setups {
         plan_ref(plan_or_none(reference, n_ref)),
         plans(plan && plan_ref),
         scheduled(config.scheduler != config::SchedulerKind::kConstant || config.warmup_steps > 0 ||
-                  reference.scheduler != config::SchedulerKind::kConstant || reference.warmup_steps > 0),
+                  reference.scheduler != config::SchedulerKind::kConstant ||
+                  reference.warmup_steps > 0),
         tails_differ(plans && (plan->padded_samples != plan_ref->padded_samples ||
                                plan->dropped_samples != plan_ref->dropped_samples)) {}
 
@@ -84,8 +87,8 @@ struct Setups {
   double lr, lr_ref;                ///< effective learning rates
   bool same_batch, same_lr;
   std::optional<config::SetupPlan> plan, plan_ref;  ///< nullopt when the size is unknown or refused
-  bool plans;                               ///< both plans known
-  bool scheduled;                           ///< either side has a schedule or warmup
+  bool plans;                                       ///< both plans known
+  bool scheduled;                                   ///< either side has a schedule or warmup
   bool tails_differ;  ///< the epochs' tails differ (padding or dropped samples)
 };
 
@@ -153,7 +156,8 @@ std::vector<double> lr_curve(const config::RunConfig& c, int64_t n, int64_t step
 void schedule_reason(const Setups& s, Diagnosis& d) {
   if (!s.scheduled) return;
   if (!s.plans) {
-    const double pace = static_cast<double>(s.g) / config::scheduler_steps_per_optimizer_step(s.config);
+    const double pace =
+        static_cast<double>(s.g) / config::scheduler_steps_per_optimizer_step(s.config);
     const double pace_ref =
         static_cast<double>(s.g_ref) / config::scheduler_steps_per_optimizer_step(s.reference);
     if (close(pace, pace_ref)) return;
@@ -166,11 +170,13 @@ void schedule_reason(const Setups& s, Diagnosis& d) {
   if (!s.same_batch) {
     // Steps of different sizes sample the lr at different points; compare the schedules in
     // samples: their kind, length and warm-up.
-    const double pace = static_cast<double>(s.g) / config::scheduler_steps_per_optimizer_step(s.config);
+    const double pace =
+        static_cast<double>(s.g) / config::scheduler_steps_per_optimizer_step(s.config);
     const double pace_ref =
         static_cast<double>(s.g_ref) / config::scheduler_steps_per_optimizer_step(s.reference);
     const double len = static_cast<double>(config::schedule_length(s.config, *s.n)) * pace;
-    const double len_ref = static_cast<double>(config::schedule_length(s.reference, *s.n_ref)) * pace_ref;
+    const double len_ref =
+        static_cast<double>(config::schedule_length(s.reference, *s.n_ref)) * pace_ref;
     const double warm = static_cast<double>(s.config.warmup_steps) * pace;
     const double warm_ref = static_cast<double>(s.reference.warmup_steps) * pace_ref;
     if (s.config.scheduler == s.reference.scheduler && close(len, len_ref) &&
@@ -203,7 +209,8 @@ void schedule_reason(const Setups& s, Diagnosis& d) {
                             num(int64_t{config::scheduler_steps_per_optimizer_step(s.config)}) +
                             " per optimizer step, vs " + to_string(s.reference.scheduler) +
                             " over " + num(len_ref) + ", " +
-                            num(int64_t{config::scheduler_steps_per_optimizer_step(s.reference)}) + ")"});
+                            num(int64_t{config::scheduler_steps_per_optimizer_step(s.reference)}) +
+                            ")"});
     return;
   }
 }

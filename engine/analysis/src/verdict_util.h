@@ -60,7 +60,8 @@ inline ordered_json flat_json(const config::RunConfig& c) {
 
 // The plan of a stored run, or nullopt when the size is unknown or the config is refused (the
 // verdict then skips the checks that need it rather than failing).
-inline std::optional<config::SetupPlan> plan_or_none(const config::RunConfig& c, std::optional<int64_t> n) {
+inline std::optional<config::SetupPlan> plan_or_none(const config::RunConfig& c,
+                                                     std::optional<int64_t> n) {
   if (!n || *n <= 0) return std::nullopt;
   try {
     return config::plan_setup(c, *n);

@@ -7,7 +7,7 @@
 namespace parity::stored_runs {
 
 analysis::CompareRun compare_run(const storage::RunRow& row,
-                               const std::vector<storage::StepRow>& global_steps) {
+                                 const std::vector<storage::StepRow>& global_steps) {
   analysis::CompareRun run;
   run.id = row.id;
   run.label = row.label;
@@ -51,8 +51,8 @@ analysis::CompareRun load_compare_run(const storage::Database& db, int64_t run_i
 }
 
 analysis::Comparison compare_stored(const storage::Database& db, int64_t reference,
-                                  const std::vector<int64_t>& others,
-                                  const analysis::CompareOptions& options) {
+                                    const std::vector<int64_t>& others,
+                                    const analysis::CompareOptions& options) {
   const analysis::CompareRun ref = load_compare_run(db, reference);
   std::vector<analysis::CompareRun> runs;
   for (int64_t id : others) {

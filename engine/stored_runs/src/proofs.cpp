@@ -23,12 +23,12 @@ ProofPlan plan_proof(const storage::Database& db, int64_t reference, int64_t run
   const analysis::CompareRun stored_ref = load_compare_run(db, reference);
   plan.counterfactuals =
       analysis::counterfactuals(stored.config, stored_ref.config, plan.original.reasons,
-                              stored.train_size, stored_ref.train_size);
+                                stored.train_size, stored_ref.train_size);
   return plan;
 }
 
-int64_t record_counterfactual(storage::Database& db, const analysis::Counterfactual& cf, int64_t run,
-                              int64_t reference) {
+int64_t record_counterfactual(storage::Database& db, const analysis::Counterfactual& cf,
+                              int64_t run, int64_t reference) {
   config::RunConfig config = cf.config.value();
   config.label = "cf #" + std::to_string(run) + " " + cf.cause;
   const int64_t id = db.create_run(config.label, config::to_json(config));

@@ -44,13 +44,15 @@ std::string first_existing(const std::string& dir, const std::string& stem, bool
     if (std::ifstream(p).good()) return p;
   }
   if (fashion) {
-    throw config::DatasetError("Fashion-MNIST file " + dir + "/" + stem +
-                       "(.gz) not found; install dataset-fashion-mnist (scripts/install-deps.sh) "
-                       "or pass --data FOLDER");
+    throw config::DatasetError(
+        "Fashion-MNIST file " + dir + "/" + stem +
+        "(.gz) not found; install dataset-fashion-mnist (scripts/install-deps.sh) "
+        "or pass --data FOLDER");
   }
-  throw config::DatasetError("IDX file " + dir + "/" + stem +
-                     "(.gz) not found; --data must be a folder in MNIST's layout "
-                     "(train-images-idx3-ubyte, train-labels-idx1-ubyte, t10k-... ; .gz or not)");
+  throw config::DatasetError(
+      "IDX file " + dir + "/" + stem +
+      "(.gz) not found; --data must be a folder in MNIST's layout "
+      "(train-images-idx3-ubyte, train-labels-idx1-ubyte, t10k-... ; .gz or not)");
 }
 
 // An IDX split's images as [N, 1, H, W] pixels in [0, 1] and its labels.
@@ -128,7 +130,8 @@ CsvTable read_csv(const std::string& path, const config::RunConfig& config) {
   for (size_t i = 0; i < header.size(); ++i) column[header[i]] = i;
   auto index_of = [&](const std::string& name) {
     auto it = column.find(name);
-    if (it == column.end()) throw config::DatasetError(path + ": no column '" + name + "' in the header");
+    if (it == column.end())
+      throw config::DatasetError(path + ": no column '" + name + "' in the header");
     return it->second;
   };
   size_t target = index_of(config.target);
@@ -147,15 +150,16 @@ CsvTable read_csv(const std::string& path, const config::RunConfig& config) {
     if (line.empty() || line == "\r") continue;
     auto cells = split_csv_line(line);
     if (cells.size() != header.size()) {
-      throw config::DatasetError(path + ":" + std::to_string(row) + ": " + std::to_string(cells.size()) +
-                         " cells, header has " + std::to_string(header.size()));
+      throw config::DatasetError(path + ":" + std::to_string(row) + ": " +
+                                 std::to_string(cells.size()) + " cells, header has " +
+                                 std::to_string(header.size()));
     }
     auto number = [&](size_t col) {
       char* end = nullptr;
       double v = std::strtod(cells[col].c_str(), &end);
       if (cells[col].empty() || *end != '\0') {
         throw config::DatasetError(path + ":" + std::to_string(row) + ": column '" + header[col] +
-                           "' is not a number: '" + cells[col] + "'");
+                                   "' is not a number: '" + cells[col] + "'");
       }
       return v;
     };
@@ -169,8 +173,8 @@ CsvTable read_csv(const std::string& path, const config::RunConfig& config) {
   return table;
 }
 
-TensorDataset csv_dataset(const CsvTable& t, const config::RunConfig& config, const std::string& path,
-                          int64_t& outputs) {
+TensorDataset csv_dataset(const CsvTable& t, const config::RunConfig& config,
+                          const std::string& path, int64_t& outputs) {
   TensorDataset d;
   d.inputs = t.inputs;
   if (config.task == config::Task::kClassification) {
@@ -178,7 +182,8 @@ TensorDataset csv_dataset(const CsvTable& t, const config::RunConfig& config, co
     for (double v : t.y) {
       if (v < 0 || v != std::floor(v)) {
         throw config::DatasetError(path + ": classification target '" + config.target +
-                           "' must hold class indices 0, 1, 2, ...; found " + std::to_string(v));
+                                   "' must hold class indices 0, 1, 2, ...; found " +
+                                   std::to_string(v));
       }
       labels.push_back(static_cast<int64_t>(v));
       outputs = std::max<int64_t>(outputs, labels.back() + 1);
@@ -195,11 +200,13 @@ DataSplit load_csv(const config::RunConfig& config) {
   DataSplit split;
   split.num_outputs = 1;
   const CsvTable train = read_csv(config.data_path, config);
-  if (train.y.size() < 2) throw config::DatasetError(config.data_path + ": needs at least 2 data rows");
+  if (train.y.size() < 2)
+    throw config::DatasetError(config.data_path + ": needs at least 2 data rows");
   split.train = csv_dataset(train, config, config.data_path, split.num_outputs);
   if (!config.test_data.empty()) {
     const CsvTable test = read_csv(config.test_data, config);
-    if (test.y.empty()) throw config::DatasetError(config.test_data + ": the test file has no data rows");
+    if (test.y.empty())
+      throw config::DatasetError(config.test_data + ": the test file has no data rows");
     split.test = csv_dataset(test, config, config.test_data, split.num_outputs);
   }
   return split;
@@ -215,13 +222,13 @@ std::vector<int64_t> int_array(const nlohmann::json& j, const char* key, const s
   const auto& a = j.at(key);
   if (!a.is_array() || a.empty()) {
     throw config::DatasetError(where + ": \"" + std::string(key) +
-                       "\" must be a non-empty array of integers");
+                               "\" must be a non-empty array of integers");
   }
   std::vector<int64_t> out;
   for (const auto& v : a) {
     if (!v.is_number_integer()) {
       throw config::DatasetError(where + ": \"" + std::string(key) + "\" holds " + v.dump() +
-                         ", not an integer");
+                                 ", not an integer");
     }
     out.push_back(v.get<int64_t>());
   }
@@ -249,14 +256,16 @@ TokenRows read_jsonl(const std::string& path) {
     auto labels = int_array(j, "labels", where);
     if (ids.size() != labels.size()) {
       throw config::DatasetError(where + ": " + std::to_string(labels.size()) + " labels for " +
-                         std::to_string(ids.size()) + " input_ids (they must be the same length)");
+                                 std::to_string(ids.size()) +
+                                 " input_ids (they must be the same length)");
     }
     for (int64_t id : ids)
-      if (id < 0) throw config::DatasetError(where + ": input id " + std::to_string(id) + " is negative");
+      if (id < 0)
+        throw config::DatasetError(where + ": input id " + std::to_string(id) + " is negative");
     for (int64_t l : labels) {
       if (l < 0 && l != kIgnoreIndex) {
         throw config::DatasetError(where + ": label " + std::to_string(l) +
-                           " is negative (only -100, ignored, may be)");
+                                   " is negative (only -100, ignored, may be)");
       }
     }
     rows.ids.push_back(std::move(ids));
@@ -296,11 +305,13 @@ DataSplit load_jsonl(const config::RunConfig& config) {
   DataSplit split;
   split.num_outputs = 1;
   const TokenRows train = read_jsonl(config.data_path);
-  if (train.ids.size() < 2) throw config::DatasetError(config.data_path + ": needs at least 2 sequences");
+  if (train.ids.size() < 2)
+    throw config::DatasetError(config.data_path + ": needs at least 2 sequences");
   split.train = token_dataset(train, config.pad_id, split.num_outputs);
   if (!config.test_data.empty()) {
     const TokenRows test = read_jsonl(config.test_data);
-    if (test.ids.empty()) throw config::DatasetError(config.test_data + ": the test file has no sequences");
+    if (test.ids.empty())
+      throw config::DatasetError(config.test_data + ": the test file has no sequences");
     split.test = token_dataset(test, config.pad_id, split.num_outputs);
   }
   return split;

@@ -9,8 +9,9 @@
 
 namespace parity::train {
 
-Evaluator::Evaluator(const TensorDataset& test, const config::RunConfig& config, int64_t num_outputs,
-                     const launch::DistEnv& env, Collectives* pg, torch::Device device, int64_t batch_size)
+Evaluator::Evaluator(const TensorDataset& test, const config::RunConfig& config,
+                     int64_t num_outputs, const launch::DistEnv& env, Collectives* pg,
+                     torch::Device device, int64_t batch_size)
     : test_(test),
       loss_(config.effective_loss()),
       task_(config.task),

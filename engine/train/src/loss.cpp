@@ -4,8 +4,8 @@
 
 namespace parity::train {
 
-torch::Tensor compute_loss(config::LossKind loss, const torch::Tensor& output, const torch::Tensor& target,
-                           int64_t num_outputs, bool sum) {
+torch::Tensor compute_loss(config::LossKind loss, const torch::Tensor& output,
+                           const torch::Tensor& target, int64_t num_outputs, bool sum) {
   namespace F = torch::nn::functional;
   auto out = output.to(torch::kFloat32);
   if (loss == config::LossKind::kCrossEntropy) {

@@ -9,8 +9,8 @@ namespace parity::train {
 /// The loss in fp32 whatever the forward ran in: the batch mean, or with `sum` the sum over samples
 /// (for evaluation, so ranks' shares add up exactly). MSE against integer targets compares with
 /// their one-hot encoding over num_outputs.
-torch::Tensor compute_loss(config::LossKind loss, const torch::Tensor& output, const torch::Tensor& target,
-                           int64_t num_outputs, bool sum = false);
+torch::Tensor compute_loss(config::LossKind loss, const torch::Tensor& output,
+                           const torch::Tensor& target, int64_t num_outputs, bool sum = false);
 
 /// A causal LM's loss on token data: output [B, L, V] at position t against label t + 1, labels of
 /// kIgnoreIndex not counted (Hugging Face's shift). The mean over the counted labels, or their sum

@@ -205,7 +205,8 @@ config::ModelSummary traits_of(const config::RunConfig& config, Model& model) {
 void check_forward(Model& model, const config::RunConfig& config, const torch::Tensor& sample,
                    int64_t num_outputs) {
   const std::string what =
-      (config.model == config::ModelKind::kTorchScript ? config.model_file : to_string(config.model));
+      (config.model == config::ModelKind::kTorchScript ? config.model_file
+                                                       : to_string(config.model));
   torch::Tensor out;
   {
     torch::NoGradGuard no_grad;
@@ -221,11 +222,12 @@ void check_forward(Model& model, const config::RunConfig& config, const torch::T
   }
   const int64_t b = sample.size(0);
   const bool tokens = config.token_data();
-  const bool ok = tokens ? (out.dim() == 3 && out.size(0) == b && out.size(1) == sample.size(1) &&
-                            out.size(2) >= num_outputs)
-                         : (out.dim() == 2 && out.size(0) == b &&
-                            (config.task == config::Task::kClassification ? out.size(1) >= num_outputs
-                                                                  : out.size(1) == num_outputs));
+  const bool ok =
+      tokens ? (out.dim() == 3 && out.size(0) == b && out.size(1) == sample.size(1) &&
+                out.size(2) >= num_outputs)
+             : (out.dim() == 2 && out.size(0) == b &&
+                (config.task == config::Task::kClassification ? out.size(1) >= num_outputs
+                                                              : out.size(1) == num_outputs));
   if (!ok) {
     std::ostringstream expected;
     if (tokens) {

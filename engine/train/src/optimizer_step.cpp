@@ -14,7 +14,8 @@ std::unique_ptr<torch::optim::Optimizer> make_optimizer(const config::RunConfig&
       torch::optim::SGDOptions(lr).momentum(config.momentum).weight_decay(config.weight_decay));
 }
 
-AcceleratedScheduler::AcceleratedScheduler(config::LrSchedule schedule, int steps_per_optimizer_step)
+AcceleratedScheduler::AcceleratedScheduler(config::LrSchedule schedule,
+                                           int steps_per_optimizer_step)
     : schedule_(std::move(schedule)), steps_per_optimizer_step_(steps_per_optimizer_step) {}
 
 OptimizerStepResult take_optimizer_step(torch::optim::Optimizer& optimizer, GradScaler& scaler,

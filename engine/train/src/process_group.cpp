@@ -31,7 +31,8 @@ c10::intrusive_ptr<c10d::Store> make_store(const launch::DistEnv& env) {
 }
 
 c10::intrusive_ptr<Collectives> make_process_group(const c10::intrusive_ptr<c10d::Store>& store,
-                                                   const launch::DistEnv& env, config::Device device) {
+                                                   const launch::DistEnv& env,
+                                                   config::Device device) {
   const auto timeout =
       std::chrono::milliseconds(static_cast<int64_t>(env.collective_timeout_s * 1000));
   (void)timeout;  // unused when neither backend is compiled in

@@ -32,6 +32,7 @@ c10::intrusive_ptr<c10d::Store> make_store(const launch::DistEnv& env);
 /// A process group over `store` for `device`. Throws TrainError for NCCL on a build without it
 /// (CPU LibTorch, or CUDA without NCCL headers) and for Gloo on a build without Gloo.
 c10::intrusive_ptr<Collectives> make_process_group(const c10::intrusive_ptr<c10d::Store>& store,
-                                                   const launch::DistEnv& env, config::Device device);
+                                                   const launch::DistEnv& env,
+                                                   config::Device device);
 
 }  // namespace parity::train

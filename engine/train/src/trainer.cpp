@@ -153,15 +153,15 @@ class Trainer {
   launch::RunEnd end_;
 };
 
-Trainer::Trainer(const config::RunConfig& config, const launch::DistEnv& env, launch::StepSink* sink,
-                 const TrainerOptions& options)
+Trainer::Trainer(const config::RunConfig& config, const launch::DistEnv& env,
+                 launch::StepSink* sink, const TrainerOptions& options)
     : config_(checked(config, env)),
       env_(env),
       sink_(sink),
       options_(options),
       is_main_process_(env.rank == 0 && sink != nullptr),
       device_(config.device == config::Device::kCuda ? torch::Device(torch::kCUDA, env.local_rank)
-                                             : torch::Device(torch::kCPU)),
+                                                     : torch::Device(torch::kCPU)),
       scaler_([&] {
         GradScalerOptions o;
         o.enabled = config.mixed_precision == config::MixedPrecision::kFp16;
@@ -439,8 +439,8 @@ launch::RunEnd Trainer::finish() {
 
 }  // namespace
 
-launch::RunEnd train(const config::RunConfig& config, const launch::DistEnv& env, launch::StepSink* sink,
-             const TrainerOptions& options) {
+launch::RunEnd train(const config::RunConfig& config, const launch::DistEnv& env,
+                     launch::StepSink* sink, const TrainerOptions& options) {
   Trainer trainer(config, env, sink, options);
   return trainer.run();
 }

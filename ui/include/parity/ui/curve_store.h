@@ -19,8 +19,8 @@ namespace parity::ui {
 struct CurveSeries {
   std::vector<double> step, samples, epoch, time;
   std::vector<double> lr;              ///< the lr each step used (shown on hover)
-  analysis::Series raw;                  ///< x = column(rawKind), y = loss
-  analysis::Series smooth;               ///< x = raw.x, y = EMA of raw.y (when smoothSize == size())
+  analysis::Series raw;                ///< x = column(rawKind), y = loss
+  analysis::Series smooth;             ///< x = raw.x, y = EMA of raw.y (when smoothSize == size())
   std::vector<std::size_t> nonFinite;  ///< indices of NaN/inf losses, ascending
   analysis::Axis rawKind = analysis::Axis::kStep;
   analysis::Axis smoothKind = analysis::Axis::kStep;  ///< the x column smooth.x holds

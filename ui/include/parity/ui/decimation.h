@@ -14,7 +14,7 @@ namespace parity::ui {
 
 struct DecimateOptions {
   analysis::Range x_range;  ///< visible range; empty = the series' whole range
-  int pixel_width = 1;    ///< pixel columns across x_range (>= 1)
+  int pixel_width = 1;      ///< pixel columns across x_range (>= 1)
 };
 
 /// Per-pixel min/max decimation for drawing (PlotJuggler's approach): the visible range is cut into

@@ -16,18 +16,19 @@
 namespace parity::analysis {
 
 struct Counterfactual {
-  std::string cause;                ///< the Reason key it tests ("padding", "global_batch", ...)
-  std::string change;               ///< what was changed, in words ("per-device batch 16 -> 8")
-  std::optional<config::RunConfig> config;  ///< nullopt: no change of this run alone isolates the cause
-  std::string why_not;              ///< when config is nullopt: why, and what would
+  std::string cause;   ///< the Reason key it tests ("padding", "global_batch", ...)
+  std::string change;  ///< what was changed, in words ("per-device batch 16 -> 8")
+  std::optional<config::RunConfig>
+      config;           ///< nullopt: no change of this run alone isolates the cause
+  std::string why_not;  ///< when config is nullopt: why, and what would
 };
 
 /// One counterfactual per cause of `causes` (the verdict's reasons for run vs reference), in
 /// their order, then "all" (every change at once) when more than one applies. Train sizes as
 /// diagnose() takes them (needed for the schedule's length).
 std::vector<Counterfactual> counterfactuals(
-    const config::RunConfig& run, const config::RunConfig& reference, const std::vector<Reason>& causes,
-    std::optional<int64_t> train_size = std::nullopt,
+    const config::RunConfig& run, const config::RunConfig& reference,
+    const std::vector<Reason>& causes, std::optional<int64_t> train_size = std::nullopt,
     std::optional<int64_t> reference_train_size = std::nullopt);
 
 enum class Proof { kConfirmed, kPartly, kNotConfirmed };

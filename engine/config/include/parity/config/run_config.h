@@ -98,9 +98,9 @@ struct RunConfig {
   /// The schedule's length in scheduler steps, as users pass num_training_steps; 0 = Accelerate's
   /// examples' default, (batches of the unsharded loader x epochs) // accumulation.
   int64_t num_training_steps = 0;
-  double pct_start = 0.3;              ///< onecycle: fraction of the schedule spent rising
-  double div_factor = 25;              ///< onecycle: initial lr = max lr / div_factor
-  double final_div_factor = 1e4;       ///< onecycle: min lr = initial lr / final_div_factor
+  double pct_start = 0.3;         ///< onecycle: fraction of the schedule spent rising
+  double div_factor = 25;         ///< onecycle: initial lr = max lr / div_factor
+  double final_div_factor = 1e4;  ///< onecycle: min lr = initial lr / final_div_factor
   /// onecycle: momentum (SGD) or beta1 (AdamW) cycled 0.95 -> 0.85 -> 0.95 against the lr, as
   /// OneCycleLR does by default (it overrides the optimizer's own momentum)
   bool cycle_momentum = true;

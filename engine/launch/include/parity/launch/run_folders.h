@@ -18,8 +18,8 @@ inline constexpr const char* kRunFolderPrefix = "parity-run-";
 
 /// Removes the private run folders under `parent` that belong to this user and whose `owner` file
 /// `owner_gone` judges gone (a folder without an owner file, or with an empty one, counts once it
-/// is an hour old, so one being created is spared). Symlinks and other users' folders are never touched. Returns how many
-/// it removed.
+/// is an hour old, so one being created is spared). Symlinks and other users' folders are never
+/// touched. Returns how many it removed.
 int remove_stale_run_folders(const std::string& parent,
                              const std::function<bool(const std::string& owner)>& owner_gone);
 

@@ -38,8 +38,8 @@ struct RunStart {
   int64_t train_samples = 0;  ///< N of the training set
   int64_t test_samples = 0;
   double effective_lr = 0;
-  std::string blas_warning;  ///< non-empty when the BLAS check found a slow GEMM
-  config::ModelSummary model;        ///< the model as rank 0 built it (layers, dropout, batch norm)
+  std::string blas_warning;    ///< non-empty when the BLAS check found a slow GEMM
+  config::ModelSummary model;  ///< the model as rank 0 built it (layers, dropout, batch norm)
 };
 
 enum class RunOutcome { kFinished, kDiverged, kFailed, kStopped };

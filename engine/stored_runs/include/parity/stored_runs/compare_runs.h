@@ -26,7 +26,7 @@ class StoredRunError : public std::runtime_error {
 /// size and wall time are left to the verdict's defaults. Throws StoredRunError ("run N has a
 /// config that does not load: ...") when config_json is not a RunConfig.
 analysis::CompareRun compare_run(const storage::RunRow& row,
-                               const std::vector<storage::StepRow>& global_steps);
+                                 const std::vector<storage::StepRow>& global_steps);
 
 /// compare_run() of run `run_id` in `db`. Throws StoredRunError ("no run N in PATH") when there
 /// is no such run; StorageError passes through.
@@ -35,7 +35,7 @@ analysis::CompareRun load_compare_run(const storage::Database& db, int64_t run_i
 /// analysis::compare() of stored runs: each of `others` (in order; an id equal to the reference is
 /// skipped) against `reference`. Throws as load_compare_run() and analysis::compare().
 analysis::Comparison compare_stored(const storage::Database& db, int64_t reference,
-                                  const std::vector<int64_t>& others,
-                                  const analysis::CompareOptions& options = {});
+                                    const std::vector<int64_t>& others,
+                                    const analysis::CompareOptions& options = {});
 
 }  // namespace parity::stored_runs

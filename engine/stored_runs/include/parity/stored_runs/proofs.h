@@ -32,16 +32,17 @@ ProofPlan plan_proof(const storage::Database& db, int64_t reference, int64_t run
 /// Creates the counterfactual's run row, queued: label "cf #RUN CAUSE", its notes naming the
 /// change, its config, and the link to `run` and `reference`. Returns its id. `cf.config` must
 /// be set.
-int64_t record_counterfactual(storage::Database& db, const analysis::Counterfactual& cf, int64_t run,
-                              int64_t reference);
+int64_t record_counterfactual(storage::Database& db, const analysis::Counterfactual& cf,
+                              int64_t run, int64_t reference);
 
 /// A recorded counterfactual of a run and how it reads now.
 struct StoredProof {
   int64_t counterfactual = 0;  ///< its run id
   std::string cause;
   storage::RunStatus status = storage::RunStatus::kQueued;
-  std::optional<analysis::ProofResult> result;  ///< once it finished; nullopt before, or if it failed
-  std::string error;                          ///< when it failed, stopped or diverged
+  std::optional<analysis::ProofResult>
+      result;         ///< once it finished; nullopt before, or if it failed
+  std::string error;  ///< when it failed, stopped or diverged
 };
 /// Every counterfactual of `run` recorded against `reference`, in id order, judged against
 /// `original` (plan_proof()'s original, or nullopt to compute it).

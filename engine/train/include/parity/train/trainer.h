@@ -47,7 +47,7 @@ struct TrainerOptions {
 
 /// Trains config on this rank. Records go to sink on rank 0 only (sink may be null elsewhere).
 /// Every rank returns the same outcome (finished or diverged); errors throw TrainError.
-launch::RunEnd train(const config::RunConfig& config, const launch::DistEnv& env, launch::StepSink* sink,
-             const TrainerOptions& options = {});
+launch::RunEnd train(const config::RunConfig& config, const launch::DistEnv& env,
+                     launch::StepSink* sink, const TrainerOptions& options = {});
 
 }  // namespace parity::train

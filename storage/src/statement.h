@@ -2,7 +2,7 @@
 // Private to parity_storage: small RAII wrappers over sqlite3 statements and transactions. Every
 // failure throws StorageError naming the database file, the SQL and SQLite's own message.
 
-#include <parity/storage/database.h>
+#include <parity/storage/storage_error.h>
 #include <sqlite3.h>
 
 #include <cstdint>

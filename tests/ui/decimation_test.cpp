@@ -10,7 +10,6 @@
 namespace parity::ui {
 namespace {
 
-using analysis::AnalysisError;
 using analysis::Range;
 using analysis::Series;
 
@@ -87,7 +86,7 @@ TEST(Decimate, SmallSeriesKeptWholeAndNanSkipped) {
   const Series s{{0, 1, 2, 3}, {4, kNaN, 2, 3}};
   const Series d = decimate_min_max(s, DecimateOptions{{}, 100});
   EXPECT_EQ(d.x, (std::vector<double>{0, 2, 3}));
-  EXPECT_THROW(decimate_min_max(s, DecimateOptions{{}, 0}), AnalysisError);
+  EXPECT_THROW(decimate_min_max(s, DecimateOptions{{}, 0}), UiError);
 }
 
 TEST(MinMaxIndex, MatchesBruteForceWithTiesAndNaN) {
@@ -188,7 +187,7 @@ TEST(MinMaxIndex, RefusesAnIndexOfAnotherSeries) {
   Series s{{0, 1, 2}, {1, 2, 3}};
   const MinMaxIndex index(std::vector<double>{1, 2});
   Series out;
-  EXPECT_THROW(decimate_min_max(s, index, {}, out), AnalysisError);
+  EXPECT_THROW(decimate_min_max(s, index, {}, out), UiError);
 }
 
 }  // namespace

@@ -7,7 +7,6 @@
 
 namespace parity::ui {
 
-using analysis::AnalysisError;
 using analysis::Range;
 using analysis::Series;
 
@@ -15,8 +14,8 @@ namespace {
 
 void check_lengths(const Series& s, const char* what) {
   if (s.x.size() != s.y.size()) {
-    throw AnalysisError(std::string(what) + ": series has " + std::to_string(s.x.size()) +
-                        " x values but " + std::to_string(s.y.size()) + " y values");
+    throw UiError(std::string(what) + ": series has " + std::to_string(s.x.size()) +
+                  " x values but " + std::to_string(s.y.size()) + " y values");
   }
 }
 
@@ -25,8 +24,8 @@ void check_lengths(const Series& s, const char* what) {
 void decimate_min_max(const Series& s, const DecimateOptions& options, Series& out) {
   check_lengths(s, "decimate_min_max");
   if (options.pixel_width < 1) {
-    throw AnalysisError("decimate_min_max: pixel_width " + std::to_string(options.pixel_width) +
-                        " is not allowed; use >= 1");
+    throw UiError("decimate_min_max: pixel_width " + std::to_string(options.pixel_width) +
+                  " is not allowed; use >= 1");
   }
   out.x.clear();
   out.y.clear();
@@ -85,7 +84,7 @@ void decimate_min_max(const Series& s, const DecimateOptions& options, Series& o
 
 MinMaxIndex::MinMaxIndex(const std::vector<double>& y) : n_(y.size()), y_(y) {
   if (n_ >= std::numeric_limits<uint32_t>::max()) {
-    throw AnalysisError("MinMaxIndex: " + std::to_string(n_) + " points is more than it counts");
+    throw UiError("MinMaxIndex: " + std::to_string(n_) + " points is more than it counts");
   }
   finite_.assign(n_ + 1, 0);
   for (size_t i = 0; i < n_; ++i) finite_[i + 1] = finite_[i] + (std::isfinite(y[i]) ? 1 : 0);
@@ -179,8 +178,8 @@ void decimate_min_max(const Series& s, const MinMaxIndex& index, const DecimateO
                       Series& out) {
   check_lengths(s, "decimate_min_max");
   if (index.size() != s.size()) {
-    throw AnalysisError("decimate_min_max: the index covers " + std::to_string(index.size()) +
-                        " points, the series has " + std::to_string(s.size()));
+    throw UiError("decimate_min_max: the index covers " + std::to_string(index.size()) +
+                  " points, the series has " + std::to_string(s.size()));
   }
   const Range range = options.x_range.empty() ? analysis::x_range(s) : options.x_range;
   const size_t pixels = static_cast<size_t>(std::max(1, options.pixel_width));

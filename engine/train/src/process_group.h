@@ -12,7 +12,9 @@
 #include <torch/csrc/distributed/c10d/ProcessGroup.hpp>
 #endif
 
-#include <parity/train/trainer.h>
+#include <parity/config/run_config.h>
+#include <parity/launch/worker_contract.h>
+#include <parity/train/train_error.h>
 
 namespace parity::train {
 

@@ -5,6 +5,7 @@
 /// Thread safety: one Database object per thread (each owns its sqlite3 connection).
 
 #include <parity/storage/run_status.h>
+#include <parity/storage/storage_error.h>
 #include <parity/storage/supervisor.h>
 
 #include <cstdint>
@@ -21,20 +22,6 @@ namespace parity::storage {
 namespace detail {
 class Statement;
 }
-
-/// Any SQLite failure, with the statement or path it concerned and SQLite's message, and
-/// SQLite's extended result code when one caused it (0 otherwise).
-class StorageError : public std::runtime_error {
- public:
-  explicit StorageError(const std::string& what, int sqlite_code = 0)
-      : std::runtime_error(what), sqlite_code_(sqlite_code) {}
-  int sqlite_code() const { return sqlite_code_; }
-  /// SQLITE_BUSY or SQLITE_LOCKED: another connection holds a lock; waiting may cure it.
-  bool is_busy() const;
-
- private:
-  int sqlite_code_;
-};
 
 struct RunRow {
   int64_t id = 0;

@@ -5,6 +5,7 @@
 /// Qt-free plain functions and a value class; callable from any thread.
 
 #include <parity/analysis/curve_analysis.h>
+#include <parity/ui/ui_error.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -23,7 +24,7 @@ struct DecimateOptions {
 /// and the first point after it are kept too, so lines reach the edges. Output has at most
 /// 4 * pixel_width + 2 points. One pass over the visible points (plus two binary searches);
 /// `out` is cleared and reused so a redraw allocates nothing once it has grown.
-/// Throws analysis::AnalysisError for mismatched lengths or pixel_width < 1.
+/// Throws UiError for mismatched lengths or pixel_width < 1.
 void decimate_min_max(const analysis::Series& s, const DecimateOptions& options,
                       analysis::Series& out);
 

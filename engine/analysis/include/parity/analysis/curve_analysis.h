@@ -6,6 +6,8 @@
 /// A Series is y against x with x non-decreasing (step, samples seen, epoch or wall time all are);
 /// every function here assumes that order and does not sort.
 
+#include <parity/analysis/analysis_error.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -13,13 +15,6 @@
 #include <vector>
 
 namespace parity::analysis {
-
-/// A bad argument to an analysis function (mismatched lengths, a weight out of range, ...).
-/// what() names the argument and its value.
-class AnalysisError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 /// y against x; x.size() == y.size(), x non-decreasing.
 struct Series {

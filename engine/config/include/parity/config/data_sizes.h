@@ -3,6 +3,7 @@
 /// evaluation samples come from: read from the files' headers and lines without decoding them, so
 /// `plan` and the window know a csv's size. Torch-free; the trainer's loader splits the same way.
 
+#include <parity/config/dataset_error.h>
 #include <parity/config/run_config.h>
 
 #include <cstdint>
@@ -11,12 +12,6 @@
 #include <string>
 
 namespace parity::config {
-
-/// A dataset file that cannot be read: names the file and what was wrong with it.
-class DatasetError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 /// Debian's dataset-fashion-mnist folder.
 inline constexpr const char* kFashionMnistDir = "/usr/share/datasets/fashion-mnist";

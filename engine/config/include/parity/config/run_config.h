@@ -2,6 +2,8 @@
 /// RunConfig: one setup of one experiment, everything a run needs to be reproduced.
 /// Torch-free: the GUI and the CLI validate and plan with it without linking LibTorch.
 
+#include <parity/config/config_error.h>
+
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -25,21 +27,6 @@ enum class LossKind { kAuto, kMse, kCrossEntropy };
 /// the sum over the step's valid items on every rank / their all-reduced count
 /// (num_items_in_batch).
 enum class LossNormalization { kPerBatch, kGlobal };
-
-/// A config value that is not allowed. what() reads "<field>: <value> is not allowed; <allowed>",
-/// or "<field>: <value> is not allowed <condition>; <allowed>" when the value is refused only in
-/// combination with another field (e.g. "mixed_precision: fp16 is not allowed on cpu; ...").
-class ConfigError : public std::runtime_error {
- public:
-  ConfigError(std::string field, std::string value, std::string allowed);
-  ConfigError(std::string field, std::string value, std::string allowed, std::string condition);
-  const std::string& field() const { return field_; }
-  const std::string& value() const { return value_; }
-  const std::string& allowed() const { return allowed_; }
-
- private:
-  std::string field_, value_, allowed_;
-};
 
 /// One problem found by check(): the field (snake_case, as in JSON) and the full message.
 struct ConfigIssue {

@@ -7,19 +7,13 @@
 
 #include <parity/analysis/verdict.h>
 #include <parity/storage/database.h>
+#include <parity/stored_runs/stored_run_error.h>
 
 #include <cstdint>
 #include <stdexcept>
 #include <vector>
 
 namespace parity::stored_runs {
-
-/// A stored run that cannot be read as a verdict input: it is not in the database, or its
-/// config does not load. what() names the run (and the database or the config's problem).
-class StoredRunError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 /// The row's id, label, config (parsed from config_json), final evaluation loss and accuracy
 /// and samples/s, with `global_steps` (the rank -1 rows, in step order) as the curve. The train

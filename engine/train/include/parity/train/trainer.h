@@ -6,6 +6,7 @@
 #include <parity/config/run_config.h>
 #include <parity/launch/step_record.h>
 #include <parity/launch/worker_contract.h>
+#include <parity/train/train_error.h>
 
 #include <atomic>
 #include <cstdint>
@@ -15,12 +16,6 @@
 #include <vector>
 
 namespace parity::train {
-
-/// Failure inside the training loop (bad data path, collective error, ...).
-class TrainError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 /// Test seams, and only those: the worker and the window never set them. Every default keeps
 /// train() as it runs in production.

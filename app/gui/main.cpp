@@ -1,5 +1,6 @@
 // parity: the dashboard. Command line:
 //   parity [--db FILE] [--demo] [--screenshot FILE.png [--timeout SECONDS]]
+#include <parity/storage/storage_error.h>
 #include <parity/ui/main_window.h>
 #include <parity/ui/screenshot_trigger.h>
 
@@ -97,7 +98,14 @@ int main(int argc, char** argv) {
   if (path.isEmpty() && !parser.positionalArguments().isEmpty()) {
     path = parser.positionalArguments().front();
   }
-  if (path.isEmpty()) path = parity::ui::MainWindow::lastDatabasePath();
+  if (path.isEmpty()) {
+    try {
+      path = parity::ui::MainWindow::lastDatabasePath();
+    } catch (const parity::storage::StorageError& e) {  // neither XDG_DATA_HOME nor HOME is set
+      std::fprintf(stderr, "parity: %s; give the database with --db FILE\n", e.what());
+      return 2;
+    }
+  }
   window.openDatabase(QFileInfo(path).absoluteFilePath());
 
   FirstPaintProbe probe(clock);

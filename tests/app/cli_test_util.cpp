@@ -16,17 +16,6 @@ namespace parity::cli::testing {
 
 namespace fs = std::filesystem;
 
-TempDir::TempDir() {
-  std::string pattern = (fs::temp_directory_path() / "parity-cli-test-XXXXXX").string();
-  if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-  path_ = pattern;
-}
-
-TempDir::~TempDir() {
-  std::error_code ec;
-  fs::remove_all(path_, ec);
-}
-
 pid_t start_cli(const std::vector<std::string>& args, const std::string& data_home,
                 const std::string& out_path, const std::string& err_path,
                 const std::vector<std::string>& extra_env) {

@@ -3,6 +3,7 @@
 
 #include <parity/config/run_config.h>
 #include <parity/storage/database.h>
+#include <parity/test_support/temp_dir.h>
 #include <sys/types.h>
 
 #include <cstdint>
@@ -12,18 +13,7 @@
 namespace parity::cli::testing {
 
 /// A fresh folder under $TMPDIR (or /tmp), removed with everything in it on destruction.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::string& path() const { return path_; }
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
+using test_support::TempDir;
 
 struct CliResult {
   int exit_code = -1;  ///< -1 when killed by a signal

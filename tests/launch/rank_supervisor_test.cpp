@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <parity/launch/rank_supervisor.h>
+#include <parity/test_support/temp_dir.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -76,18 +77,7 @@ void expect_all_gone(const LaunchResult& result, size_t expected) {
   }
 }
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "parity-launcher-test-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using test_support::TempDir;
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path);

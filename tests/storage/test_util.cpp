@@ -8,18 +8,6 @@
 
 namespace parity::storage::testing {
 
-TempDir::TempDir() {
-  const char* tmp = std::getenv("TMPDIR");
-  std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/parity_storage_XXXXXX";
-  if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed for " + pattern);
-  path_ = pattern;
-}
-
-TempDir::~TempDir() {
-  std::error_code ec;
-  std::filesystem::remove_all(path_, ec);
-}
-
 namespace {
 sqlite3_stmt* prepare_one_row(sqlite3* db, const std::string& sql) {
   sqlite3_stmt* st = nullptr;

@@ -2,6 +2,7 @@
 // Helpers shared by the storage tests: a temporary folder, raw SQL, and a strict CSV reader.
 
 #include <parity/storage/database.h>
+#include <parity/test_support/temp_dir.h>
 #include <sqlite3.h>
 
 #include <cstdint>
@@ -11,18 +12,7 @@
 namespace parity::storage::testing {
 
 /// A fresh folder under $TMPDIR (or /tmp), removed with everything in it on destruction.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::string& path() const { return path_; }
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
+using test_support::TempDir;
 
 /// A step row of run `run` with round, step-derived epoch, samples, lr and time.
 inline StepRow step_row(int64_t run, int64_t step, int rank, double loss) {

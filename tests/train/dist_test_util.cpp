@@ -13,17 +13,6 @@
 
 namespace parity::train::testing {
 
-TempDir::TempDir() {
-  std::string tmpl = (std::filesystem::temp_directory_path() / "parity-test-XXXXXX").string();
-  if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-  path_ = tmpl;
-}
-
-TempDir::~TempDir() {
-  std::error_code ec;
-  std::filesystem::remove_all(path_, ec);
-}
-
 ThreadedRun train_threaded(const config::RunConfig& config, const TrainerTestHooks& hooks) {
   TempDir dir;
   const int w = config.num_processes;

@@ -3,6 +3,7 @@
 
 #include <parity/config/run_config.h>
 #include <parity/launch/step_record.h>
+#include <parity/test_support/temp_dir.h>
 #include <parity/train/trainer.h>
 
 #include <functional>
@@ -26,15 +27,7 @@ class VectorSink : public launch::StepSink {
 };
 
 /// A fresh private folder under $TMPDIR, removed by the destructor.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using test_support::TempDir;
 
 struct ThreadedRun {
   VectorSink sink;                              // rank 0's records

@@ -72,8 +72,6 @@ bool LossChart::isZoomed() const { return d_->zoomX_.has_value() || d_->zoomY_.h
 bool LossChart::accelerated() const { return d_->accelerated_; }
 void LossChart::setPointBudget(int points) { d_->pointBudget_ = points > 0 ? points : (1 << 30); }
 int LossChart::pointBudget() const { return d_->pointBudget_; }
-void LossChart::setColumnPixels(double pixels) { d_->columnPixels_ = std::max(1.0, pixels); }
-double LossChart::columnPixels() const { return d_->columnPixels_; }
 std::pair<double, double> LossChart::xRange() const { return d_->shownX_; }
 std::pair<double, double> LossChart::yRange() const {
   if (!d_->logY_) return d_->shownY_;

@@ -184,7 +184,7 @@ int LossChart::decimationColumns(double width) const {
   int lines = 0;
   for (const RunSeries& rs : d_->runs_)
     lines += (d_->beta_ > 0 ? 2 : 1) + static_cast<int>(rs.ranks.size());
-  const int perPixel = std::max(50, static_cast<int>(width / d_->columnPixels_));
+  const int perPixel = std::max(50, static_cast<int>(width));
   // While the user zooms or pans, a quarter of the budget; the full one once they pause.
   const int budget = d_->interacting_ ? d_->pointBudget_ / 4 : d_->pointBudget_;
   const int budgeted = lines > 0 ? budget / (4 * lines) : perPixel;

@@ -106,7 +106,6 @@ struct LossChart::Private {
   int redraws_ = 0;
   int drawnPoints_ = 0;
 
-  double columnPixels_ = 1.0;
   int pointBudget_ = 40000;
   bool accelerated_ = false;
   analysis::Axis xKind_ = analysis::Axis::kSamples;

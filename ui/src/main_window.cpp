@@ -1,3 +1,4 @@
+#include <parity/storage/database.h>
 #include <parity/storage/run_status.h>
 #include <parity/ui/chart_panel.h>
 #include <parity/ui/compare_panel.h>
@@ -22,7 +23,6 @@
 #include <QResizeEvent>
 #include <QSettings>
 #include <QSpinBox>
-#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTimer>
 #include <cstdio>
@@ -75,9 +75,9 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
 
 MainWindow::~MainWindow() = default;
 
+// The same path parity-cli uses (storage's XDG rule), so both open one database by default.
 QString MainWindow::defaultDatabasePath() {
-  return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
-      .filePath("parity.db");
+  return QString::fromStdString(storage::default_database_path());
 }
 
 void MainWindow::createDocks() {

@@ -44,7 +44,7 @@ EvalResult Evaluator::evaluate(Model& model) const {
       out = model.forward(x);
     }
     if (test_.tokens()) {  // per token: the loss and accuracy of each next-token prediction
-      loss_sum += compute_token_loss(out, y, /*sum=*/true).item<double>();
+      loss_sum += compute_token_loss(out, y, Reduction::kSum).item<double>();
       const int64_t len = y.size(1);
       if (len > 1) {
         auto labels = y.narrow(1, 1, len - 1);
@@ -55,7 +55,7 @@ EvalResult Evaluator::evaluate(Model& model) const {
       count += static_cast<double>(count_items(y, /*tokens=*/true));
       continue;
     }
-    loss_sum += compute_loss(loss_, out, y, num_outputs_, /*sum=*/true).item<double>();
+    loss_sum += compute_loss(loss_, out, y, num_outputs_, Reduction::kSum).item<double>();
     if (loss_ == config::LossKind::kCrossEntropy || y.scalar_type() == torch::kInt64) {
       correct += out.argmax(1).eq(y).sum().item<double>();
     }

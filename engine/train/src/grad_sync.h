@@ -19,7 +19,7 @@ struct LocalStepMetrics {
 
 /// The step's metrics, identical on every rank after the sync.
 struct GlobalStepMetrics {
-  std::vector<double> rank_losses;  // index = rank (0 for ranks that did not participate)
+  std::vector<double> rank_losses;  // index = rank (NaN for ranks that did not participate)
   double loss = 0;                  // mean over participating ranks
   int participants = 0;
   int64_t samples = 0;

@@ -5,7 +5,8 @@
 namespace parity::train {
 
 torch::Tensor compute_loss(config::LossKind loss, const torch::Tensor& output,
-                           const torch::Tensor& target, int64_t num_outputs, bool sum) {
+                           const torch::Tensor& target, int64_t num_outputs, Reduction reduction) {
+  const bool sum = reduction == Reduction::kSum;
   namespace F = torch::nn::functional;
   auto out = output.to(torch::kFloat32);
   if (loss == config::LossKind::kCrossEntropy) {
@@ -20,7 +21,7 @@ torch::Tensor compute_loss(config::LossKind loss, const torch::Tensor& output,
 }
 
 torch::Tensor compute_token_loss(const torch::Tensor& output, const torch::Tensor& target,
-                                 bool sum) {
+                                 Reduction reduction) {
   namespace F = torch::nn::functional;
   const int64_t len = output.size(1);
   if (len < 2) return torch::zeros({}, output.options().dtype(torch::kFloat32));
@@ -29,7 +30,7 @@ torch::Tensor compute_token_loss(const torch::Tensor& output, const torch::Tenso
   auto l = F::cross_entropy(
       logits, labels,
       F::CrossEntropyFuncOptions().reduction(torch::kSum).ignore_index(kIgnoreIndex));
-  if (sum) return l;
+  if (reduction == Reduction::kSum) return l;
   const auto items = labels.ne(kIgnoreIndex).sum();
   return l / items.clamp_min(1).to(torch::kFloat32);
 }

@@ -327,8 +327,9 @@ void Trainer::forward_backward(const std::vector<int64_t>& batch) {
   }
   const bool tokens = data_.train.tokens();
   const bool global = global_normalization();
-  auto loss = tokens ? compute_token_loss(out, y, /*sum=*/global)
-                     : compute_loss(loss_kind_, out, y, data_.num_outputs, /*sum=*/global);
+  const Reduction reduction = global ? Reduction::kSum : Reduction::kMean;
+  auto loss = tokens ? compute_token_loss(out, y, reduction)
+                     : compute_loss(loss_kind_, out, y, data_.num_outputs, reduction);
   auto t2 = Clock::now();
   if (global) {
     // This rank's item losses over the step's items on every rank, times the ranks the gradient

@@ -100,9 +100,6 @@ class LossChart : public QObject {
   /// pixel when per-pixel decimation of every drawn line would exceed it. 0 = no limit.
   void setPointBudget(int points);
   int pointBudget() const;
-  /// Width of one decimation column in pixels (1 = per-pixel min/max).
-  void setColumnPixels(double pixels);
-  double columnPixels() const;
   /// Visible ranges as last drawn.
   std::pair<double, double> xRange() const;
   std::pair<double, double> yRange() const;

@@ -24,8 +24,6 @@ class DistributedBatchSampler {
   const std::vector<Batch>& batches() const { return batches_; }
   /// Batch count of every rank this epoch (index = rank); ranks can differ with even_batches=false.
   const std::vector<int64_t>& batches_per_rank() const { return counts_; }
-  int64_t dataset_size() const { return size_; }
-  const ShardOptions& options() const { return options_; }
 
  private:
   int64_t size_;

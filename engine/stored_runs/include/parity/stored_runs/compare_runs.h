@@ -15,10 +15,12 @@
 
 namespace parity::stored_runs {
 
-/// The row's id, label, config (parsed from config_json), final evaluation loss and accuracy
-/// and samples/s, with `global_steps` (the rank -1 rows, in step order) as the curve. The train
-/// size and wall time are left to the verdict's defaults. Throws StoredRunError ("run N has a
-/// config that does not load: ...") when config_json is not a RunConfig.
+/// The row's id, label, config (parsed from config_json), final evaluation loss and accuracy,
+/// samples/s, the train size it recorded (schema 2; older runs leave it to known_train_size())
+/// and the model rank 0 built (schema 4; unrecorded when absent or unreadable), with
+/// `global_steps` (the rank -1 rows, in step order) as the curve. The wall time is left to the
+/// verdict's default (the last point's). Throws StoredRunError ("run N has a config that does
+/// not load: ...") when config_json is not a RunConfig.
 analysis::CompareRun compare_run(const storage::RunRow& row,
                                  const std::vector<storage::StepRow>& global_steps);
 

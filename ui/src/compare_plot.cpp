@@ -34,6 +34,30 @@ void setRoundRange(QValueAxis* axis, double lo, double hi, int ticks) {
   axis->setTickCount(std::clamp(static_cast<int>(std::lround((b - a) / step)) + 1, 2, 12));
 }
 
+// The extremes of what has been drawn, to fit the axes to.
+struct Extent {
+  double x0 = std::numeric_limits<double>::infinity(), x1 = -x0;
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+};
+
+// ys over xs, decimated to `width` pixel columns (each line on its own, which keeps its
+// extremes), as a new series; `extent` grows to cover it.
+QLineSeries* decimatedLine(const std::vector<double>& xs, const std::vector<double>& ys, int width,
+                           Extent& extent) {
+  const analysis::Series s = decimate_min_max(analysis::Series{xs, ys}, {analysis::Range{}, width});
+  auto* series = new QLineSeries;
+  QList<QPointF> points;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    points.append(QPointF(s.x[i], s.y[i]));
+    extent.lo = std::min(extent.lo, s.y[i]);
+    extent.hi = std::max(extent.hi, s.y[i]);
+    extent.x0 = std::min(extent.x0, s.x[i]);
+    extent.x1 = std::max(extent.x1, s.x[i]);
+  }
+  series->replace(points);
+  return series;
+}
+
 }  // namespace
 
 void ComparePanel::plot() {
@@ -75,20 +99,13 @@ void ComparePanel::plotAllowedBand(QValueAxis* x, QValueAxis* y, double& lo, dou
     down.push_back(-w);
   }
   const int width = std::max(100, deltaView_->width());
-  auto line = [&](const std::vector<double>& ys) {
-    const analysis::Series s =
-        decimate_min_max(analysis::Series{group->band.x, ys}, {analysis::Range{}, width});
-    auto* series = new QLineSeries;
-    QList<QPointF> points;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-      points.append(QPointF(s.x[i], s.y[i]));
-      lo = std::min(lo, s.y[i]);
-      hi = std::max(hi, s.y[i]);
-    }
-    series->replace(points);
-    return series;
-  };
-  auto* band = new QAreaSeries(line(up), line(down));
+  Extent extent;
+  extent.lo = lo;
+  extent.hi = hi;
+  auto* band = new QAreaSeries(decimatedLine(group->band.x, up, width, extent),
+                               decimatedLine(group->band.x, down, width, extent));
+  lo = extent.lo;
+  hi = extent.hi;
   band->setBrush(QColor(128, 128, 128, 50));
   band->setPen(Qt::NoPen);
   QStringList ids;
@@ -182,29 +199,12 @@ void ComparePanel::plotSeedGroups() {
                             : tr("Seed groups: mean and min–max band"));
   auto [x, y] = addAxes();
   const int width = std::max(100, deltaView_->width());
-  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-  double x0 = lo, x1 = -lo;
+  Extent extent;
   for (const analysis::SeedGroup& g : comparison_.groups) {
     if (g.band.x.empty()) continue;
     const QColor color = LossChart::colorFor(g.run_ids.front());
-    // Each of mean, lo and hi decimated on its own keeps its extremes.
-    auto line = [&](const std::vector<double>& ys) {
-      const analysis::Series s =
-          decimate_min_max(analysis::Series{g.band.x, ys}, {analysis::Range{}, width});
-      auto* series = new QLineSeries;
-      QList<QPointF> points;
-      for (std::size_t i = 0; i < s.size(); ++i) {
-        points.append(QPointF(s.x[i], s.y[i]));
-        lo = std::min(lo, s.y[i]);
-        hi = std::max(hi, s.y[i]);
-        x0 = std::min(x0, s.x[i]);
-        x1 = std::max(x1, s.x[i]);
-      }
-      series->replace(points);
-      return series;
-    };
-    QLineSeries* upper = line(g.band.hi);
-    QLineSeries* lower = line(g.band.lo);
+    QLineSeries* upper = decimatedLine(g.band.x, g.band.hi, width, extent);
+    QLineSeries* lower = decimatedLine(g.band.x, g.band.lo, width, extent);
     auto* band = new QAreaSeries(upper, lower);
     QColor fill = color;
     fill.setAlpha(60);
@@ -216,14 +216,14 @@ void ComparePanel::plotSeedGroups() {
     deltaChart_->addSeries(band);
     band->attachAxis(x);
     band->attachAxis(y);
-    QLineSeries* mean = line(g.band.mean);
+    QLineSeries* mean = decimatedLine(g.band.x, g.band.mean, width, extent);
     mean->setColor(color);
     mean->setName(tr("mean (spread %1)").arg(g.spread, 0, 'g', 3));
     deltaChart_->addSeries(mean);
     mean->attachAxis(x);
     mean->attachAxis(y);
   }
-  if (lo <= hi) setRoundRanges(x, y, x0, x1, lo, hi);
+  if (extent.lo <= extent.hi) setRoundRanges(x, y, extent.x0, extent.x1, extent.lo, extent.hi);
 }
 
 }  // namespace parity::ui

@@ -5,6 +5,7 @@
 
 #include <fstream>
 
+#include "ci_skip.h"
 #include "dist_test_util.h"
 
 namespace parity::train {
@@ -46,7 +47,7 @@ TEST(ReadIdx, RejectsBadMagicAndTruncation) {
 
 TEST(FashionMnist, LoadsDebiansFilesWhenInstalled) {
   if (!std::ifstream(std::string(config::kFashionMnistDir) + "/t10k-labels-idx1-ubyte.gz").good()) {
-    GTEST_SKIP() << "dataset-fashion-mnist is not installed";
+    PARITY_SKIP_OR_FAIL() << "dataset-fashion-mnist is not installed";
   }
   config::RunConfig c;
   c.train_samples = 1000;

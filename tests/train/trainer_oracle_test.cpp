@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "ci_skip.h"
 #include "datasets.h"
 #include "dist_test_util.h"
 
@@ -53,7 +54,7 @@ bool have_fashion_mnist() {
 constexpr double kAbsTolerance = 1e-6;
 
 TEST(TrainerOracle, PerStepLossesEqualPyTorchs) {
-  if (!have_fashion_mnist()) GTEST_SKIP() << "dataset-fashion-mnist is not installed";
+  if (!have_fashion_mnist()) PARITY_SKIP_OR_FAIL() << "dataset-fashion-mnist is not installed";
   const auto oracle = read_oracle();
   const auto& experiment = oracle.at("config");
   ASSERT_FALSE(oracle.at("runs").empty());

@@ -2,8 +2,10 @@
 // goes away (its stdout and stderr pipes closed), and the database file is deleted or renamed
 // while the run writes to it.
 #include <fcntl.h>
+#include <grp.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "ci_skip.h"
 #include "cli_test_util.h"
 #include "fault_util.h"
 
@@ -112,6 +115,56 @@ TEST(CliFaultMatrix, ADatabaseRenamedMidRunFailsTheRunAndTheRenamedFileKeepsIt) 
   EXPECT_EQ(row->steps_done, static_cast<int64_t>(steps.size()));
   std::cout << "[ info ] database renamed: the run failed " << s << " s later; " << steps.size()
             << " steps kept in the renamed file\n";
+}
+
+/// parity-cli ARGS run as the unprivileged user nobody (uid 65534), stdout and stderr captured.
+CliResult run_cli_as_nobody(const std::vector<std::string>& args, const TempDir& io) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int out = ::open(io.file("out").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int err = ::open(io.file("err").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(out, 1);
+    ::dup2(err, 2);
+    if (::setgroups(0, nullptr) != 0 || ::setgid(65534) != 0 || ::setuid(65534) != 0) ::_exit(126);
+    std::vector<std::string> all{PARITY_CLI};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : all) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::setenv("XDG_DATA_HOME", "/nonexistent", 1);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  CliResult r;
+  r.exit_code = wait_cli(pid);
+  r.out = read_file(io.file("out"));
+  r.err = read_file(io.file("err"));
+  return r;
+}
+
+TEST(CliFaultMatrix, AnotherUsersReadOnlyDatabaseIsViewedByAPlainUser) {
+  if (::geteuid() != 0) PARITY_SKIP_OR_FAIL() << "running as another user needs root";
+  TempDir home, io;
+  const std::string db_path = home.file("runs.db");
+  {
+    storage::Database db(db_path);
+    add_finished_run(db, tiny_config("mine", 1, 8), 5);
+  }  // closed: a WAL database with no -wal or -shm beside it
+  // root's 0444 file in root's 0755 folder: nobody may read both and write neither.
+  ASSERT_EQ(::chmod(home.path().c_str(), 0755), 0);
+  ASSERT_EQ(::chmod(db_path.c_str(), 0444), 0);
+  ASSERT_EQ(::chmod(io.path().c_str(), 0777), 0);
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"list", "--db", db_path},
+        std::vector<std::string>{"show", "1", "--db", db_path}}) {
+    const CliResult r = run_cli_as_nobody(args, io);
+    // Before: "attempt to write a readonly database" (SQLITE_READONLY, not CANTOPEN, was not
+    // retried immutable).
+    EXPECT_EQ(r.exit_code, 0) << args[0] << ": " << r.err;
+    EXPECT_TRUE(contains(r.err, "opened read-only")) << r.err;
+    EXPECT_FALSE(contains(r.err, "readonly database")) << r.err;
+    EXPECT_TRUE(contains(r.out, "mine")) << r.out;
+  }
 }
 
 }  // namespace

@@ -56,14 +56,21 @@ TEST(CliLimits, AnotherProgramsSqliteFileGetsOneLine) {
                    nullptr, nullptr, nullptr),
       SQLITE_OK);
   sqlite3_close(raw);
-  for (const char* verb : {"list", "show"}) {
+  const std::string before = read_file(path);
+  ASSERT_EQ(before.at(18), 1) << "a rollback-journal file to begin with";
+  for (const char* verb : {"list", "show", "export", "run"}) {
     std::vector<std::string> args{verb, "--db", path};
     if (std::string(verb) == "show") args.insert(args.begin() + 1, "1");
+    if (std::string(verb) == "export") args.insert(args.end(), {"--out", home.file("o.csv")});
+    if (std::string(verb) == "run") args = fake_run(path, "ok", 1, 2);
     CliResult r = run_cli(args, home.path());
     EXPECT_EQ(r.exit_code, 1) << verb;
     EXPECT_TRUE(contains(r.err, "not a Parity database")) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_FALSE(contains(r.err, "CREATE")) << r.err;
+    // Not written at all: before, its header's bytes 18-19 went from 1 (rollback) to 2 (WAL).
+    EXPECT_EQ(read_file(path), before) << verb << " changed another program's file";
+    EXPECT_FALSE(std::filesystem::exists(path + "-wal")) << verb;
   }
 }
 

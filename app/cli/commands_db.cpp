@@ -84,7 +84,8 @@ int show_command(const std::string& db_arg, const std::string& run_arg) {
   const int64_t id = parse_id(run_arg, "RUN");
   auto r = db.get_run(id);
   if (!r) throw UsageError("no run " + std::to_string(id) + " in " + db.path());
-  std::cout << "run " << r->id << "  " << r->label << "  " << storage::to_string(r->status) << "\n";
+  std::cout << "run " << r->id << "  " << terminal_safe(r->label) << "  "
+            << storage::to_string(r->status) << "\n";
   std::cout << "created " << fmt_time(r->created_at);
   if (r->started_at > 0) std::cout << ", started " << fmt_time(r->started_at);
   if (r->finished_at > 0) std::cout << ", ended " << fmt_time(r->finished_at);
@@ -97,9 +98,9 @@ int show_command(const std::string& db_arg, const std::string& run_arg) {
   if (r->final_eval_loss) std::cout << ", eval loss " << fmt(r->final_eval_loss, 6);
   if (r->final_accuracy) std::cout << ", accuracy " << fmt_percent(r->final_accuracy);
   if (r->final_loss || r->final_eval_loss) std::cout << "\n";
-  if (!r->error.empty()) std::cout << "error: " << r->error << "\n";
-  if (!r->notes.empty()) std::cout << "notes: " << r->notes << "\n";
-  std::cout << "config:\n" << r->config_json << "\n";
+  if (!r->error.empty()) std::cout << "error: " << terminal_safe(r->error) << "\n";
+  if (!r->notes.empty()) std::cout << "notes: " << terminal_safe(r->notes) << "\n";
+  std::cout << "config:\n" << terminal_safe(r->config_json, Breaks::kKeep) << "\n";
   const auto evals = db.evals(id);
   if (!evals.empty()) {
     std::cout << "evaluations:\n";

@@ -85,6 +85,16 @@ Machines machines_of(const RunArgs& a) {
       m.master_addr = *file->main_process_ip;
     if (file->main_process_port && m.master_port == 0) m.master_port = *file->main_process_port;
   }
+  // Checked before the database is touched: a bad machine count or index writes no row.
+  const bool from_file = a.config.accelerate_config().has_value();
+  if (m.nnodes < 1)
+    throw UsageError(
+        std::string(from_file ? "num_machines (--accelerate-config) " : "--num-machines ") +
+        std::to_string(m.nnodes) + " is not allowed; it must be 1 or more");
+  if (m.node_rank < 0 || m.node_rank >= m.nnodes)
+    throw UsageError("--machine-rank " + std::to_string(m.node_rank) + " is not allowed with " +
+                     std::to_string(m.nnodes) + " machine" + (m.nnodes == 1 ? "" : "s") +
+                     "; it must be 0 to " + std::to_string(m.nnodes - 1));
   return m;
 }
 
@@ -112,6 +122,7 @@ int run_command(const RunArgs& a) {
       if (config.label.empty()) config.label = row->label;
       require_valid(config);
       require_hostable(config, a.nnodes);
+      machines_of(a);  // its checks, so the window's row says why
     } catch (const std::exception& e) {
       db->set_status(run_id, storage::RunStatus::kFailed, e.what());
       throw;

@@ -5,6 +5,7 @@
 #include <parity/launch/rank_supervisor.h>
 #include <parity/storage/database.h>
 #include <parity/stored_runs/compare_runs.h>
+#include <signal.h>
 
 #include <iostream>
 
@@ -14,6 +15,10 @@
 
 int main(int argc, char** argv) {
   using namespace parity;
+  // A run outlives the window or terminal that launched it: output to a closed pipe fails with
+  // EPIPE and is dropped (the stream stays failed), never a fatal SIGPIPE. The ranks get the
+  // default disposition back when they are spawned.
+  ::signal(SIGPIPE, SIG_IGN);
   CLI::App app{
       "parity-cli: train one model under different distributed setups (as Hugging Face "
       "Accelerate does), record the runs in SQLite, and tell arithmetic from bugs."};

@@ -25,6 +25,32 @@ size_t display_width(const std::string& s) {
 
 }  // namespace
 
+std::string terminal_safe(const std::string& text, Breaks breaks) {
+  std::string out;
+  out.reserve(text.size());
+  auto escape = [&](unsigned char byte) {
+    static const char kHex[] = "0123456789abcdef";
+    out += "\\x";
+    out += kHex[byte >> 4];
+    out += kHex[byte & 15];
+  };
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const auto next = i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0;
+    if (c == '\n' && breaks == Breaks::kKeep) {
+      out += '\n';
+    } else if (c < 0x20 || c == 0x7f) {
+      escape(c);
+    } else if (c == 0xc2 && next >= 0x80 && next <= 0x9f) {  // U+0080-U+009F, CSI among them
+      escape(next);
+      ++i;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
 void Table::print(std::ostream& out) const {
   std::vector<size_t> width(header_.size(), 0);
   for (size_t c = 0; c < header_.size(); ++c) width[c] = display_width(header_[c]);

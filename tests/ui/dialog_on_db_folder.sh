@@ -6,7 +6,9 @@
 # Usage: dialog_on_db_folder.sh PARITY PARITY_CLI OUT   (needs DISPLAY, xdotool; import optional)
 set -euo pipefail
 parity=$1 cli=$2 out=$3
-command -v xdotool >/dev/null || { echo "SKIP: xdotool is not installed"; exit 77; }
+# shellcheck source=require_tools.sh
+. "$(cd "$(dirname "$0")" && pwd)/require_tools.sh"
+require_tools xdotool
 mkdir -p "$out"
 # shellcheck source=xdotool_common.sh
 . "$(cd "$(dirname "$0")" && pwd)/xdotool_common.sh"

@@ -9,7 +9,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=xtest_begin.sh
-. "$here/xtest_begin.sh" "$1" "$2" "$3" xdotool import
+. "$here/xtest_begin.sh" "$1" "$2" "$3" xdotool import python3
 db=$dir/r.db
 "$cli" run --db "$db" -q --label "a run with a rather long label" --dataset synthetic-regression \
   --model linear --synthetic-samples 512 --per-device-batch-size 32 --num-processes 2 \

@@ -194,6 +194,7 @@ class Database {
  private:
   void open_read_write();
   void open_read_only();
+  void refuse_foreign_file();  ///< throws, before anything is written, on another program's file
   void migrate();
   std::string run_columns() const;
   /// read_run plus what a reader shows beyond the stored row (NaN finals, orphans when read-only).

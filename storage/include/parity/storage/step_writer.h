@@ -11,7 +11,11 @@
 /// - a hard error (disk full, I/O error, read-only file, a lock held past busy_wait_s) makes the
 ///   writer *failed*: failure() says why from then on (poll it to stop the run), the rows pushed
 ///   after it are not stored, and run updates are still attempted (so the run can be marked
-///   failed).
+///   failed);
+/// - the database file deleted, renamed or replaced under its name (checked before each commit and
+///   heartbeat by device and inode, as a connection would otherwise go on committing to an
+///   unlinked inode, or to a -wal under the old name) is a hard error too; the connection's WAL is
+///   checkpointed into the file it has, so a renamed database keeps the rows committed so far.
 /// Thread contract: push(), flush() and failure() from any thread; the connection is the writer
 /// thread's alone.
 
@@ -81,8 +85,13 @@ class StepWriter {
   /// Writes the batch, waiting out busy refusals; returns a hard error's message or "".
   std::string write(Database& db, Batch& batch);
   std::string beat(Database& db);
+  /// "" while path_ still names the file opened at construction, else what became of it.
+  std::string file_lost(Database& db);
+  void keep_in_file(Database& db);
   std::string path_;
   StepWriterOptions options_;
+  uint64_t device_ = 0, inode_ = 0;  ///< the file path_ named when the writer opened it
+  bool file_gone_ = false;           ///< path_ no longer names it (writer thread only)
   mutable std::mutex mutex_;
   std::condition_variable cv_;
   std::condition_variable flushed_cv_;

@@ -310,6 +310,14 @@ Diagnosis diagnose(const config::RunConfig& config, const config::RunConfig& ref
     Reading r = entry && entry->read_key ? entry->read_key(diff, s) : read_experiment_key(diff, s);
     (r.cause ? d.causes : d.info).push_back({diff.key, std::move(r.text)});
   }
+  // The summation order is fp32 rounding's: named as the cause only when nothing larger is (the
+  // combined proof aligns the threads with the rest either way).
+  const auto threads = std::find_if(d.causes.begin(), d.causes.end(),
+                                    [](const Reason& r) { return r.key == "threads_per_rank"; });
+  if (threads != d.causes.end() && d.causes.size() > 1) {
+    d.info.push_back(*threads);
+    d.causes.erase(threads);
+  }
   return d;
 }
 

@@ -75,8 +75,9 @@ int demo_command(const DemoArgs& a) {
   storage::Database db(db_path);
   std::vector<RunReport> reports;
   std::vector<int64_t> ids;
-  for (const auto& c : setups) {
+  for (auto c : setups) {
     if (stop.stopped()) break;
+    c.threads_per_rank = launch::resolved_threads_per_rank(c);  // recorded with the run
     const int64_t id = db.create_run(c.label, config::to_json(c));
     ids.push_back(id);
     reports.push_back(run_recorded(db, id, c, options));

@@ -9,6 +9,7 @@
 
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "cli_common.h"
 #include "commands.h"
@@ -65,13 +66,17 @@ int explain_command(const ExplainArgs& a) {
     options.launch.stop = stop.flag();
   }
   int proved = 0;
+  bool every_cause_aligned = true;  // no cause refused, none left out of the combined proof
+  std::optional<analysis::ProofResult> last;
   for (size_t i = 0; i < cfs.size(); ++i) {
     const analysis::Counterfactual& cf = cfs[i];
     std::cout << "[" << i + 1 << "/" << cfs.size() << "] " << cf.cause << ": ";
     if (!cf.config) {
       std::cout << "cannot be tested alone — " << cf.why_not << "\n";
+      every_cause_aligned = false;
       continue;
     }
+    if (cf.cause.rfind("all but ", 0) == 0) every_cause_aligned = false;
     std::cout << cf.change;
     if (a.dry_run) {
       std::cout << " (not run: --dry-run)\n";
@@ -83,11 +88,19 @@ int explain_command(const ExplainArgs& a) {
         compare_in_db(db, reference, {id}, stored_runs::proof_options());
     const analysis::ProofResult proof = analysis::judge_counterfactual(row, after.rows[1]);
     proved += proof.proof == analysis::Proof::kConfirmed;
+    last = proof;
     std::cout << "    -> run " << id << ": " << proof.text << "\n" << std::flush;
     if (stop.stopped()) break;
   }
   if (!a.dry_run) {
     std::cout << proved << " of " << cfs.size() << " counterfactuals confirmed\n";
+    // A bug is named only when every cause, the summation order included, was aligned by a
+    // counterfactual (the last one aligns them all) and the gap stayed.
+    if (every_cause_aligned && last && last->proof == analysis::Proof::kNotConfirmed &&
+        !stop.stopped()) {
+      std::cout << "possible bug: the gap stays with every named cause aligned (" << last->text
+                << ")\n";
+    }
   }
   return kExitOk;
 }

@@ -20,7 +20,6 @@ struct LaunchFlags {
   std::string log_dir;
   double hang_timeout_s = 120;
   double busy_wait_s = 120;
-  int threads_per_rank = 0;
   bool quiet = false;
 
   void add_to(CLI::App& sub) {
@@ -38,9 +37,6 @@ struct LaunchFlags {
                    "before the run fails")
         ->capture_default_str()
         ->check(zero_or_more());
-    sub.add_option("--threads-per-rank,--threads_per_rank", threads_per_rank,
-                   "intra-op threads per rank (default: cores / local ranks)")
-        ->check(zero_or_more());
     sub.add_flag("--quiet,-q", quiet, "no progress line");
   }
 
@@ -48,7 +44,6 @@ struct LaunchFlags {
     RunnerOptions o;
     o.launch.worker_path = resolve_worker(worker);
     o.launch.hang_timeout_s = hang_timeout_s;
-    o.launch.threads_per_rank = threads_per_rank;
     o.launch.stop = stop.flag();
     o.log_dir = log_dir;
     o.quiet = quiet;
@@ -160,6 +155,7 @@ int run_command(const RunArgs& a) {
   }
   if (!db) {
     db = std::make_unique<storage::Database>(db_or_default(a.launch.db));
+    config.threads_per_rank = launch::resolved_threads_per_rank(config, options.launch);
     run_id = db->create_run(config.label, config::to_json(config));
   }
   RunReport report = run_recorded(*db, run_id, config, options);
@@ -180,6 +176,7 @@ int run_set_command(const RunSetArgs& a) {
     if (c.label.empty()) c.label = config::default_label(c);
     require_valid(c);
     require_hostable(c, 1);
+    c.threads_per_rank = launch::resolved_threads_per_rank(c);  // recorded with the run
   }
   SignalStop stop;
   RunnerOptions options = a.launch.runner(stop);

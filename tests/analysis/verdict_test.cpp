@@ -124,10 +124,11 @@ TEST(Compare, UnscaledLrIsDifferentAndExplained) {
 }
 
 TEST(Compare, SameConfigDifferentCurveIsUnexplained) {
-  const CompareRun ref = make_run(1, regression(1, 16));
-  const CompareRun rerun = make_run(2, regression(1, 16), [](double s) {
-    return test::default_loss(s) * (s > 512 ? 1.01 : 1.0);
-  });
+  config::RunConfig recorded = regression(1, 16);
+  recorded.threads_per_rank = 2;  // the same summation order, recorded on both
+  const CompareRun ref = make_run(1, recorded);
+  const CompareRun rerun = make_run(
+      2, recorded, [](double s) { return test::default_loss(s) * (s > 512 ? 1.01 : 1.0); });
   const Comparison c = compare(ref, {rerun});
   EXPECT_TRUE(c.groups.empty());  // same seed: a rerun is no seed group
   ASSERT_EQ(c.rows[1].verdict, Verdict::kDifferent);

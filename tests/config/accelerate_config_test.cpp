@@ -66,6 +66,20 @@ TEST(AccelerateConfig, DeepSpeedAccumulationAndUnusedKeysAreReported) {
   EXPECT_EQ(a.ignored[1], "fsdp_config");
 }
 
+TEST(AccelerateConfig, UseSeedableSamplerTopLevelOrUnderDataloaderConfig) {
+  for (const char* text :
+       {"use_seedable_sampler: false\n", "dataloader_config:\n  use_seedable_sampler: false\n"}) {
+    const std::string path = write(text);
+    const AccelerateConfig a = read_accelerate_config(path);
+    std::remove(path.c_str());
+    ASSERT_EQ(a.use_seedable_sampler, false) << text;
+    EXPECT_TRUE(a.ignored.empty()) << text;
+    RunConfig c;
+    apply_accelerate_config(a, c);
+    EXPECT_FALSE(c.use_seedable_sampler) << text;
+  }
+}
+
 TEST(AccelerateConfig, BadFilesAndValuesAreNamed) {
   auto message = [](const std::string& text) {
     const std::string path = write(text);

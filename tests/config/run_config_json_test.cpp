@@ -221,3 +221,32 @@ TEST(RunConfigJson, SetAsPlainArrayAndErrors) {
 
 }  // namespace
 }  // namespace parity::config
+
+namespace parity::config {
+namespace {
+
+// field_text is what set_field_from_text reads back, for every field (lists, enums, booleans,
+// an unset data_seed): the counterfactuals set the reference's values through it.
+TEST(ConfigFields, FieldTextRoundTripsThroughSetFieldFromText) {
+  RunConfig from;
+  from.hidden = {256, 128};
+  from.features = {"a", "b"};
+  from.lr = 0.1;
+  from.mixed_precision = MixedPrecision::kBf16;
+  from.use_seedable_sampler = false;
+  from.threads_per_rank = 3;
+  EXPECT_EQ(field_text(from, "hidden"), "256,128");
+  EXPECT_EQ(field_text(from, "data_seed"), "");
+  EXPECT_EQ(field_text(from, "use_seedable_sampler"), "false");
+  for (const ConfigField& f : config_fields()) {
+    const std::string name(f.name);
+    if (name == "data_seed") continue;  // unset: "" means "follow the seed", not a value
+    RunConfig to;
+    set_field_from_text(to, name, field_text(from, name));
+    EXPECT_EQ(field_text(to, name), field_text(from, name)) << name;
+  }
+  EXPECT_EQ(to_json(RunConfig{}).find("\"threads_per_rank\": 0") != std::string::npos, true);
+}
+
+}  // namespace
+}  // namespace parity::config

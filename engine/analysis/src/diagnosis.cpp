@@ -4,12 +4,15 @@
 #include <parity/analysis/verdict.h>
 #include <parity/config/batch_plan.h>
 #include <parity/config/lr_schedule.h>
+#include <parity/config/sampler.h>
 
 #include <algorithm>
 #include <optional>
 #include <string>
 #include <utility>
 
+#include "cause_registry.h"
+#include "diagnosis_rules.h"
 #include "verdict_util.h"
 
 namespace parity::analysis {
@@ -34,15 +37,8 @@ std::vector<ConfigDiff> config_diff(const config::RunConfig& a,
   return out;
 }
 
-namespace {
+namespace verdict_detail {
 
-// The layers that make a model's arithmetic depend on the per-device batch or the rank's seed:
-// from the model as the run built it when recorded, else from the config's built-in options (a
-// TorchScript module without a record: unknown, so neither).
-struct Layers {
-  bool batch_norm = false;
-  double dropout = 0;  ///< the rate; > 0 when the model has dropout
-};
 Layers layers_of(const config::RunConfig& c, const std::optional<config::ModelSummary>& model) {
   if (model) {
     // A module with dropout whose rate could not be read still has dropout.
@@ -52,45 +48,30 @@ Layers layers_of(const config::RunConfig& c, const std::optional<config::ModelSu
   return {c.batch_norm, c.dropout};
 }
 
-// What the diagnosis knows about the two setups, worked out once and read by every rule.
-struct Setups {
-  Setups(const config::RunConfig& config, const config::RunConfig& reference,
-         std::optional<int64_t> train_size, std::optional<int64_t> reference_train_size,
-         const std::optional<config::ModelSummary>& model,
-         const std::optional<config::ModelSummary>& reference_model)
-      : config(config),
-        reference(reference),
-        layers(layers_of(config, model)),
-        layers_ref(layers_of(reference, reference_model)),
-        n(train_size ? train_size : config::known_train_size(config)),
-        n_ref(reference_train_size ? reference_train_size : config::known_train_size(reference)),
-        g(config::global_batch_size(config)),
-        g_ref(config::global_batch_size(reference)),
-        lr(config::effective_lr(config)),
-        lr_ref(config::effective_lr(reference)),
-        same_batch(g == g_ref),
-        same_lr(close(lr, lr_ref)),
-        plan(plan_or_none(config, n)),
-        plan_ref(plan_or_none(reference, n_ref)),
-        plans(plan && plan_ref),
-        scheduled(config.scheduler != config::SchedulerKind::kConstant || config.warmup_steps > 0 ||
-                  reference.scheduler != config::SchedulerKind::kConstant ||
-                  reference.warmup_steps > 0),
-        tails_differ(plans && (plan->padded_samples != plan_ref->padded_samples ||
-                               plan->dropped_samples != plan_ref->dropped_samples)) {}
-
-  const config::RunConfig& config;
-  const config::RunConfig& reference;
-  Layers layers, layers_ref;
-  std::optional<int64_t> n, n_ref;  ///< train sizes (passed, else known_train_size())
-  int64_t g, g_ref;                 ///< global batches
-  double lr, lr_ref;                ///< effective learning rates
-  bool same_batch, same_lr;
-  std::optional<config::SetupPlan> plan, plan_ref;  ///< nullopt when the size is unknown or refused
-  bool plans;                                       ///< both plans known
-  bool scheduled;                                   ///< either side has a schedule or warmup
-  bool tails_differ;  ///< the epochs' tails differ (padding or dropped samples)
-};
+Setups::Setups(const config::RunConfig& config, const config::RunConfig& reference,
+               std::optional<int64_t> train_size, std::optional<int64_t> reference_train_size,
+               const std::optional<config::ModelSummary>& model,
+               const std::optional<config::ModelSummary>& reference_model)
+    : config(config),
+      reference(reference),
+      layers(layers_of(config, model)),
+      layers_ref(layers_of(reference, reference_model)),
+      n(train_size ? train_size : config::known_train_size(config)),
+      n_ref(reference_train_size ? reference_train_size : config::known_train_size(reference)),
+      g(config::global_batch_size(config)),
+      g_ref(config::global_batch_size(reference)),
+      lr(config::effective_lr(config)),
+      lr_ref(config::effective_lr(reference)),
+      same_batch(g == g_ref),
+      same_lr(close(lr, lr_ref)),
+      plan(plan_or_none(config, n)),
+      plan_ref(plan_or_none(reference, n_ref)),
+      plans(plan && plan_ref),
+      scheduled(config.scheduler != config::SchedulerKind::kConstant || config.warmup_steps > 0 ||
+                reference.scheduler != config::SchedulerKind::kConstant ||
+                reference.warmup_steps > 0),
+      tails_differ(plans && (plan->padded_samples != plan_ref->padded_samples ||
+                             plan->dropped_samples != plan_ref->dropped_samples)) {}
 
 void global_batch_reason(const Setups& s, Diagnosis& d) {
   if (s.same_batch) return;
@@ -135,6 +116,8 @@ void lr_reason(const Setups& s, Diagnosis& d) {
   }
 }
 
+namespace {
+
 // The lr each optimizer step uses, as the engine advances the schedule: W scheduler steps per
 // optimizer step (one with split_batches), OneCycleLR capped at its total.
 std::vector<double> lr_curve(const config::RunConfig& c, int64_t n, int64_t steps) {
@@ -149,6 +132,8 @@ std::vector<double> lr_curve(const config::RunConfig& c, int64_t n, int64_t step
   }
   return lrs;
 }
+
+}  // namespace
 
 // The schedules compared where they act: the lr at equal samples seen, over the reference's
 // steps (the run's lr at the optimizer step that holds that sample). Without the train sizes,
@@ -215,18 +200,24 @@ void schedule_reason(const Setups& s, Diagnosis& d) {
   }
 }
 
-// Layers whose arithmetic depends on the per-device batch or on the rank's seed.
-void model_reasons(const Setups& s, Diagnosis& d) {
+// Batch norm normalises over the per-device micro-batch.
+void batch_norm_reason(const Setups& s, Diagnosis& d) {
+  const int64_t b = config::per_rank_micro_batch(s.config);
+  const int64_t b_ref = config::per_rank_micro_batch(s.reference);
+  if (s.layers.batch_norm && s.layers_ref.batch_norm && b != b_ref) {
+    d.causes.push_back({"batch_norm", "batch norm normalises over the per-device batch: " + num(b) +
+                                          " vs " + num(b_ref) +
+                                          " samples (a different model, not a reordering)"});
+  }
+}
+
+// Dropout masks follow the rank's seed and the batch's cut.
+void dropout_reason(const Setups& s, Diagnosis& d) {
   const config::RunConfig& c = s.config;
   const config::RunConfig& r = s.reference;
   const int64_t b = config::per_rank_micro_batch(c), b_ref = config::per_rank_micro_batch(r);
   const bool reshaped = b != b_ref || c.num_processes != r.num_processes;
   const Layers& l = s.layers;
-  if (l.batch_norm && s.layers_ref.batch_norm && b != b_ref) {
-    d.causes.push_back({"batch_norm", "batch norm normalises over the per-device batch: " + num(b) +
-                                          " vs " + num(b_ref) +
-                                          " samples (a different model, not a reordering)"});
-  }
   if (l.dropout > 0 && s.layers_ref.dropout > 0 && reshaped) {
     const bool same_masks = !c.device_specific_seed && c.num_processes > 1;
     const std::string rate = l.dropout >= 1e-6 ? " " + num(l.dropout) : "";
@@ -238,6 +229,13 @@ void model_reasons(const Setups& s, Diagnosis& d) {
                         ", unlike " + processes(r.num_processes) + " x " + num(b_ref) +
                         "; the curves can agree only statistically"});
   }
+}
+
+// Per-batch normalisation on token data weighs micro-batches, not tokens.
+void token_normalization_reason(const Setups& s, Diagnosis& d) {
+  const config::RunConfig& c = s.config;
+  const config::RunConfig& r = s.reference;
+  const int64_t b = config::per_rank_micro_batch(c), b_ref = config::per_rank_micro_batch(r);
   const bool per_batch = c.loss_normalization == config::LossNormalization::kPerBatch &&
                          r.loss_normalization == config::LossNormalization::kPerBatch;
   const bool split_differently = b != b_ref || c.num_processes != r.num_processes ||
@@ -255,155 +253,46 @@ void model_reasons(const Setups& s, Diagnosis& d) {
   }
 }
 
-// The epoch's tail: samples repeated by even_batches, samples dropped by drop_last.
-void tail_reasons(const Setups& s, Diagnosis& d) {
+// The epoch's tail: samples repeated by even_batches.
+void padding_reason(const Setups& s, Diagnosis& d) {
   if (!s.plans) return;
   const config::SetupPlan& plan = *s.plan;
   const config::SetupPlan& plan_ref = *s.plan_ref;
-  if (plan.padded_samples != plan_ref.padded_samples) {
-    const bool mine = plan.padded_samples > 0;
-    const config::RunConfig& c = mine ? s.config : s.reference;
-    const int64_t n = mine ? *s.n : *s.n_ref;
-    const int64_t per_step = config::samples_per_micro_step(c);
-    d.causes.push_back(
-        {"padding",
-         std::string(mine ? "" : "reference: ") + "dataset size " + num(n) +
-             " does not divide by " +
-             (c.gradient_accumulation_steps == 1 ? "global batch " : "batch x processes ") +
-             num(per_step) + ": even_batches repeats samples (" + num(plan.padded_samples) +
-             " vs " + num(plan_ref.padded_samples) + " per epoch)"});
-  }
-  if (plan.dropped_samples != plan_ref.dropped_samples) {
-    d.causes.push_back({"dropped", "drop_last drops " + num(plan.dropped_samples) + " vs " +
-                                       num(plan_ref.dropped_samples) + " samples per epoch"});
-  }
+  if (plan.padded_samples == plan_ref.padded_samples) return;
+  const bool mine = plan.padded_samples > 0;
+  const config::RunConfig& c = mine ? s.config : s.reference;
+  const int64_t n = mine ? *s.n : *s.n_ref;
+  const int64_t per_step = config::samples_per_micro_step(c);
+  d.causes.push_back(
+      {"padding",
+       std::string(mine ? "" : "reference: ") + "dataset size " + num(n) + " does not divide by " +
+           (c.gradient_accumulation_steps == 1 ? "global batch " : "batch x processes ") +
+           num(per_step) + ": even_batches repeats samples (" + num(plan.padded_samples) + " vs " +
+           num(plan_ref.padded_samples) + " per epoch)"});
 }
 
-// How one differing config key reads: a cause (it can explain a gap) or information.
-struct Reading {
-  bool cause;
-  std::string text;
-};
-Reading cause(std::string text) { return {true, std::move(text)}; }
-Reading info(std::string text) { return {false, std::move(text)}; }
-std::string vs(const ConfigDiff& d) { return d.value + " vs " + d.reference; }
-
-// The flags that only touch the epoch's tail: no effect when every step is a full batch on both
-// sides and `also` holds (split_batches also changes the global batch and the scheduler's pace).
-Reading tail_flag(const ConfigDiff& d, const Setups& s, bool also = true) {
-  const bool no_effect =
-      s.n && s.n_ref && whole_steps(s.config, *s.n) && whole_steps(s.reference, *s.n_ref) && also;
-  return no_effect ? info(d.key + " " + vs(d) + ": no effect at this dataset size")
-                   : cause(d.key + " differs (" + vs(d) + ")");
+// The epoch's tail: samples dropped by drop_last.
+void dropped_reason(const Setups& s, Diagnosis& d) {
+  if (!s.plans || s.plan->dropped_samples == s.plan_ref->dropped_samples) return;
+  d.causes.push_back({"dropped", "drop_last drops " + num(s.plan->dropped_samples) + " vs " +
+                                     num(s.plan_ref->dropped_samples) + " samples per epoch"});
 }
 
-bool whole_steps_both(const Setups& s) {
-  return s.n && s.n_ref && whole_steps(s.config, *s.n) && whole_steps(s.reference, *s.n_ref);
+// Where each epoch's order comes from: Accelerate's default sampler draws a different order on
+// one process (the global generator) than on several (an unseeded generator), and neither is
+// the seeded one.
+void data_order_reason(const Setups& s, Diagnosis& d) {
+  const config::DataOrder mine = config::data_order(s.config);
+  const config::DataOrder theirs = config::data_order(s.reference);
+  if (mine == theirs) return;
+  d.causes.push_back({"data_order", "data order: " + config::describe(mine) + " on " +
+                                        processes(s.config.num_processes) + " vs " +
+                                        config::describe(theirs) + " on " +
+                                        num(int64_t{s.reference.num_processes}) +
+                                        " (the batches differ from the first step)"});
 }
 
-// A schedule key: a cause when the schedule cannot be compared on samples (sizes unknown),
-// else information (lr_schedule says whether the lr differs where it acts).
-Reading schedule_key(const ConfigDiff& d, const Setups& s) {
-  if (s.plans) return {false, d.key + " " + d.value + " vs " + d.reference};
-  return {true, d.key + " differs (" + d.value + " vs " + d.reference + ")"};
-}
-
-// Covered by global_batch / effective_lr, or does not change the per-step arithmetic (run
-// length, evaluation).
-Reading plain_info(const ConfigDiff& d, const Setups&) { return info(d.key + " " + vs(d)); }
-
-using ReadKey = Reading (*)(const ConfigDiff&, const Setups&);
-struct KeyRule {
-  const char* key;
-  ReadKey read;
-};
-
-// One row per config key with its own reading; any other key is "the experiment differs".
-const KeyRule kKeyRules[] = {
-    {"seed",
-     [](const ConfigDiff& d, const Setups& s) {
-       const int64_t data_seed = s.config.effective_data_seed();
-       return cause("seeds differ (" + vs(d) + ")" +
-                    (data_seed == s.reference.effective_data_seed()
-                         ? "; same shuffle order (data_seed " + num(data_seed) + ")"
-                         : ""));
-     }},
-    {"data_seed",
-     [](const ConfigDiff& d, const Setups& s) {
-       const int64_t mine = s.config.effective_data_seed();
-       const int64_t theirs = s.reference.effective_data_seed();
-       return mine != theirs ? cause("shuffle order differs (data_seed " + num(mine) + " vs " +
-                                     num(theirs) + ")")
-                             : info("data_seed " + vs(d) + ": same effective shuffle seed");
-     }},
-    {"device_specific_seed",
-     [](const ConfigDiff& d, const Setups&) {
-       return cause("device_specific_seed " + vs(d) + ": per-rank model and dropout seeds differ");
-     }},
-    {"mixed_precision",
-     [](const ConfigDiff&, const Setups& s) {
-       return cause("precision differs: " + precision_name(s.config.mixed_precision) + " vs " +
-                    precision_name(s.reference.mixed_precision) + " — small differences expected");
-     }},
-    {"device",
-     [](const ConfigDiff& d, const Setups&) {
-       return cause("device " + vs(d) + " — small differences expected (different kernels)");
-     }},
-    {"gradient_accumulation_steps",
-     [](const ConfigDiff& d, const Setups& s) {
-       const std::string text = "gradient accumulation " + vs(d);
-       if (!s.same_batch) return cause(text);
-       if (s.plans && (s.plan->short_last_accumulation || s.plan_ref->short_last_accumulation)) {
-         return cause(text + ": the epoch's last group is shorter and under-weighted");
-       }
-       return info(text + " at the same global batch " + num(s.g));
-     }},
-    {"num_processes",
-     [](const ConfigDiff& d, const Setups& s) {
-       return info("num_processes " + vs(d) +
-                   (s.same_batch && s.same_lr && !s.tails_differ
-                        ? " with the same global batch " + num(s.g) + " and effective lr " +
-                              num(s.lr) + ": same arithmetic"
-                        : ""));
-     }},
-    {"split_batches",
-     [](const ConfigDiff& d, const Setups& s) {
-       return tail_flag(d, s, s.same_batch && !s.scheduled);
-     }},
-    {"even_batches", [](const ConfigDiff& d, const Setups& s) { return tail_flag(d, s); }},
-    {"drop_last", [](const ConfigDiff& d, const Setups& s) { return tail_flag(d, s); }},
-    {"per_device_batch_size", plain_info},
-    // Read where they act: the lr at equal samples seen (lr_schedule) covers them.
-    {"scheduler", schedule_key},
-    {"warmup_steps", schedule_key},
-    {"num_training_steps", schedule_key},
-    {"scheduler_step_size", schedule_key},
-    {"scheduler_gamma", schedule_key},
-    {"pct_start", schedule_key},
-    {"div_factor", schedule_key},
-    {"final_div_factor", schedule_key},
-    {"loss_normalization",
-     [](const ConfigDiff& d, const Setups& s) {
-       return s.config.token_data() || !whole_steps_both(s)
-                  ? cause("loss normalisation " + vs(d) +
-                          ": micro-batches hold different numbers of items")
-                  : info("loss normalisation " + vs(d) + ": equal-size batches, same loss");
-     }},
-    {"lr", plain_info},
-    {"lr_scaling", plain_info},
-    {"epochs", plain_info},
-    {"max_steps", plain_info},
-    {"eval_every_epoch", plain_info},
-};
-
-Reading read_key(const ConfigDiff& d, const Setups& s) {
-  for (const KeyRule& rule : kKeyRules) {
-    if (d.key == rule.key) return rule.read(d, s);
-  }
-  return cause(d.key + " " + vs(d) + " (the experiment differs)");
-}
-
-}  // namespace
+}  // namespace verdict_detail
 
 Diagnosis diagnose(const config::RunConfig& config, const config::RunConfig& reference,
                    std::optional<int64_t> train_size, std::optional<int64_t> reference_train_size,
@@ -411,14 +300,23 @@ Diagnosis diagnose(const config::RunConfig& config, const config::RunConfig& ref
                    const std::optional<config::ModelSummary>& reference_model) {
   const Setups s(config, reference, train_size, reference_train_size, model, reference_model);
   Diagnosis d;
-  global_batch_reason(s, d);
-  lr_reason(s, d);
-  schedule_reason(s, d);
-  model_reasons(s, d);
-  tail_reasons(s, d);
+  // The derived causes in the registry's order, then every differing config key as its entry
+  // reads it.
+  for (const CauseEntry& entry : cause_entries()) {
+    if (entry.diagnose) entry.diagnose(s, d);
+  }
   for (const ConfigDiff& diff : config_diff(config, reference)) {
-    Reading r = read_key(diff, s);
+    const CauseEntry* entry = find_entry(diff.key);
+    Reading r = entry && entry->read_key ? entry->read_key(diff, s) : read_experiment_key(diff, s);
     (r.cause ? d.causes : d.info).push_back({diff.key, std::move(r.text)});
+  }
+  // The summation order is fp32 rounding's: named as the cause only when nothing larger is (the
+  // combined proof aligns the threads with the rest either way).
+  const auto threads = std::find_if(d.causes.begin(), d.causes.end(),
+                                    [](const Reason& r) { return r.key == "threads_per_rank"; });
+  if (threads != d.causes.end() && d.causes.size() > 1) {
+    d.info.push_back(*threads);
+    d.causes.erase(threads);
   }
   return d;
 }

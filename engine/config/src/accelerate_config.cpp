@@ -74,6 +74,12 @@ AccelerateConfig read_accelerate_config(const std::string& path) {
       out.gradient_accumulation_steps =
           scalar<int>(v["gradient_accumulation_steps"],
                       "deepspeed_config.gradient_accumulation_steps", path, "an integer");
+    } else if (key == "use_seedable_sampler") {
+      out.use_seedable_sampler = scalar<bool>(v, key, path, "true or false");
+    } else if (key == "dataloader_config" && v.IsMap() && v["use_seedable_sampler"]) {
+      out.use_seedable_sampler =
+          scalar<bool>(v["use_seedable_sampler"], "dataloader_config.use_seedable_sampler", path,
+                       "true or false");
     } else if (key == "use_cpu") {
       if (scalar<bool>(v, key, path, "true or false")) out.device = Device::kCpu;
     } else if (key == "distributed_type") {
@@ -97,6 +103,7 @@ void apply_accelerate_config(const AccelerateConfig& file, RunConfig& config) {
     config.gradient_accumulation_steps = *file.gradient_accumulation_steps;
   }
   if (file.device) config.device = *file.device;
+  if (file.use_seedable_sampler) config.use_seedable_sampler = *file.use_seedable_sampler;
 }
 
 }  // namespace parity::config

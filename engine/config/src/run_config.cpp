@@ -231,6 +231,7 @@ std::vector<Problem> problems(const RunConfig& c) {
   at_least("gradient_accumulation_steps", c.gradient_accumulation_steps, 1);
   at_least("epochs", c.epochs, 1);
   at_least("max_steps", c.max_steps, 0);
+  at_least("threads_per_rank", c.threads_per_rank, 0);
   if (!(std::isfinite(c.lr) && c.lr > 0)) add("lr", fmt(c.lr), "must be a finite number > 0");
   if (!(c.momentum >= 0 && c.momentum < 1)) add("momentum", fmt(c.momentum), "must be in [0, 1)");
   if (!(std::isfinite(c.weight_decay) && c.weight_decay >= 0)) {

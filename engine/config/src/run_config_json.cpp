@@ -191,6 +191,12 @@ const std::vector<FieldIo>& fields() {
       field("epochs", &RunConfig::epochs, K::kInt, kSetup, "epochs to train"),
       field("max_steps", &RunConfig::max_steps, K::kInt, kSetup,
             "stop after this many optimizer steps (0 = all epochs)"),
+      field("use_seedable_sampler", &RunConfig::use_seedable_sampler, K::kBool, kSetup,
+            "true|false: shuffle seeded with data_seed + epoch (true, default), or as Accelerate's "
+            "default (false: one process draws from the global generator, several from an "
+            "unseeded one)"),
+      field("threads_per_rank", &RunConfig::threads_per_rank, K::kInt, kSetup,
+            "intra-op threads per rank (0 = cores / local ranks); sets the summation order"),
       field("dataset", &RunConfig::dataset, K::kName, kExperiment,
             "fashion-mnist|idx|csv|jsonl|synthetic-regression"),
       field("data_path", &RunConfig::data_path, K::kPath, kExperiment,
@@ -382,6 +388,20 @@ void set_field_from_text(RunConfig& config, const std::string& name, const std::
   const FieldIo* f = find_field(canonical_key(name));
   if (!f) throw ConfigError(name, text, unknown_key(canonical_key(name)));
   f->read(json_from_text(f->info, text), config);
+}
+
+std::string field_text(const RunConfig& config, const std::string& name) {
+  const FieldIo* f = find_field(canonical_key(name));
+  if (!f) throw ConfigError(name, "", unknown_key(canonical_key(name)));
+  const ordered_json v = f->write(config);
+  if (v.is_null()) return "";
+  if (v.is_string()) return v.get<std::string>();
+  if (!v.is_array()) return v.dump();
+  std::string text;
+  for (const auto& item : v) {
+    text += (text.empty() ? "" : ",") + (item.is_string() ? item.get<std::string>() : item.dump());
+  }
+  return text;
 }
 
 RunConfig from_json(const std::string& text) {

@@ -362,6 +362,12 @@ int free_port() {
 RankSupervisor::RankSupervisor(config::RunConfig config, LaunchOptions options)
     : config_(std::move(config)), options_(std::move(options)) {}
 
+int resolved_threads_per_rank(const config::RunConfig& config, const LaunchOptions& options) {
+  if (config.threads_per_rank > 0) return config.threads_per_rank;
+  if (options.threads_per_rank > 0) return options.threads_per_rank;
+  return std::max(1, available_cores() / std::max(1, local_ranks(config, options)));
+}
+
 LaunchResult RankSupervisor::run(StepSink& sink) {
   validate(config_);
   check_options(options_);
@@ -386,8 +392,7 @@ LaunchResult RankSupervisor::run(StepSink& sink) {
   dist.master_addr = options_.master_addr;
   dist.master_port = options_.master_port > 0 ? options_.master_port
                                               : (multi_node ? kDefaultMasterPort : free_port());
-  dist.threads = options_.threads_per_rank > 0 ? options_.threads_per_rank
-                                               : std::max(1, available_cores() / w);
+  dist.threads = resolved_threads_per_rank(config_, options_);
   if (!multi_node) dist.store_path = dir.path() + "/store";
 
   std::vector<Rank> ranks(static_cast<size_t>(w));

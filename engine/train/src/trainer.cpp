@@ -105,6 +105,7 @@ class Trainer {
   void set_up_optimization();
   void report_start();
   void train_epoch(int epoch);
+  void draw_epoch_order(int epoch);
   void forward_backward(const std::vector<int64_t>& batch);
   void count_step_items(int64_t first, int64_t micro_total);
   void broadcast_buffers();
@@ -140,6 +141,9 @@ class Trainer {
   GradScaler scaler_;
   std::optional<GradientSync> grad_sync_;
   std::optional<config::DistributedBatchSampler> sampler_;
+  /// Accelerate's default sampler on several processes: one unseeded torch.Generator(), its
+  /// state carried across epochs (identical on every rank, as rank 0's is synchronised).
+  config::RandpermGenerator unseeded_order_;
   std::optional<Evaluator> evaluator_;
 
   GradientState gradient_state_;
@@ -274,10 +278,40 @@ void Trainer::report_start() {
   sink_->on_start(start);
 }
 
+namespace {
+
+// What a DataLoader iterator or a RandomSampler without a generator draws from the global
+// generator: torch.empty((), dtype=torch.int64).random_().
+int64_t draw_from_global_generator() {
+  return torch::empty({}, torch::kInt64).random_().item<int64_t>();
+}
+
+}  // namespace
+
+// The epoch's order as the sampler draws it. Accelerate's default (use_seedable_sampler false)
+// follows torch's DataLoader: the iterator first draws its base seed from the global generator;
+// then one process's RandomSampler draws its seed from it too and shuffles with
+// randperm(N, Generator().manual_seed(seed)), while several processes' samplers draw from the
+// unseeded generator Accelerate gave them.
+void Trainer::draw_epoch_order(int epoch) {
+  const config::DataOrder order = config::data_order(config_);
+  if (order == config::DataOrder::kSeedable) {
+    sampler_->set_epoch(epoch);
+    return;
+  }
+  const int64_t n = data_.train.size();
+  draw_from_global_generator();  // the DataLoader iterator's base seed
+  if (order == config::DataOrder::kGlobalGenerator) {
+    sampler_->set_epoch_order(config::epoch_permutation(n, draw_from_global_generator()));
+  } else {
+    sampler_->set_epoch_order(unseeded_order_.randperm(n));
+  }
+}
+
 // Every rank walks the longest rank's micro-batch count, so all ranks reach the same syncs even
 // when even_batches=false leaves some with fewer batches.
 void Trainer::train_epoch(int epoch) {
-  sampler_->set_epoch(epoch);
+  draw_epoch_order(epoch);
   const auto& mine = sampler_->batches();
   int64_t micro_total = 0;
   for (auto c : sampler_->batches_per_rank()) micro_total = std::max(micro_total, c);
@@ -410,6 +444,10 @@ void Trainer::check_stop(double loss, double lr) {
 
 void Trainer::evaluate(int epoch) {
   auto t_eval = Clock::now();
+  // The evaluation loader's iterator draws its base seed too, which moves the global generator
+  // the next epoch's order is drawn from (Accelerate's default only: the seeded sampler's order
+  // does not depend on it).
+  if (!config_.use_seedable_sampler) draw_from_global_generator();
   broadcast_buffers();
   const EvalResult ev = evaluator_->evaluate(*model_);
   end_.phases.eval_s += seconds_since(t_eval);

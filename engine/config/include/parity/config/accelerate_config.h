@@ -22,7 +22,9 @@ struct AccelerateConfig {
   std::optional<MixedPrecision> mixed_precision;
   std::optional<int> gradient_accumulation_steps;  ///< top level or under deepspeed_config
   std::optional<Device> device;                    ///< use_cpu: true, or distributed_type
-  std::vector<std::string> ignored;                ///< keys present that Parity does not use
+  /// use_seedable_sampler, top level or under dataloader_config (Accelerate's default: false)
+  std::optional<bool> use_seedable_sampler;
+  std::vector<std::string> ignored;  ///< keys present that Parity does not use
 };
 
 /// Parses the file. Throws ConfigError("accelerate_config", path, why) when it cannot be read, is

@@ -54,6 +54,13 @@ struct RunConfig {
   bool drop_last = false;
   int epochs = 1;
   int64_t max_steps = 0;  ///< optimizer steps; 0 = run all epochs
+  /// Accelerate's use_seedable_sampler: true shuffles with a generator seeded data_seed + epoch
+  /// (its SeedableRandomSampler); false is Accelerate's default, whose order depends on the
+  /// process count (one process: the global generator's draws; several: an unseeded generator).
+  bool use_seedable_sampler = true;
+  /// Intra-op threads of each rank: with the ranks in the allreduce, the summation order of every
+  /// sum. 0 = cores / local ranks (at least 1); a recorded run stores the count it trained with.
+  int threads_per_rank = 0;
 
   // Experiment (shared by the setups).
   DatasetKind dataset = DatasetKind::kFashionMnist;
@@ -136,6 +143,9 @@ const std::vector<ConfigField>& config_fields();
 /// Sets a field from command-line text, read as the JSON reader reads the same value (lists as
 /// "256,128"; booleans true|false|1|0|yes|no|on|off). Throws ConfigError naming the field.
 void set_field_from_text(RunConfig& config, const std::string& name, const std::string& text);
+/// A field's value as the text set_field_from_text() reads back ("256,128", "true", "0.05"; ""
+/// for an unset data_seed). Throws ConfigError for an unknown field.
+std::string field_text(const RunConfig& config, const std::string& name);
 
 /// JSON (snake_case keys, enum values as their CLI spellings; data_seed null when unset).
 /// from_json also accepts kebab-case keys ("per-device-batch-size") and "data" for data_path, as

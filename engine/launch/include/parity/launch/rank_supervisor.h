@@ -71,6 +71,11 @@ class RankSupervisor {
   LaunchOptions options_;
 };
 
+/// The intra-op threads each rank of `config` gets on this machine: config.threads_per_rank when
+/// set, else options.threads_per_rank, else cores / local ranks (at least 1). Recorded with the
+/// run: with the ranks in the allreduce it sets the summation order.
+int resolved_threads_per_rank(const config::RunConfig& config, const LaunchOptions& options = {});
+
 /// Path of the running executable's folder, read from the link self_link (/proc/self/exe).
 /// Throws LaunchError naming the link when it cannot be read.
 std::string executable_dir(const std::string& self_link = "/proc/self/exe");

@@ -87,6 +87,31 @@ TEST(CommandTemplate, QuotedLineReadsBackAsTheSameWords) {
             "torchrun --nproc_per_node=2 x.py");
 }
 
+TEST(CommandTemplate, ASetupsValuesAreTheNumbersItsOptimizerUses) {
+  config::RunConfig c;
+  c.label = "2x16 bf16";
+  c.num_processes = 2;
+  c.per_device_batch_size = 16;
+  c.gradient_accumulation_steps = 2;
+  c.lr = 0.1;
+  c.lr_scaling = config::LrScaling::kLinear;
+  c.seed = 7;
+  c.mixed_precision = config::MixedPrecision::kBf16;
+  const auto v = command_values(c, {1, 29501, "/tmp/run 9", 9});
+  EXPECT_EQ(v.size(), command_placeholders().size());
+  for (const auto& name : command_placeholders()) EXPECT_EQ(v.count(name), 1u) << name;
+  EXPECT_EQ(v.at("learning_rate"), "0.2");  // scaled with the 2 processes, as the setup says
+  EXPECT_EQ(v.at("mixed_precision"), "bf16");
+  EXPECT_EQ(v.at("per_device_batch_size"), "16");
+  EXPECT_EQ(v.at("gradient_accumulation_steps"), "2");
+  EXPECT_EQ(v.at("main_process_port"), "29501");
+  EXPECT_EQ(v.at("run_dir"), "/tmp/run 9");
+  EXPECT_EQ(v.at("label"), "2x16 bf16");
+  c.lr = 1.0 / 3;
+  c.lr_scaling = config::LrScaling::kNone;
+  EXPECT_EQ(std::stod(command_values(c, {}).at("learning_rate")), 1.0 / 3);  // reads back exactly
+}
+
 TEST(ParityLine, StepsEvaluationsAndHparams) {
   EXPECT_FALSE(parse_parity_line("epoch 1: loss 0.5"));
   EXPECT_FALSE(parse_parity_line("PARITY"));  // no space, no object: not the protocol

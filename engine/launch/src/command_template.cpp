@@ -1,8 +1,10 @@
+#include <parity/config/batch_plan.h>
 #include <parity/launch/command_template.h>
 #include <parity/launch/launch_error.h>
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 
 namespace parity::launch {
 
@@ -175,6 +177,33 @@ std::string quote_command(const std::vector<std::string>& words) {
     line += '\'';
   }
   return line;
+}
+
+namespace {
+
+std::string shortest(double v) {
+  char buf[64];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
+}  // namespace
+
+std::map<std::string, std::string> command_values(const config::RunConfig& config,
+                                                  const CommandContext& context) {
+  return {
+      {"num_processes", std::to_string(config.num_processes)},
+      {"per_device_batch_size", std::to_string(config.per_device_batch_size)},
+      {"gradient_accumulation_steps", std::to_string(config.gradient_accumulation_steps)},
+      {"learning_rate", shortest(config::effective_lr(config))},
+      {"seed", std::to_string(config.seed)},
+      {"mixed_precision", config::to_string(config.mixed_precision)},
+      {"num_machines", std::to_string(context.num_machines)},
+      {"main_process_port", std::to_string(context.main_process_port)},
+      {"run_dir", context.run_dir},
+      {"run_id", std::to_string(context.run_id)},
+      {"label", config.label},
+  };
 }
 
 }  // namespace parity::launch

@@ -12,6 +12,9 @@
 /// never splits or joins words, whatever it holds. `{{` and `}}` write a literal brace. An
 /// unknown placeholder, or one the setup has no value for, is refused before anything starts.
 
+#include <parity/config/run_config.h>
+
+#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
@@ -39,5 +42,21 @@ std::vector<std::string> expand_command(const std::vector<std::string>& words,
 /// One line for logs and previews: each word quoted as a shell would need it to read it back
 /// (plain words as they are, others in '…').
 std::string quote_command(const std::vector<std::string>& words);
+
+
+/// What a run adds to its setup's values: where it is, and which port its launcher may take.
+struct CommandContext {
+  int num_machines = 1;
+  int main_process_port = 0;  ///< a free port (free_port())
+  std::string run_dir;        ///< the run's private folder
+  int64_t run_id = 0;
+};
+
+/// Every placeholder's value for one setup: the setup's own numbers as the command should use
+/// them ({learning_rate} is the lr the optimizer steps with, after the setup's lr scaling;
+/// {mixed_precision} is Accelerate's spelling no/fp16/bf16), the context's, and the label.
+/// Numbers are written so they read back exactly (the shortest round-trip form).
+std::map<std::string, std::string> command_values(const config::RunConfig& config,
+                                                  const CommandContext& context);
 
 }  // namespace parity::launch

@@ -120,6 +120,32 @@ RunFacts facts_of(const RunConfig& c) {
   return f;
 }
 
+void apply_facts(const RunFacts& f, RunConfig& c) {
+  if (f.num_processes.has_value()) c.num_processes = static_cast<int>(*f.num_processes);
+  if (f.per_device_batch_size.has_value()) {
+    c.per_device_batch_size = *f.per_device_batch_size;
+    c.split_batches = false;
+  }
+  if (f.gradient_accumulation_steps.has_value()) {
+    c.gradient_accumulation_steps = static_cast<int>(*f.gradient_accumulation_steps);
+  }
+  if (f.learning_rate.has_value()) c.lr = *f.learning_rate;
+  if (f.seed.has_value()) c.seed = *f.seed;
+  if (f.train_samples.has_value()) c.train_samples = *f.train_samples;
+  if (f.epochs.has_value()) c.epochs = static_cast<int>(*f.epochs);
+  // Spellings the config does not know leave its field as it was.
+  auto parse_into = [](const auto& fact, auto& field, auto parse) {
+    if (!fact.has_value()) return;
+    try {
+      field = parse(*fact);
+    } catch (const std::exception&) {
+    }
+  };
+  parse_into(f.lr_scaling, c.lr_scaling, parse_lr_scaling);
+  parse_into(f.schedule, c.scheduler, parse_scheduler);
+  parse_into(f.mixed_precision, c.mixed_precision, parse_mixed_precision);
+}
+
 std::string to_json(const RunFacts& facts) {
   json out = json::object();
   RunFacts copy = facts;

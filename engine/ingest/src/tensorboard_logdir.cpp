@@ -183,8 +183,8 @@ ImportedRun TensorBoardRun::run(const ImportOptions& options) const {
   if (accelerate_layout_ && !run.facts.use_seedable_sampler.has_value()) {
     run.facts.use_seedable_sampler =
         Fact<bool>::derived(false,
-                            "Accelerate's default (use_seedable_sampler=False); the logdir has its "
-                            "TensorBoard tracker's layout (hparams.yml)");
+                            "Accelerate's default; the logdir has its TensorBoard tracker's "
+                            "layout (hparams.yml)");
   }
   detail::build_points(run, scalars, options);
   detail::derive_lr_scaling(run);

@@ -79,6 +79,12 @@ struct RunSource {
 /// The facts of a run the engine trained: every one known, read from its config.
 RunFacts facts_of(const RunConfig& config);
 
+/// Writes every fact that has a value into `config` (the fields it names: num_processes,
+/// per_device_batch_size, gradient_accumulation_steps, lr, lr_scaling, scheduler, seed,
+/// mixed_precision, train_samples, epochs); a spelling the config does not know (a schedule
+/// "cosine_with_restarts") leaves its field as it was.
+void apply_facts(const RunFacts& facts, RunConfig& config);
+
 /// {"num_processes": {"value": 2, "provenance": "known", "source": "hparams.yml"}, ...};
 /// unknown facts are written with a null value.
 std::string to_json(const RunFacts& facts);

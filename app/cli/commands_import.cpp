@@ -7,7 +7,9 @@
 #include <parity/ingest/ingest_error.h>
 
 #include <chrono>
+#include <cmath>
 #include <csignal>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <thread>
@@ -115,6 +117,8 @@ std::string config_json_of(const config::RunFacts& facts, const std::string& lab
   return config::to_json(c, -1);
 }
 
+// The run as storage keeps it; its step rows are drawn one at a time by step_rows(), so a run
+// of millions of steps is not held twice.
 storage::ImportedRunRecord to_record(const ingest::ImportedRun& run, const std::string& label) {
   storage::ImportedRunRecord r;
   r.label = label;
@@ -125,20 +129,6 @@ storage::ImportedRunRecord to_record(const ingest::ImportedRun& run, const std::
   for (const std::string& n : run.notes) r.notes += (r.notes.empty() ? "" : "; ") + n;
   if (run.facts.train_samples.has_value()) r.train_size = *run.facts.train_samples;
   const auto g = run.facts.global_batch();
-  const double n =
-      run.facts.train_samples.has_value() ? static_cast<double>(*run.facts.train_samples) : 0;
-  r.steps.reserve(run.points.size());
-  for (const ingest::ImportedPoint& p : run.points) {
-    storage::StepRow row;
-    row.step = p.step;
-    row.loss = p.loss;
-    row.lr = p.lr;
-    row.time_s = p.time_s;
-    row.samples = g ? p.step * *g : 0;
-    row.epoch =
-        std::isfinite(p.epoch) ? p.epoch : (g && n > 0 ? static_cast<double>(row.samples) / n : 0);
-    r.steps.push_back(row);
-  }
   int epoch = 0;
   for (const ingest::ImportedEval& e : run.evals) {
     storage::EvalRow row;
@@ -150,6 +140,25 @@ storage::ImportedRunRecord to_record(const ingest::ImportedRun& run, const std::
     r.evals.push_back(row);
   }
   return r;
+}
+
+std::function<bool(storage::StepRow&)> step_rows(const ingest::ImportedRun& run) {
+  const auto g = run.facts.global_batch();
+  const double n =
+      run.facts.train_samples.has_value() ? static_cast<double>(*run.facts.train_samples) : 0;
+  return [&run, g, n, i = size_t{0}](storage::StepRow& row) mutable {
+    if (i >= run.points.size()) return false;
+    const ingest::ImportedPoint& p = run.points[i++];
+    row = storage::StepRow{};
+    row.step = p.step;
+    row.loss = p.loss;
+    row.lr = p.lr;
+    row.time_s = p.time_s;
+    row.samples = g ? p.step * *g : 0;
+    row.epoch =
+        std::isfinite(p.epoch) ? p.epoch : (g && n > 0 ? static_cast<double>(row.samples) / n : 0);
+    return true;
+  };
 }
 
 void print_run(const ingest::ImportedRun& run, const std::string& label) {
@@ -195,7 +204,7 @@ int import_command(ImportArgs& a) {
         print_run(run, label);
         continue;
       }
-      const storage::ImportOutcome out = db->import_run(to_record(run, label));
+      const storage::ImportOutcome out = db->import_run(to_record(run, label), step_rows(run));
       added += out.steps_added;
       if (first || out.steps_added > 0) {
         std::cout << "run " << out.run_id << "  " << label << ": "

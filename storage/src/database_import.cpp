@@ -39,6 +39,11 @@ std::optional<int64_t> Database::find_run_by_source(const std::string& source_id
 }
 
 ImportOutcome Database::import_run(const ImportedRunRecord& run) {
+  return import_run(run, [](StepRow&) { return false; });
+}
+
+ImportOutcome Database::import_run(const ImportedRunRecord& run,
+                                   const std::function<bool(StepRow&)>& next_step) {
   if (run.source_identity.empty()) throw StorageError("import_run: the run has no source identity");
   if (!run.config_json.empty() && !nlohmann::json::accept(run.config_json)) {
     throw StorageError("import_run: config_json is not valid JSON");
@@ -68,14 +73,16 @@ ImportOutcome Database::import_run(const ImportedRunRecord& run) {
     out.created = true;
   }
   Statement insert(db_, kInsertStep);
-  for (const StepRow& row : run.steps) {
-    if (row.step <= after_step) continue;  // stored by an earlier import
+  auto write = [&](const StepRow& row) {
+    if (row.step <= after_step) return;  // stored by an earlier import
     insert.bind(1, out.run_id).bind(2, row.step).bind(3, row.rank).bind(4, row.epoch);
     insert.bind(5, row.samples).bind(6, row.loss).bind(7, row.lr).bind(8, row.time_s);
     insert.run();
     insert.reset();
     if (row.rank == -1) ++out.steps_added;
-  }
+  };
+  for (const StepRow& row : run.steps) write(row);
+  for (StepRow row; next_step(row);) write(row);
   Statement eval(db_, kInsertEval);
   for (const EvalRow& row : run.evals) {
     if (row.step <= after_eval_step) continue;

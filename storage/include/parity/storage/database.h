@@ -9,6 +9,7 @@
 #include <parity/storage/supervisor.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -215,6 +216,10 @@ class Database {
   /// importing the same files again doubles nothing. Facts and notes are kept as they are on a
   /// re-import (set_facts changes them). Throws StorageError; on error nothing is written.
   ImportOutcome import_run(const ImportedRunRecord& run);
+  /// The same, with the step rows drawn from `next_step` (after run.steps) until it returns
+  /// false, so a run of millions of steps is written without a second copy of its rows.
+  ImportOutcome import_run(const ImportedRunRecord& run,
+                           const std::function<bool(StepRow&)>& next_step);
   /// The run imported from `source_identity`, if any.
   std::optional<int64_t> find_run_by_source(const std::string& source_identity) const;
   /// Replaces a run's facts (RunFacts JSON) and its config_json (as the facts now imply).

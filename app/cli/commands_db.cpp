@@ -11,6 +11,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "compare_loader.h"
+#include "run_facts_text.h"
 #include "table.h"
 
 namespace parity::cli {
@@ -100,6 +101,7 @@ int show_command(const std::string& db_arg, const std::string& run_arg) {
   if (r->final_loss || r->final_eval_loss) std::cout << "\n";
   if (!r->error.empty()) std::cout << "error: " << terminal_safe(r->error) << "\n";
   if (!r->notes.empty()) std::cout << "notes: " << terminal_safe(r->notes) << "\n";
+  print_stored_facts(std::cout, *r);
   std::cout << "config:\n" << terminal_safe(r->config_json, Breaks::kKeep) << "\n";
   const auto evals = db.evals(id);
   if (!evals.empty()) {

@@ -36,6 +36,8 @@ int main(int argc, char** argv) {
   cli::add_plan_command(app, &exit_code);
   cli::add_rerun_command(app, &exit_code);
   cli::add_demo_command(app, &exit_code);
+  cli::add_import_command(app, &exit_code);
+  cli::add_set_command(app, &exit_code);
 
   try {
     app.parse(argc, argv);

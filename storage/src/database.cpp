@@ -20,6 +20,7 @@
 namespace parity::storage {
 
 using detail::exec;
+using detail::kSetFinals;
 using detail::now_unix_seconds;
 using detail::Statement;
 using detail::Transaction;
@@ -35,15 +36,7 @@ constexpr const char* kRunColumnsV3 =
     ", supervisor_pid, supervisor_start_time, supervisor_host, supervisor_boot_id, heartbeat_at";
 constexpr const char* kRunColumnsV4 =
     ", model_json, explains_run, explains_reference, explains_cause";
-
-// The finals as finish_run and reconciliation set them: from the last stored rows.
-constexpr const char* kSetFinals = R"sql(
-      final_loss = (SELECT loss FROM steps WHERE run_id = ?1 AND rank = -1
-                    ORDER BY step DESC LIMIT 1),
-      final_eval_loss = (SELECT loss FROM evals WHERE run_id = ?1
-                         ORDER BY step DESC, epoch DESC LIMIT 1),
-      final_accuracy = (SELECT accuracy FROM evals WHERE run_id = ?1
-                        ORDER BY step DESC, epoch DESC LIMIT 1))sql";
+constexpr const char* kRunColumnsV5 = ", origin, source_path, source_identity, facts_json";
 
 RunStatus read_status(const Statement& st, int column, int64_t run_id) {
   const std::string text = st.column_text(column);
@@ -97,6 +90,12 @@ RunRow read_run(const Statement& st, int schema) {
     r.explains_run = st.column_int64(22);  // NULL reads as 0
     r.explains_reference = st.column_int64(23);
     r.explains_cause = st.column_text(24);
+  }
+  if (schema >= 5) {
+    r.origin = st.column_text(25);
+    r.source_path = st.column_text(26);
+    r.source_identity = st.column_text(27);
+    r.facts_json = st.column_text(28);
   }
   return r;
 }
@@ -253,6 +252,7 @@ std::string Database::run_columns() const {
   if (schema_ >= 2) columns += kRunColumnsV2;
   if (schema_ >= 3) columns += kRunColumnsV3;
   if (schema_ >= 4) columns += kRunColumnsV4;
+  if (schema_ >= 5) columns += kRunColumnsV5;
   return columns + " FROM runs";
 }
 
@@ -390,6 +390,8 @@ std::vector<RunHash> Database::ended_run_hashes() const {
   }
   // A deleted run's links are cleared on the ended runs that pointed at it (the trigger).
   if (schema_ >= 4) columns += ", model_json, explains_run, explains_reference, explains_cause";
+  // An imported run's facts change with `parity-cli set` after it ended.
+  if (schema_ >= 5) columns += ", origin, source_path, source_identity, facts_json";
   Statement st(db_, "SELECT " + columns + " FROM runs WHERE status NOT IN (?1, ?2) ORDER BY id");
   st.bind(1, status_text(RunStatus::kQueued)).bind(2, status_text(RunStatus::kRunning));
   std::vector<RunHash> hashes;

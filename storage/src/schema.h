@@ -96,11 +96,20 @@ CREATE TRIGGER runs_unlink_deleted AFTER DELETE ON runs BEGIN
 END;
 )sql";
 
+// Version 5: where a run came from ('engine' trained it, 'command' ran the user's own command,
+// 'imported' read it from a log), the file or folder it was read from, the identity a re-import
+// finds it by (format and canonical path; unique when set), and its facts (parity_config's
+// RunFacts JSON: each fact known, derived or unknown; '' = derive them from config_json).
+inline constexpr const char* kSchemaV5 = R"sql(
+ALTER TABLE runs ADD COLUMN origin          TEXT NOT NULL DEFAULT 'engine';
+ALTER TABLE runs ADD COLUMN source_path     TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN source_identity TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN facts_json      TEXT NOT NULL DEFAULT '';
+CREATE UNIQUE INDEX runs_by_source ON runs(source_identity) WHERE source_identity <> '';
+)sql";
+
 inline constexpr Migration kMigrations[] = {
-    {1, kSchemaV1},
-    {2, kSchemaV2},
-    {3, kSchemaV3},
-    {4, kSchemaV4},
+    {1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4}, {5, kSchemaV5},
 };
 
 }  // namespace parity::storage::detail

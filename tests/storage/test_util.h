@@ -35,9 +35,17 @@ std::string query_text(sqlite3* db, const std::string& sql);
 /// Runs SQL, failing the test with SQLite's message on error.
 void exec_sql(sqlite3* db, const std::string& sql);
 
-/// SQL taking a current database's runs table back to schema version 3 (what version 4 added,
-/// dropped), for the migration tests that rebuild older files.
+/// SQL taking a current database's runs table back to older versions, for the migration tests
+/// that rebuild older files. Back to schema 4 (what version 5 added, dropped):
+inline constexpr const char* kDropSchemaV5 =
+    "DROP INDEX runs_by_source; ALTER TABLE runs DROP COLUMN origin; ALTER TABLE runs DROP "
+    "COLUMN source_path; ALTER TABLE runs DROP COLUMN source_identity; ALTER TABLE runs DROP "
+    "COLUMN facts_json; ";
+/// Back to schema 3 (what versions 5 and 4 added, dropped):
 inline constexpr const char* kDropSchemaV4 =
+    "DROP INDEX runs_by_source; ALTER TABLE runs DROP COLUMN origin; ALTER TABLE runs DROP "
+    "COLUMN source_path; ALTER TABLE runs DROP COLUMN source_identity; ALTER TABLE runs DROP "
+    "COLUMN facts_json; "
     "DROP TRIGGER runs_unlink_deleted; DROP INDEX runs_by_explained; "
     "ALTER TABLE runs DROP COLUMN model_json; ALTER TABLE runs DROP COLUMN explains_run; "
     "ALTER TABLE runs DROP COLUMN explains_reference; ALTER TABLE runs DROP COLUMN "

@@ -1,3 +1,5 @@
+#include <parity/analysis/facts_verdict.h>
+#include <parity/config/run_facts.h>
 #include <parity/stored_runs/compare_runs.h>
 
 #include <exception>
@@ -50,9 +52,51 @@ analysis::CompareRun load_compare_run(const storage::Database& db, int64_t run_i
   return compare_run(*row, db.steps(run_id, -1));
 }
 
+config::RunFacts stored_facts(const storage::RunRow& row, const config::RunConfig& config) {
+  if (row.facts_json.empty()) return config::facts_of(config);
+  try {
+    return config::run_facts_from_json(row.facts_json);
+  } catch (const std::invalid_argument& e) {
+    throw StoredRunError("run " + std::to_string(row.id) +
+                         " has facts that do not load: " + e.what());
+  }
+}
+
+namespace {
+
+// Runs not trained by the engine (imported from logs) are judged on their facts.
+std::optional<analysis::Comparison> compare_on_facts(const storage::Database& db, int64_t reference,
+                                                     const std::vector<int64_t>& others,
+                                                     const analysis::CompareOptions& options) {
+  std::vector<storage::RunRow> rows;
+  for (int64_t id : others) {
+    if (id == reference) continue;
+    const auto row = db.get_run(id);
+    if (!row) throw StoredRunError("no run " + std::to_string(id) + " in " + db.path());
+    rows.push_back(*row);
+  }
+  const auto ref_row = db.get_run(reference);
+  if (!ref_row) throw StoredRunError("no run " + std::to_string(reference) + " in " + db.path());
+  bool any = ref_row->origin != "engine";
+  for (const auto& r : rows) any = any || r.origin != "engine";
+  if (!any) return std::nullopt;
+  auto load = [&](const storage::RunRow& row) {
+    analysis::FactRun run;
+    run.run = compare_run(row, db.steps(row.id, -1));
+    run.facts = stored_facts(row, run.run.config);
+    return run;
+  };
+  std::vector<analysis::FactRun> runs;
+  for (const auto& r : rows) runs.push_back(load(r));
+  return analysis::compare_with_facts(load(*ref_row), runs, options);
+}
+
+}  // namespace
+
 analysis::Comparison compare_stored(const storage::Database& db, int64_t reference,
                                     const std::vector<int64_t>& others,
                                     const analysis::CompareOptions& options) {
+  if (auto on_facts = compare_on_facts(db, reference, others, options)) return *on_facts;
   const analysis::CompareRun ref = load_compare_run(db, reference);
   std::vector<analysis::CompareRun> runs;
   for (int64_t id : others) {

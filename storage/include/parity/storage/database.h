@@ -9,6 +9,7 @@
 #include <parity/storage/supervisor.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -48,6 +49,13 @@ struct RunRow {
   int64_t explains_run = 0;
   int64_t explains_reference = 0;
   std::string explains_cause;
+  /// Where the run came from (schema 5): "engine", "command" or "imported"; for an imported run
+  /// the file or folder read, the identity a re-import finds it by, and its facts (RunFacts JSON;
+  /// "" = an engine run, whose facts are its config's).
+  std::string origin = "engine";
+  std::string source_path;
+  std::string source_identity;
+  std::string facts_json;
   /// Stored as queued or running, but its supervisor is gone and the database is read-only: it
   /// is shown failed (launcher_gone_message) without being written. False on every other row.
   bool shown_failed = false;
@@ -113,12 +121,34 @@ bool database_writable(const std::string& path);
 /// still be read. Its schema may be older than kSchemaVersion (columns it lacks read as defaults).
 enum class OpenMode { kReadWrite, kReadOnly };
 
+/// A run read from a log, with all its rows: written by Database::import_run in one
+/// transaction. Rows' run_id is ignored (the run's id is used).
+struct ImportedRunRecord {
+  std::string label;
+  std::string config_json;  ///< "" = {}
+  std::string origin = "imported";
+  std::string source_path;
+  std::string source_identity;  ///< required: what a re-import finds the run by
+  std::string facts_json;
+  std::string notes;       ///< what the reader skipped or repaired
+  int64_t train_size = 0;  ///< 0 = unknown
+  std::vector<StepRow> steps;
+  std::vector<EvalRow> evals;
+};
+
+struct ImportOutcome {
+  int64_t run_id = 0;
+  bool created = false;     ///< a new run; false: the run imported before from the same source
+  int64_t steps_added = 0;  ///< global step rows written
+  int64_t evals_added = 0;
+};
+
 /// The message of a reconciled run: "the launcher exited unexpectedly (killed?) at step N".
 std::string launcher_gone_message(int64_t step);
 
 class Database {
  public:
-  static constexpr int kSchemaVersion = 4;
+  static constexpr int kSchemaVersion = 5;
 
   /// Opens (creating folders and file as needed) and migrates. Throws StorageError naming the path
   /// when the folder cannot be created, the file is not a database (or an SQLite file of another
@@ -179,6 +209,21 @@ class Database {
   /// added, and reread only those (1,000 runs: 0.1 ms warm, 3 ms after another connection's
   /// commit emptied this one's page cache).
   std::vector<RunHash> ended_run_hashes() const;
+
+  /// An imported run: created with every row in ONE transaction (an import that fails leaves no
+  /// half run), status finished; or, when a run of the same source_identity exists, only its
+  /// rows past that run's last stored step (and evaluations past its last) are appended, so
+  /// importing the same files again doubles nothing. Facts and notes are kept as they are on a
+  /// re-import (set_facts changes them). Throws StorageError; on error nothing is written.
+  ImportOutcome import_run(const ImportedRunRecord& run);
+  /// The same, with the step rows drawn from `next_step` (after run.steps) until it returns
+  /// false, so a run of millions of steps is written without a second copy of its rows.
+  ImportOutcome import_run(const ImportedRunRecord& run,
+                           const std::function<bool(StepRow&)>& next_step);
+  /// The run imported from `source_identity`, if any.
+  std::optional<int64_t> find_run_by_source(const std::string& source_identity) const;
+  /// Replaces a run's facts (RunFacts JSON) and its config_json (as the facts now imply).
+  void set_facts(int64_t run_id, const std::string& facts_json, const std::string& config_json);
 
   // Steps and evals. Each append is one transaction; updates runs.steps_done for global rows.
   void append_steps(const std::vector<StepRow>& rows);

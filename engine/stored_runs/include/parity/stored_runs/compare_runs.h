@@ -6,6 +6,7 @@
 /// Thread contract: that of storage::Database (one thread at a time per Database).
 
 #include <parity/analysis/verdict.h>
+#include <parity/config/run_facts.h>
 #include <parity/storage/database.h>
 #include <parity/stored_runs/stored_run_error.h>
 
@@ -24,12 +25,17 @@ namespace parity::stored_runs {
 analysis::CompareRun compare_run(const storage::RunRow& row,
                                  const std::vector<storage::StepRow>& global_steps);
 
+/// The run's facts: its stored facts JSON (an imported run), else its config's (an engine run,
+/// every fact known). Throws StoredRunError when the stored facts do not load.
+config::RunFacts stored_facts(const storage::RunRow& row, const config::RunConfig& config);
+
 /// compare_run() of run `run_id` in `db`. Throws StoredRunError ("no run N in PATH") when there
 /// is no such run; StorageError passes through.
 analysis::CompareRun load_compare_run(const storage::Database& db, int64_t run_id);
 
-/// analysis::compare() of stored runs: each of `others` (in order; an id equal to the reference is
-/// skipped) against `reference`. Throws as load_compare_run() and analysis::compare().
+/// analysis::compare() of stored runs (analysis::compare_with_facts() when any of them was not
+/// trained by the engine, e.g. imported from a log): each of `others` (in order; an id equal to the
+/// reference is skipped) against `reference`. Throws as load_compare_run() and analysis::compare().
 analysis::Comparison compare_stored(const storage::Database& db, int64_t reference,
                                     const std::vector<int64_t>& others,
                                     const analysis::CompareOptions& options = {});

@@ -1,0 +1,301 @@
+// `import`: runs trained elsewhere, read from what their trackers wrote (parity_ingest), stored
+// as imported runs with their facts; `--follow` keeps reading a run that is still being written.
+// `set`: fills or corrects an imported run's facts later.
+#include <parity/config/run_config.h>
+#include <parity/config/run_facts.h>
+#include <parity/ingest/find_runs.h>
+#include <parity/ingest/ingest_error.h>
+
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <thread>
+
+#include "cli_common.h"
+#include "commands.h"
+#include "run_facts_text.h"
+
+namespace parity::cli {
+namespace {
+
+using config::Fact;
+
+// The facts a user gives on the command line, with Accelerate's spellings. Given facts are
+// known, and replace what the files said.
+struct FactFlags {
+  int64_t num_processes = 0, per_device_batch_size = 0, gradient_accumulation_steps = 0, seed = 0,
+          train_samples = 0;
+  double learning_rate = 0;
+  std::string lr_scaling, mixed_precision, use_seedable_sampler;
+  std::vector<std::pair<std::string, CLI::Option*>> given;
+
+  void add(CLI::App& sub) {
+    auto opt = [&](const char* names, auto* value, const char* help) {
+      CLI::Option* o = sub.add_option(names, *value, help);
+      given.emplace_back(std::string(names).substr(0, std::string(names).find(',')), o);
+      return o;
+    };
+    opt("--num-processes,--num_processes", &num_processes, "processes the run trained on")
+        ->check(CLI::PositiveNumber);
+    opt("--per-device-batch-size,--per_device_batch_size,--per-device-train-batch-size",
+        &per_device_batch_size, "batch per device (per process)")
+        ->check(CLI::PositiveNumber);
+    opt("--gradient-accumulation-steps,--gradient_accumulation_steps", &gradient_accumulation_steps,
+        "gradient accumulation steps")
+        ->check(CLI::PositiveNumber);
+    opt("--learning-rate,--learning_rate,--lr", &learning_rate, "the base learning rate");
+    opt("--lr-scaling,--lr_scaling", &lr_scaling, "none|linear|sqrt")
+        ->check(CLI::IsMember({"none", "linear", "sqrt"}));
+    opt("--seed", &seed, "set_seed's seed");
+    opt("--mixed-precision,--mixed_precision", &mixed_precision, "no|bf16|fp16")
+        ->check(CLI::IsMember({"no", "bf16", "fp16"}));
+    opt("--use-seedable-sampler,--use_seedable_sampler", &use_seedable_sampler,
+        "true|false: Accelerate's use_seedable_sampler (data order)")
+        ->check(CLI::IsMember({"true", "false"}));
+    opt("--train-samples,--train_samples", &train_samples, "training samples")
+        ->check(CLI::PositiveNumber);
+  }
+
+  bool any() const {
+    for (const auto& [name, o] : given)
+      if (o->count() > 0) return true;
+    return false;
+  }
+
+  bool has(const std::string& name) const {
+    for (const auto& [n, o] : given)
+      if (n == name) return o->count() > 0;
+    return false;
+  }
+
+  void apply(config::RunFacts& f, const std::string& verb) const {
+    const std::string by = "given (parity-cli " + verb + " ";
+    if (has("--num-processes"))
+      f.num_processes = Fact<int64_t>::known(num_processes, by + "--num-processes)");
+    if (has("--per-device-batch-size")) {
+      f.per_device_batch_size =
+          Fact<int64_t>::known(per_device_batch_size, by + "--per-device-batch-size)");
+    }
+    if (has("--gradient-accumulation-steps")) {
+      f.gradient_accumulation_steps =
+          Fact<int64_t>::known(gradient_accumulation_steps, by + "--gradient-accumulation-steps)");
+    }
+    if (has("--learning-rate"))
+      f.learning_rate = Fact<double>::known(learning_rate, by + "--learning-rate)");
+    if (has("--lr-scaling"))
+      f.lr_scaling = Fact<std::string>::known(lr_scaling, by + "--lr-scaling)");
+    if (has("--seed")) f.seed = Fact<int64_t>::known(seed, by + "--seed)");
+    if (has("--mixed-precision")) {
+      f.mixed_precision = Fact<std::string>::known(mixed_precision, by + "--mixed-precision)");
+    }
+    if (has("--use-seedable-sampler")) {
+      f.use_seedable_sampler =
+          Fact<bool>::known(use_seedable_sampler == "true", by + "--use-seedable-sampler)");
+    }
+    if (has("--train-samples"))
+      f.train_samples = Fact<int64_t>::known(train_samples, by + "--train-samples)");
+  }
+};
+
+struct ImportArgs {
+  std::string db, label;
+  std::vector<std::string> paths;
+  ingest::ImportOptions tags;
+  FactFlags facts;
+  bool dry_run = false, follow = false;
+  double interval = 1.0;
+};
+
+// The config an imported run is stored with: the engine's defaults with what the facts say.
+std::string config_json_of(const config::RunFacts& facts, const std::string& label) {
+  config::RunConfig c;
+  config::apply_facts(facts, c);
+  c.label = label;
+  return config::to_json(c, -1);
+}
+
+// The run as storage keeps it; its step rows are drawn one at a time by step_rows(), so a run
+// of millions of steps is not held twice.
+storage::ImportedRunRecord to_record(const ingest::ImportedRun& run, const std::string& label) {
+  storage::ImportedRunRecord r;
+  r.label = label;
+  r.source_path = run.source_path;
+  r.source_identity = run.identity;
+  r.facts_json = config::to_json(run.facts);
+  r.config_json = config_json_of(run.facts, label);
+  for (const std::string& n : run.notes) r.notes += (r.notes.empty() ? "" : "; ") + n;
+  if (run.facts.train_samples.has_value()) r.train_size = *run.facts.train_samples;
+  const auto g = run.facts.global_batch();
+  int epoch = 0;
+  for (const ingest::ImportedEval& e : run.evals) {
+    storage::EvalRow row;
+    row.epoch = ++epoch;
+    row.step = e.step;
+    row.samples = g ? e.step * *g : 0;
+    row.loss = e.loss;
+    row.accuracy = e.accuracy;
+    r.evals.push_back(row);
+  }
+  return r;
+}
+
+std::function<bool(storage::StepRow&)> step_rows(const ingest::ImportedRun& run) {
+  const auto g = run.facts.global_batch();
+  const double n =
+      run.facts.train_samples.has_value() ? static_cast<double>(*run.facts.train_samples) : 0;
+  return [&run, g, n, i = size_t{0}](storage::StepRow& row) mutable {
+    if (i >= run.points.size()) return false;
+    const ingest::ImportedPoint& p = run.points[i++];
+    row = storage::StepRow{};
+    row.step = p.step;
+    row.loss = p.loss;
+    row.lr = p.lr;
+    row.time_s = p.time_s;
+    row.samples = g ? p.step * *g : 0;
+    row.epoch =
+        std::isfinite(p.epoch) ? p.epoch : (g && n > 0 ? static_cast<double>(row.samples) / n : 0);
+    return true;
+  };
+}
+
+void print_run(const ingest::ImportedRun& run, const std::string& label) {
+  std::cout << label << "  (" << run.format << ", " << run.source_path << ")\n  "
+            << run.points.size() << " steps of "
+            << (run.loss_tag.empty() ? "no loss" : run.loss_tag) << ", " << run.evals.size()
+            << " evaluations";
+  if (run.damaged_files > 0) std::cout << ", " << run.damaged_files << " damaged file(s)";
+  std::cout << "\n";
+  for (const std::string& n : run.notes) std::cout << "  note: " << n << "\n";
+  print_facts(std::cout, run.facts, "  ");
+}
+
+volatile std::sig_atomic_t g_stop = 0;
+
+int import_command(ImportArgs& a) {
+  std::vector<std::unique_ptr<ingest::RunReader>> readers;
+  for (const std::string& path : a.paths) {
+    try {
+      auto found = ingest::find_runs(path);
+      if (found.empty())
+        throw UsageError("no runs in " + path +
+                         " (no event files, trainer_state.json, MLflow store or CSV)");
+      for (auto& r : found) readers.push_back(std::move(r));
+    } catch (const ingest::IngestError& e) {
+      throw UsageError(e.what());
+    }
+  }
+  if (!a.label.empty() && readers.size() > 1)
+    throw UsageError("--label names one run; " + std::to_string(readers.size()) + " were found");
+  std::optional<storage::Database> db;
+  if (!a.dry_run) db.emplace(db_or_default(a.db));
+  int damaged = 0;
+  auto import_once = [&](bool first) {
+    int64_t added = 0;
+    for (auto& reader : readers) {
+      if (!reader->poll() && !first) continue;
+      ingest::ImportedRun run = reader->run(a.tags);
+      a.facts.apply(run.facts, "import");
+      const std::string label = a.label.empty() ? run.name : a.label;
+      if (first) damaged += run.damaged_files;
+      if (a.dry_run) {
+        print_run(run, label);
+        continue;
+      }
+      const storage::ImportOutcome out = db->import_run(to_record(run, label), step_rows(run));
+      added += out.steps_added;
+      if (first || out.steps_added > 0) {
+        std::cout << "run " << out.run_id << "  " << label << ": "
+                  << (out.created ? "imported " : "already imported, added ") << out.steps_added
+                  << " steps, " << out.evals_added << " evaluations";
+        if (!run.facts.setup_known())
+          std::cout << " (setup unknown: give the facts with `parity-cli set`)";
+        std::cout << "\n";
+        if (first)
+          for (const std::string& n : run.notes) std::cout << "  note: " << n << "\n";
+      }
+    }
+    return added;
+  };
+  import_once(true);
+  if (damaged > 0)
+    std::cerr << "parity-cli: " << damaged
+              << " damaged file(s) read up to the damage (see the notes)\n";
+  if (a.follow && !a.dry_run) {
+    std::signal(SIGINT, [](int) { g_stop = 1; });
+    std::signal(SIGTERM, [](int) { g_stop = 1; });
+    std::cerr << "following " << readers.size() << " run(s); Ctrl+C stops\n";
+    while (!g_stop) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(static_cast<int>(a.interval * 1000)));
+      import_once(false);
+    }
+  }
+  return kExitOk;
+}
+
+struct SetArgs {
+  std::string db, run;
+  FactFlags facts;
+};
+
+int set_command(const SetArgs& a) {
+  storage::Database db = open_existing_db(db_or_default(a.db));
+  const int64_t id = parse_id(a.run, "RUN");
+  const auto row = db.get_run(id);
+  if (!row) throw UsageError("no run " + std::to_string(id) + " in " + db.path());
+  if (row->origin == "engine") {
+    throw UsageError("run " + std::to_string(id) +
+                     " was trained by Parity's engine: its facts are its config");
+  }
+  if (!a.facts.any())
+    throw UsageError("set: give at least one fact (--num-processes, --per-device-batch-size, ...)");
+  config::RunFacts facts = config::run_facts_from_json(row->facts_json);
+  a.facts.apply(facts, "set");
+  db.set_facts(id, config::to_json(facts), config_json_of(facts, row->label));
+  std::cout << "run " << id << "  " << row->label << ":\n";
+  print_facts(std::cout, facts, "  ");
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_import_command(CLI::App& app, int* exit_code) {
+  auto a = std::make_shared<ImportArgs>();
+  CLI::App* sub = app.add_subcommand(
+      "import",
+      "import runs trained elsewhere: TensorBoard logdirs (Accelerate, transformers, torch)");
+  sub->footer(
+      "Each PATH is a logdir, a run folder or a file. Every run found becomes a Parity run with "
+      "its "
+      "facts, each known (read from a file), derived (how is said) or unknown; the flags fill or "
+      "correct them. Importing again appends only new steps.");
+  add_db_option(*sub, &a->db);
+  sub->add_option("PATH", a->paths, "logdirs, run folders or files")->required();
+  a->facts.add(*sub);
+  sub->add_option("--label", a->label, "the run's label (one run only)");
+  sub->add_option("--loss-tag,--loss_tag", a->tags.loss_tag,
+                  "the series read as the training loss");
+  sub->add_option("--lr-tag,--lr_tag", a->tags.lr_tag, "the series read as the learning rate");
+  sub->add_option("--eval-loss-tag,--eval_loss_tag", a->tags.eval_loss_tag,
+                  "the evaluation loss series");
+  sub->add_flag("--dry-run,--dry_run", a->dry_run,
+                "list what would be imported and each run's facts");
+  sub->add_flag("--follow", a->follow, "keep reading runs still being written (Ctrl+C stops)");
+  sub->add_option("--interval", a->interval, "seconds between reads when following")
+      ->check(CLI::Range(0.05, 3600.0))
+      ->capture_default_str();
+  sub->callback([a, exit_code] { *exit_code = import_command(*a); });
+}
+
+void add_set_command(CLI::App& app, int* exit_code) {
+  auto a = std::make_shared<SetArgs>();
+  CLI::App* sub = app.add_subcommand("set", "fill or correct an imported run's facts");
+  add_db_option(*sub, &a->db);
+  sub->add_option("RUN", a->run, "the run id")->required();
+  a->facts.add(*sub);
+  sub->callback([a, exit_code] { *exit_code = set_command(*a); });
+}
+
+}  // namespace parity::cli

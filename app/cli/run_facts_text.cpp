@@ -1,0 +1,65 @@
+#include "run_facts_text.h"
+
+#include <iomanip>
+#include <sstream>
+
+#include "cli_common.h"
+
+namespace parity::cli {
+
+namespace {
+
+template <class T>
+std::string value_text(const config::Fact<T>& f) {
+  if (!f.has_value()) return "-";
+  std::ostringstream s;
+  if constexpr (std::is_same_v<T, bool>) {
+    s << (*f ? "true" : "false");
+  } else if constexpr (std::is_same_v<T, double>) {
+    s << fmt(*f, 7);
+  } else {
+    s << *f;
+  }
+  return s.str();
+}
+
+template <class T>
+void line(std::ostream& out, const std::string& indent, const char* name,
+          const config::Fact<T>& f) {
+  out << indent << std::left << std::setw(24) << name << std::setw(10) << value_text(f)
+      << to_string(f.has_value() ? f.provenance : config::Provenance::kUnknown);
+  if (f.has_value() && !f.source.empty()) out << " (" << f.source << ")";
+  out << "\n";
+}
+
+}  // namespace
+
+void print_facts(std::ostream& out, const config::RunFacts& f, const std::string& indent) {
+  line(out, indent, "processes", f.num_processes);
+  line(out, indent, "per-device batch", f.per_device_batch_size);
+  line(out, indent, "accumulation", f.gradient_accumulation_steps);
+  line(out, indent, "learning rate", f.learning_rate);
+  line(out, indent, "lr scaling", f.lr_scaling);
+  line(out, indent, "schedule", f.schedule);
+  line(out, indent, "seed", f.seed);
+  line(out, indent, "precision", f.mixed_precision);
+  line(out, indent, "use_seedable_sampler", f.use_seedable_sampler);
+  line(out, indent, "threads per rank", f.threads_per_rank);
+  line(out, indent, "model", f.model);
+  line(out, indent, "training samples", f.train_samples);
+  line(out, indent, "epochs", f.epochs);
+}
+
+void print_stored_facts(std::ostream& out, const storage::RunRow& row) {
+  if (row.origin == "engine" && row.facts_json.empty()) return;
+  out << "origin: " << row.origin;
+  if (!row.source_path.empty()) out << " from " << row.source_path;
+  out << "\nfacts:\n";
+  try {
+    print_facts(out, config::run_facts_from_json(row.facts_json), "  ");
+  } catch (const std::invalid_argument& e) {
+    out << "  (stored facts do not load: " << e.what() << ")\n";
+  }
+}
+
+}  // namespace parity::cli

@@ -1,0 +1,191 @@
+// RunFacts: the engine's facts from its config, and the JSON a run's facts are stored as.
+#include <parity/config/batch_plan.h>
+#include <parity/config/run_config.h>
+#include <parity/config/run_facts.h>
+
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+namespace parity::config {
+
+namespace {
+
+using nlohmann::json;
+
+// Every fact of RunFacts with its JSON key, in one list so both directions stay in step.
+template <class F>
+void for_each_fact(RunFacts& f, F&& visit) {
+  visit("num_processes", f.num_processes);
+  visit("per_device_batch_size", f.per_device_batch_size);
+  visit("gradient_accumulation_steps", f.gradient_accumulation_steps);
+  visit("learning_rate", f.learning_rate);
+  visit("lr_scaling", f.lr_scaling);
+  visit("schedule", f.schedule);
+  visit("seed", f.seed);
+  visit("mixed_precision", f.mixed_precision);
+  visit("use_seedable_sampler", f.use_seedable_sampler);
+  visit("threads_per_rank", f.threads_per_rank);
+  visit("model", f.model);
+  visit("train_samples", f.train_samples);
+  visit("epochs", f.epochs);
+}
+
+std::optional<Provenance> parse_provenance(std::string_view text) {
+  if (text == "known") return Provenance::kKnown;
+  if (text == "derived") return Provenance::kDerived;
+  if (text == "unknown") return Provenance::kUnknown;
+  return std::nullopt;
+}
+
+template <class T>
+bool value_fits(const json& v) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return v.is_boolean();
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    return v.is_string();
+  } else if constexpr (std::is_same_v<T, double>) {
+    return v.is_number();
+  } else {
+    return v.is_number_integer();
+  }
+}
+
+std::string model_traits(const RunConfig& c) {
+  std::string text = to_string(c.model);
+  if (c.dropout > 0) text += ", dropout " + json(c.dropout).dump();
+  if (c.batch_norm) text += ", batch norm";
+  return text;
+}
+
+}  // namespace
+
+std::string_view to_string(Provenance provenance) {
+  switch (provenance) {
+    case Provenance::kKnown:
+      return "known";
+    case Provenance::kDerived:
+      return "derived";
+    case Provenance::kUnknown:
+      return "unknown";
+  }
+  return "unknown";
+}
+
+std::string_view to_string(RunOrigin origin) {
+  switch (origin) {
+    case RunOrigin::kEngine:
+      return "engine";
+    case RunOrigin::kCommand:
+      return "command";
+    case RunOrigin::kImported:
+      return "imported";
+  }
+  return "engine";
+}
+
+std::optional<RunOrigin> parse_run_origin(std::string_view text) {
+  if (text == "engine") return RunOrigin::kEngine;
+  if (text == "command") return RunOrigin::kCommand;
+  if (text == "imported") return RunOrigin::kImported;
+  return std::nullopt;
+}
+
+std::optional<int64_t> RunFacts::global_batch() const {
+  if (!num_processes.has_value() || !per_device_batch_size.has_value() ||
+      !gradient_accumulation_steps.has_value()) {
+    return std::nullopt;
+  }
+  return *num_processes * *per_device_batch_size * *gradient_accumulation_steps;
+}
+
+RunFacts facts_of(const RunConfig& c) {
+  const std::string from = "the run's config";
+  RunFacts f;
+  f.num_processes = Fact<int64_t>::known(c.num_processes, from);
+  // With split_batches the config's batch is the global one, cut in W slices.
+  f.per_device_batch_size = Fact<int64_t>::known(per_rank_micro_batch(c), from);
+  f.gradient_accumulation_steps = Fact<int64_t>::known(c.gradient_accumulation_steps, from);
+  f.learning_rate = Fact<double>::known(c.lr, from);
+  f.lr_scaling = Fact<std::string>::known(to_string(c.lr_scaling), from);
+  f.schedule = Fact<std::string>::known(to_string(c.scheduler), from);
+  f.seed = Fact<int64_t>::known(c.seed, from);
+  f.mixed_precision = Fact<std::string>::known(to_string(c.mixed_precision), from);
+  // The engine shuffles with a generator seeded data_seed + epoch on every rank, as Accelerate's
+  // use_seedable_sampler=True does.
+  f.use_seedable_sampler = Fact<bool>::known(true, "the engine's sampler (seeded data order)");
+  f.model = Fact<std::string>::known(model_traits(c), from);
+  if (const auto n = known_train_size(c)) f.train_samples = Fact<int64_t>::known(*n, from);
+  f.epochs = Fact<int64_t>::known(c.epochs, from);
+  // threads_per_rank depends on the machine's cores, not the config: left unknown here.
+  return f;
+}
+
+void apply_facts(const RunFacts& f, RunConfig& c) {
+  if (f.num_processes.has_value()) c.num_processes = static_cast<int>(*f.num_processes);
+  if (f.per_device_batch_size.has_value()) {
+    c.per_device_batch_size = *f.per_device_batch_size;
+    c.split_batches = false;
+  }
+  if (f.gradient_accumulation_steps.has_value()) {
+    c.gradient_accumulation_steps = static_cast<int>(*f.gradient_accumulation_steps);
+  }
+  if (f.learning_rate.has_value()) c.lr = *f.learning_rate;
+  if (f.seed.has_value()) c.seed = *f.seed;
+  if (f.train_samples.has_value()) c.train_samples = *f.train_samples;
+  if (f.epochs.has_value()) c.epochs = static_cast<int>(*f.epochs);
+  // Spellings the config does not know leave its field as it was.
+  auto parse_into = [](const auto& fact, auto& field, auto parse) {
+    if (!fact.has_value()) return;
+    try {
+      field = parse(*fact);
+    } catch (const std::exception&) {
+    }
+  };
+  parse_into(f.lr_scaling, c.lr_scaling, parse_lr_scaling);
+  parse_into(f.schedule, c.scheduler, parse_scheduler);
+  parse_into(f.mixed_precision, c.mixed_precision, parse_mixed_precision);
+}
+
+std::string to_json(const RunFacts& facts) {
+  json out = json::object();
+  RunFacts copy = facts;
+  for_each_fact(copy, [&](const char* key, auto& fact) {
+    json entry;
+    entry["value"] = fact.value ? json(*fact.value) : json(nullptr);
+    entry["provenance"] =
+        std::string(to_string(fact.value ? fact.provenance : Provenance::kUnknown));
+    entry["source"] = fact.source;
+    out[key] = std::move(entry);
+  });
+  return out.dump();
+}
+
+RunFacts run_facts_from_json(std::string_view text) {
+  RunFacts facts;
+  if (text.empty()) return facts;
+  const json in = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!in.is_object()) throw std::invalid_argument("run facts: not a JSON object");
+  for_each_fact(facts, [&](const char* key, auto& fact) {
+    using T = typename std::decay_t<decltype(fact.value)>::value_type;
+    const auto it = in.find(key);
+    if (it == in.end()) return;
+    const json& entry = *it;
+    const auto provenance = entry.is_object() && entry.value("provenance", json()).is_string()
+                                ? parse_provenance(entry["provenance"].get<std::string>())
+                                : std::nullopt;
+    if (!provenance)
+      throw std::invalid_argument(std::string("run facts: ") + key + " is malformed");
+    const json& value = entry.value("value", json());
+    if (*provenance == Provenance::kUnknown || value.is_null()) return;
+    if (!value_fits<T>(value)) {
+      throw std::invalid_argument(std::string("run facts: ") + key +
+                                  " has a value of the wrong type");
+    }
+    fact.value = value.get<T>();
+    fact.provenance = *provenance;
+    fact.source = entry.value("source", std::string());
+  });
+  return facts;
+}
+
+}  // namespace parity::config

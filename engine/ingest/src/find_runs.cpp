@@ -1,0 +1,34 @@
+#include <parity/ingest/find_runs.h>
+#include <parity/ingest/ingest_error.h>
+#include <parity/ingest/tensorboard_logdir.h>
+
+#include <filesystem>
+
+namespace parity::ingest {
+
+namespace {
+
+class TensorBoardReader : public RunReader {
+ public:
+  explicit TensorBoardReader(TensorBoardRun run) : run_(std::move(run)) {}
+  std::string name() const override { return run_.name(); }
+  bool poll() override { return run_.poll(); }
+  ImportedRun run(const ImportOptions& options) const override { return run_.run(options); }
+
+ private:
+  TensorBoardRun run_;
+};
+
+}  // namespace
+
+std::vector<std::unique_ptr<RunReader>> find_runs(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw IngestError(path + " does not exist");
+  std::vector<std::unique_ptr<RunReader>> out;
+  for (TensorBoardRun& r : find_tensorboard_runs(path)) {
+    out.push_back(std::make_unique<TensorBoardReader>(std::move(r)));
+  }
+  return out;
+}
+
+}  // namespace parity::ingest

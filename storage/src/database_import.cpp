@@ -1,0 +1,119 @@
+// Runs read from logs (TensorBoard, trainer_state.json, MLflow, CSV): created with all their
+// rows in one transaction, re-imported by appending only what is new, their facts edited later.
+#include <parity/storage/database.h>
+#include <sqlite3.h>
+
+#include <nlohmann/json.hpp>
+
+#include "database_internal.h"
+#include "statement.h"
+
+namespace parity::storage {
+
+using detail::Statement;
+using detail::Transaction;
+
+namespace {
+
+constexpr const char* kInsertStep =
+    "INSERT OR REPLACE INTO steps (run_id, step, rank, epoch, samples, loss, lr, time_s) "
+    "VALUES (?,?,?,?,?,?,?,?)";
+constexpr const char* kInsertEval =
+    "INSERT OR REPLACE INTO evals (run_id, epoch, step, samples, loss, accuracy) "
+    "VALUES (?,?,?,?,?,?)";
+
+int64_t last_value(sqlite3* db, const char* sql, int64_t run_id) {
+  Statement st(db, sql);
+  st.bind(1, run_id);
+  return st.step() ? st.column_int64(0) : 0;
+}
+
+}  // namespace
+
+std::optional<int64_t> Database::find_run_by_source(const std::string& source_identity) const {
+  if (schema_ < 5 || source_identity.empty()) return std::nullopt;
+  Statement st(db_, "SELECT id FROM runs WHERE source_identity = ?1");
+  st.bind(1, source_identity);
+  if (!st.step()) return std::nullopt;
+  return st.column_int64(0);
+}
+
+ImportOutcome Database::import_run(const ImportedRunRecord& run) {
+  return import_run(run, [](StepRow&) { return false; });
+}
+
+ImportOutcome Database::import_run(const ImportedRunRecord& run,
+                                   const std::function<bool(StepRow&)>& next_step) {
+  if (run.source_identity.empty()) throw StorageError("import_run: the run has no source identity");
+  if (!run.config_json.empty() && !nlohmann::json::accept(run.config_json)) {
+    throw StorageError("import_run: config_json is not valid JSON");
+  }
+  Transaction tx(db_);
+  ImportOutcome out;
+  int64_t after_step = -1, after_eval_step = -1;
+  if (const auto existing = find_run_by_source(run.source_identity)) {
+    out.run_id = *existing;
+    after_step =
+        last_value(db_, "SELECT MAX(step) FROM steps WHERE run_id = ?1 AND rank = -1", out.run_id);
+    after_eval_step = last_value(db_, "SELECT MAX(step) FROM evals WHERE run_id = ?1", out.run_id);
+  } else {
+    std::string label = run.label;
+    for (char& c : label)
+      if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+    Statement st(db_,
+                 "INSERT INTO runs (label, status, created_at, started_at, config_json, notes, "
+                 "train_size, origin, source_path, source_identity, facts_json) "
+                 "VALUES (?,?,?,?,?,?,?,?,?,?,?)");
+    const double now = detail::now_unix_seconds();
+    st.bind(1, label).bind(2, std::string(to_string(RunStatus::kFinished))).bind(3, now);
+    st.bind(4, now).bind(5, run.config_json.empty() ? std::string("{}") : run.config_json);
+    st.bind(6, run.notes).bind(7, run.train_size).bind(8, run.origin).bind(9, run.source_path);
+    st.bind(10, run.source_identity).bind(11, run.facts_json).run();
+    out.run_id = sqlite3_last_insert_rowid(db_);
+    out.created = true;
+  }
+  Statement insert(db_, kInsertStep);
+  auto write = [&](const StepRow& row) {
+    if (row.step <= after_step) return;  // stored by an earlier import
+    insert.bind(1, out.run_id).bind(2, row.step).bind(3, row.rank).bind(4, row.epoch);
+    insert.bind(5, row.samples).bind(6, row.loss).bind(7, row.lr).bind(8, row.time_s);
+    insert.run();
+    insert.reset();
+    if (row.rank == -1) ++out.steps_added;
+  };
+  for (const StepRow& row : run.steps) write(row);
+  for (StepRow row; next_step(row);) write(row);
+  Statement eval(db_, kInsertEval);
+  for (const EvalRow& row : run.evals) {
+    if (row.step <= after_eval_step) continue;
+    eval.bind(1, out.run_id).bind(2, row.epoch).bind(3, row.step).bind(4, row.samples);
+    eval.bind(5, row.loss).bind(6, row.accuracy).run();
+    eval.reset();
+    ++out.evals_added;
+  }
+  Statement finals(db_, std::string("UPDATE runs SET finished_at = ?2, steps_done = "
+                                    "(SELECT COALESCE(MAX(step), 0) FROM steps WHERE run_id = ?1 "
+                                    "AND rank = -1), total_steps = (SELECT COUNT(*) FROM steps "
+                                    "WHERE run_id = ?1 AND rank = -1),") +
+                            detail::kSetFinals + " WHERE id = ?1");
+  finals.bind(1, out.run_id).bind(2, detail::now_unix_seconds()).run();
+  tx.commit();
+  return out;
+}
+
+void Database::set_facts(int64_t run_id, const std::string& facts_json,
+                         const std::string& config_json) {
+  if (schema_ < 5) throw StorageError("set_facts: the database's schema has no facts");
+  if (!config_json.empty() && !nlohmann::json::accept(config_json)) {
+    throw StorageError("set_facts: config_json is not valid JSON");
+  }
+  Statement st(db_,
+               "UPDATE runs SET facts_json = ?2, config_json = CASE WHEN ?3 = '' THEN "
+               "config_json ELSE ?3 END WHERE id = ?1");
+  st.bind(1, run_id).bind(2, facts_json).bind(3, config_json).run();
+  if (sqlite3_changes(db_) == 0) {
+    throw StorageError("set_facts: no run with id " + std::to_string(run_id));
+  }
+}
+
+}  // namespace parity::storage

@@ -1,0 +1,191 @@
+// `parity-cli import`, `set`, `show` and `compare` on the eight runs Accelerate's TensorBoard
+// tracker wrote (shared/fixtures/accelerate-tensorboard), as a user runs them.
+#include <gtest/gtest.h>
+#include <parity/test_support/ci_skip.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "cli_test_util.h"
+
+namespace parity::cli::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string fixtures() { return std::string(PARITY_FIXTURES) + "/accelerate-tensorboard"; }
+
+// Skips on a developer's machine without the fixtures, fails under CI=true (ci_skip.h).
+#define REQUIRE_FIXTURES() \
+  if (!fs::is_directory(fixtures())) PARITY_SKIP_OR_FAIL() << "no fixtures at " << fixtures()
+
+// The text of run `id`'s block in compare's output (from "run ID (" to the next blank line).
+std::string block(const std::string& out, int id) {
+  const auto at = out.find("\nrun " + std::to_string(id) + " (");
+  if (at == std::string::npos) return "";
+  return out.substr(at, out.find("\n\n", at + 1) - at);
+}
+
+TEST(CliImport, EightFixtureRunsImportOnceAndReimportDoublesNothing) {
+  REQUIRE_FIXTURES();
+  TempDir dir;
+  const std::string db = dir.file("p.db");
+  const CliResult first = run_cli({"import", "--db", db, fixtures()}, dir.path());
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_TRUE(contains(first.out, "run 2  1x32: imported 400 steps, 2 evaluations")) << first.out;
+  EXPECT_TRUE(contains(first.out, "run 7  2x32: imported 200 steps")) << first.out;
+  const CliResult again = run_cli({"import", "--db", db, fixtures()}, dir.path());
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_TRUE(contains(again.out, "run 2  1x32: already imported, added 0 steps")) << again.out;
+  const CliResult list = run_cli({"list", "--db", db}, dir.path());
+  EXPECT_TRUE(contains(list.out, "2x32-lr0.1")) << list.out;
+  EXPECT_FALSE(contains(list.out, "\n  9 ")) << list.out;  // still eight runs
+  const CliResult show = run_cli({"show", "--db", db, "5"}, dir.path());
+  EXPECT_TRUE(contains(show.out, "origin: imported from " + fixtures() + "/2x16")) << show.out;
+  EXPECT_TRUE(contains(show.out,
+                       "processes               2         known (TensorBoard hparams: "
+                       "num_processes)"))
+      << show.out;
+  EXPECT_TRUE(contains(show.out, "use_seedable_sampler    false     derived (Accelerate's default"))
+      << show.out;
+  EXPECT_TRUE(contains(show.out, "threads per rank        -         unknown")) << show.out;
+}
+
+TEST(CliImport, CompareSaysWhatTheFixturesShow) {
+  REQUIRE_FIXTURES();
+  TempDir dir;
+  const std::string db = dir.file("p.db");
+  ASSERT_EQ(run_cli({"import", "--db", db, fixtures()}, dir.path()).exit_code, 0);
+  // 1 1x16-ga2, 2 1x32, 3 1x32-seed1, 4 1x32-seed2, 5 2x16, 6 2x16-bf16, 7 2x32, 8 2x32-lr0.1
+  const CliResult cmp = run_cli({"compare", "--db", db, "-r", "2", "7", "8", "1"}, dir.path());
+  ASSERT_EQ(cmp.exit_code, 0) << cmp.err;
+  EXPECT_TRUE(contains(cmp.out, "aligned on samples")) << cmp.out;
+  const std::string b7 = block(cmp.out, 7), b8 = block(cmp.out, 8), b1 = block(cmp.out, 1);
+  EXPECT_TRUE(contains(b7, "different")) << b7;
+  EXPECT_TRUE(contains(b7, "global batch 64 vs 32")) << b7;
+  EXPECT_TRUE(contains(b7, "learning rate not scaled")) << b7;
+  EXPECT_TRUE(contains(b8, "learning rate scaled linearly")) << b8;
+  EXPECT_TRUE(contains(b1, "same training arithmetic")) << b1;
+  EXPECT_TRUE(contains(b1, "0.5680568 vs 0.5680568")) << b1;
+  EXPECT_TRUE(contains(b1, "last micro-batch (16 of the 32 samples)")) << b1;
+  EXPECT_FALSE(contains(cmp.out, "possible bug")) << cmp.out;
+
+  const CliResult seeds = run_cli({"compare", "--db", db, "-r", "2", "3", "4", "5"}, dir.path());
+  ASSERT_EQ(seeds.exit_code, 0) << seeds.err;
+  EXPECT_TRUE(contains(seeds.out, "seed group: 2 3 4")) << seeds.out;
+  const std::string b5 = block(seeds.out, 5);
+  EXPECT_TRUE(contains(b5, "spread of 3 seeds of the reference")) << b5;
+  EXPECT_TRUE(contains(b5, "data order differs: with use_seedable_sampler False")) << b5;
+  EXPECT_FALSE(contains(b5, "possible bug")) << b5;
+}
+
+TEST(CliImport, UnknownSetupAlignsOnStepsNamesWhatWouldSettleItAndSetFillsIt) {
+  REQUIRE_FIXTURES();
+  TempDir dir;
+  const std::string db = dir.file("p.db");
+  // A copy of two runs without their hparams: the files then say nothing of the setup.
+  for (const char* run : {"1x32", "2x16"}) {
+    fs::create_directories(dir.file(run));
+    for (const auto& e : fs::directory_iterator(fixtures() + "/" + run)) {
+      if (e.is_regular_file())
+        fs::copy_file(e.path(), dir.file(run) + "/" + e.path().filename().string());
+    }
+  }
+  ASSERT_EQ(
+      run_cli({"import", "--db", db, dir.file("1x32"), dir.file("2x16")}, dir.path()).exit_code, 0);
+  const CliResult cmp = run_cli({"compare", "--db", db, "-r", "1", "2"}, dir.path());
+  ASSERT_EQ(cmp.exit_code, 0) << cmp.err;
+  EXPECT_TRUE(contains(cmp.out, "aligned on step")) << cmp.out;
+  EXPECT_TRUE(
+      contains(cmp.out, "per-device batch unknown (both runs): give `--per-device-batch-size`"))
+      << cmp.out;
+  EXPECT_FALSE(contains(cmp.out, "possible bug")) << cmp.out;
+  const CliResult set =
+      run_cli({"set", "--db", db, "2", "--num-processes", "2", "--per-device-batch-size", "16",
+               "--gradient-accumulation-steps", "1"},
+              dir.path());
+  ASSERT_EQ(set.exit_code, 0) << set.err;
+  EXPECT_TRUE(contains(set.out, "known (given (parity-cli set --num-processes))")) << set.out;
+  const CliResult refused = run_cli({"set", "--db", db, "2"}, dir.path());
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_TRUE(contains(refused.err, "give at least one fact")) << refused.err;
+}
+
+TEST(CliImport, DryRunListsFactsAndWritesNothing) {
+  REQUIRE_FIXTURES();
+  TempDir dir;
+  const std::string db = dir.file("p.db");
+  const CliResult dry =
+      run_cli({"import", "--db", db, "--dry-run", fixtures() + "/2x32"}, dir.path());
+  ASSERT_EQ(dry.exit_code, 0) << dry.err;
+  EXPECT_TRUE(contains(dry.out, "2x32  (tensorboard, ")) << dry.out;
+  EXPECT_TRUE(contains(dry.out, "200 steps of train/loss, 2 evaluations")) << dry.out;
+  EXPECT_TRUE(contains(dry.out, "per-device batch        32        known")) << dry.out;
+  EXPECT_FALSE(fs::exists(db));
+}
+
+TEST(CliImport, BadInputGetsAClearMessage) {
+  TempDir dir;
+  const CliResult missing =
+      run_cli({"import", "--db", dir.file("p.db"), dir.file("nope")}, dir.path());
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_TRUE(contains(missing.err, "nope does not exist")) << missing.err;
+  fs::create_directories(dir.file("empty"));
+  const CliResult empty =
+      run_cli({"import", "--db", dir.file("p.db"), dir.file("empty")}, dir.path());
+  EXPECT_EQ(empty.exit_code, 2);
+  EXPECT_TRUE(contains(empty.err, "no runs in")) << empty.err;
+}
+
+// A live run: the event file is copied in two parts, cut inside a record; --follow imports the
+// complete records, leaves the partial one, and picks up the rest when it is written.
+TEST(CliImport, FollowReadsAppendedStepsAndLeavesAPartialRecord) {
+  REQUIRE_FIXTURES();
+  TempDir dir;
+  const std::string db = dir.file("p.db");
+  fs::create_directories(dir.file("live"));
+  std::string event_file;
+  for (const auto& e : fs::directory_iterator(fixtures() + "/2x32"))
+    if (e.is_regular_file()) event_file = e.path().string();
+  const std::string bytes = read_file(event_file);
+  const std::string target = dir.file("live/events.out.tfevents.1.host");
+  const size_t cut = bytes.size() / 2 + 3;  // inside a record
+  std::ofstream(target, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(cut));
+  const pid_t pid =
+      start_cli({"import", "--db", db, "--follow", "--interval", "0.1", dir.file("live")},
+                dir.path(), dir.file("out"), dir.file("err"));
+  auto steps_done = [&] {
+    const CliResult show = run_cli({"show", "--db", db, "1"}, dir.path());
+    const auto at = show.out.find("\nsteps ");
+    return at == std::string::npos ? -1 : std::atoi(show.out.c_str() + at + 7);
+  };
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  int first = -1;
+  while (first <= 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    first = steps_done();
+  }
+  EXPECT_GT(first, 0);
+  EXPECT_LT(first, 200);
+  {
+    std::ofstream rest(target, std::ios::binary | std::ios::app);
+    rest.write(bytes.data() + cut, static_cast<std::streamsize>(bytes.size() - cut));
+  }
+  int last = first;
+  while (last < 200 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    last = steps_done();
+  }
+  EXPECT_EQ(last, 200);
+  kill(pid, SIGINT);
+  EXPECT_EQ(wait_cli(pid), 0) << read_file(dir.file("err"));
+  EXPECT_FALSE(contains(read_file(dir.file("err")), "CRC"));
+}
+
+}  // namespace
+}  // namespace parity::cli::testing

@@ -1,0 +1,76 @@
+#include <gtest/gtest.h>
+#include <parity/config/run_config.h>
+#include <parity/config/run_facts.h>
+
+#include <stdexcept>
+
+namespace parity::config {
+namespace {
+
+TEST(RunFacts, EngineRunsKnowEveryFactOfTheirConfig) {
+  RunConfig c;
+  c.num_processes = 4;
+  c.per_device_batch_size = 16;
+  c.gradient_accumulation_steps = 2;
+  c.lr = 0.1;
+  c.lr_scaling = LrScaling::kLinear;
+  c.mixed_precision = MixedPrecision::kBf16;
+  c.seed = 7;
+  c.dropout = 0.25;
+  const RunFacts f = facts_of(c);
+  EXPECT_EQ(f.global_batch(), 128);
+  EXPECT_EQ(f.num_processes.provenance, Provenance::kKnown);
+  EXPECT_EQ(*f.lr_scaling, "linear");
+  EXPECT_EQ(*f.mixed_precision, "bf16");
+  EXPECT_EQ(*f.seed, 7);
+  EXPECT_TRUE(*f.use_seedable_sampler);
+  EXPECT_EQ(*f.model, "mlp, dropout 0.25");
+  EXPECT_FALSE(f.threads_per_rank.has_value());
+}
+
+TEST(RunFacts, SplitBatchesGivesThePerDeviceSlice) {
+  RunConfig c;
+  c.num_processes = 2;
+  c.per_device_batch_size = 64;
+  c.split_batches = true;
+  EXPECT_EQ(*facts_of(c).per_device_batch_size, 32);
+  EXPECT_EQ(facts_of(c).global_batch(), 64);
+}
+
+TEST(RunFacts, JsonRoundTripKeepsProvenanceAndSource) {
+  RunFacts f;
+  f.num_processes = Fact<int64_t>::known(2, "hparams.yml: num_processes");
+  f.per_device_batch_size = Fact<int64_t>::derived(8, "train_batch_size");
+  f.learning_rate = Fact<double>::known(0.05, "hparams");
+  f.use_seedable_sampler = Fact<bool>::derived(false, "Accelerate's default");
+  const RunFacts back = run_facts_from_json(to_json(f));
+  EXPECT_EQ(*back.num_processes, 2);
+  EXPECT_EQ(back.num_processes.source, "hparams.yml: num_processes");
+  EXPECT_EQ(back.per_device_batch_size.provenance, Provenance::kDerived);
+  EXPECT_DOUBLE_EQ(*back.learning_rate, 0.05);
+  EXPECT_FALSE(*back.use_seedable_sampler);
+  EXPECT_FALSE(back.seed.has_value());
+  EXPECT_EQ(back.seed.provenance, Provenance::kUnknown);
+  EXPECT_FALSE(back.setup_known());
+}
+
+TEST(RunFacts, MalformedJsonIsRefusedNamingTheFact) {
+  EXPECT_THROW(run_facts_from_json("[1]"), std::invalid_argument);
+  try {
+    run_facts_from_json(R"({"seed": {"value": "x", "provenance": "known"}})");
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("seed"), std::string::npos);
+  }
+  EXPECT_FALSE(run_facts_from_json("").seed.has_value());
+}
+
+TEST(RunOrigin, SpellingsRoundTrip) {
+  for (RunOrigin o : {RunOrigin::kEngine, RunOrigin::kCommand, RunOrigin::kImported}) {
+    EXPECT_EQ(parse_run_origin(to_string(o)), o);
+  }
+  EXPECT_FALSE(parse_run_origin("tensorboard"));
+}
+
+}  // namespace
+}  // namespace parity::config

@@ -128,7 +128,7 @@ class FactsReader {
  private:
   static bool only_no_cause(const std::vector<Reason>& reasons) {
     for (const Reason& r : reasons)
-      if (r.key != "unexplained" && r.key != "rounding") return false;
+      if (r.key != "unexplained" && r.key != "rounding" && r.key != "summation_order") return false;
     return true;
   }
 

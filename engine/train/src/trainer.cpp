@@ -305,6 +305,10 @@ void Trainer::draw_epoch_order(int epoch) {
     sampler_->set_epoch_order(config::epoch_permutation(n, draw_from_global_generator()));
   } else {
     sampler_->set_epoch_order(unseeded_order_.randperm(n));
+    // torch's RandomSampler ends each pass with randperm(n)[:num_samples % n]: a second
+    // permutation drawn and dropped (empty when num_samples == n), so the carried generator
+    // moves on two permutations an epoch.
+    unseeded_order_.randperm(n);
   }
 }
 

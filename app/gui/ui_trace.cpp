@@ -96,7 +96,7 @@ void UiTrace::onFocus(QWidget* now) {
 bool UiTrace::eventFilter(QObject* watched, QEvent* event) {
   const auto type = event->type();
   if (type != QEvent::Show && type != QEvent::Hide && type != QEvent::Resize &&
-      type != QEvent::Paint) {
+      type != QEvent::Paint && type != QEvent::Move) {
     return false;
   }
   auto* w = qobject_cast<QWidget*>(watched);
@@ -117,6 +117,11 @@ bool UiTrace::eventFilter(QObject* watched, QEvent* event) {
     return false;
   }
   if (type == QEvent::Paint) return false;
+  // A tabbed dock brought to the front is moved into sight, not shown: map it where it is now.
+  if (type == QEvent::Move) {
+    if (qobject_cast<QDockWidget*>(w) && w->window() == window_) requestMap();
+    return false;
+  }
   if (type == QEvent::Show && w->isWindow() && w != window_) {
     if (auto* box = qobject_cast<QMessageBox*>(w)) {
       const QAbstractButton* def = box->defaultButton();

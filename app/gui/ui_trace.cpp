@@ -193,10 +193,17 @@ void UiTrace::printMap() {
     }
     // Tool buttons of a dock's title, the tab bar's scrollers: not controls of the panels.
     if (w->objectName().startsWith("qt_") || qobject_cast<QTabBar*>(w->parentWidget())) continue;
+    // A box's value, to see what changed it (the wheel, a key).
+    QString value;
+    if (const auto* combo = qobject_cast<const QComboBox*>(w))
+      value = " value=" + quoted(combo->currentText());
+    else if (const auto* spin = qobject_cast<const QAbstractSpinBox*>(w))
+      value = " value=" + quoted(spin->text());
     print(
         QString("widget %1 %2 %3 %4 hint=%5")
             .arg(area, w->metaObject()->className(), quoted(nameOf(w, window_)), rect(w, w->rect()))
-            .arg(w->sizeHint().width()));
+            .arg(w->sizeHint().width()) +
+        value);
     auto* view = qobject_cast<QAbstractItemView*>(w);
     if (!view || !view->model()) continue;
     const QAbstractItemModel* model = view->model();

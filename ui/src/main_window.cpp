@@ -12,6 +12,7 @@
 #include <parity/ui/setup_presets.h>
 #include <parity/ui/setups_model.h>
 #include <parity/ui/setups_panel.h>
+#include <parity/ui/wheel_guard.h>
 
 #include <QCloseEvent>
 #include <QDir>
@@ -50,6 +51,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
       equivalentPanel_(new EquivalentBatchPanel(setups_)),
       comparePanel_(new ComparePanel(runs_, db_)) {
   setQuietDialogs(options_.quiet);
+  WheelGuard::install();  // before the panels are polished: their boxes' focus policy
   setWindowTitle(tr("Parity"));
   setWindowIcon(QIcon(":/parity/parity.svg"));
   setCentralWidget(chartPanel_);

@@ -173,6 +173,13 @@ void UiTrace::printMap() {
       }
       continue;
     }
+    // A chart legend's entry: where it is, and how much of it shows (the legend scrolls).
+    if (w->objectName().startsWith("legendRun") || w->objectName() == "legendRanks") {
+      print(QString("legend %1 %2 %3 visible=%4")
+                .arg(w->objectName(), quoted(w->toolTip().section('\n', 0, 0)), rect(w, w->rect()),
+                     rect(w, w->visibleRegion().boundingRect())));
+      continue;
+    }
     if (auto* label = qobject_cast<QLabel*>(w)) {
       const QString name = label->objectName().isEmpty() ? QString("-") : label->objectName();
       if (!name.startsWith("qt_") && (name != "-" || !label->text().isEmpty())) {

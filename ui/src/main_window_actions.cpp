@@ -185,7 +185,7 @@ void MainWindow::exportChart(bool svg) {
   const QString path = svg ? askSavePath(tr("Save chart"), "parity-chart.svg", tr("SVG (*.svg)"))
                            : askSavePath(tr("Save chart"), "parity-chart.png", tr("PNG (*.png)"));
   if (path.isEmpty()) return;
-  QWidget* view = chartPanel_->exportArea();  // the chart and its legend, labels whole
+  const QList<QWidget*> stack = chartPanel_->exportStack();  // the chart, its legend whole
   LossChart* chart = chartPanel_->lossChart();
   // OpenGL-drawn lines live on a GL surface a vector painter cannot see: draw them plainly.
   const bool accelerated = chart->accelerated();
@@ -193,7 +193,7 @@ void MainWindow::exportChart(bool svg) {
     chart->setAccelerated(false);
     chart->redrawNow();
   }
-  const QString error = svg ? saveWidgetSvg(view, path, windowTitle()) : saveWidgetPng(view, path);
+  const QString error = svg ? saveStackSvg(stack, path, windowTitle()) : saveStackPng(stack, path);
   if (accelerated) chart->setAccelerated(true);
   if (!error.isEmpty()) {
     showProblem(this, tr("Save chart"), {error, tr("Choose another folder.")});

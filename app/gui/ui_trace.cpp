@@ -11,6 +11,7 @@
 #include <QGraphicsView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -121,6 +122,9 @@ bool UiTrace::eventFilter(QObject* watched, QEvent* event) {
   if (type == QEvent::Move) {
     if (qobject_cast<QDockWidget*>(w) && w->window() == window_) requestMap();
     return false;
+  }
+  if (type == QEvent::Show) {
+    if (auto* menu = qobject_cast<QMenu*>(w)) print("menu " + quoted(plain(menu->title())));
   }
   if (type == QEvent::Show && w->isWindow() && w != window_) {
     if (auto* box = qobject_cast<QMessageBox*>(w)) {

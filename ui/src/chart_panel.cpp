@@ -32,8 +32,8 @@ ChartPanel::ChartPanel(QWidget* parent)
       legendScroll_(new QScrollArea(plot_)),
       xAxis_(new QComboBox(this)),
       smoothing_(new QDoubleSpinBox(this)),
-      logY_(new QCheckBox(tr("&Log y"), this)),
-      ranks_(new QCheckBox(tr("Per-&rank"), this)),
+      logY_(new QCheckBox(tr("Lo&g y"), this)),
+      ranks_(new QCheckBox(tr("Per-ran&k"), this)),
       reset_(new QToolButton(this)),
       export_(new QToolButton(this)),
       status_(new QLabel(this)) {

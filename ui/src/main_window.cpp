@@ -68,6 +68,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   dbLabel_ = new QLabel(this);
   statusBar()->addPermanentWidget(dbLabel_);
   resize(1500, 950);
+  defaultLayout_ = saveState();
   if (options_.useSettings) restoreSettings();
   if (setups_->rowCount() == 0) {
     for (const auto& p : presets()) setups_->addSetup(p.setup);

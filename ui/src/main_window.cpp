@@ -146,7 +146,7 @@ void MainWindow::connectPlumbing() {
   });
   connect(db_, &DatabaseClient::operationFailed, this,
           [this](const QString& what, const QString& message) {
-            showProblem(this, what, adviseOn(message), message);
+            showProblem(this, what, adviseOnOperation(message), message);
           });
   connect(db_, &DatabaseClient::exportFinished, this, [this](const QString& path) {
     statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 6000);

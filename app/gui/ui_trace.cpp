@@ -11,6 +11,7 @@
 #include <QGraphicsView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -96,7 +97,7 @@ void UiTrace::onFocus(QWidget* now) {
 bool UiTrace::eventFilter(QObject* watched, QEvent* event) {
   const auto type = event->type();
   if (type != QEvent::Show && type != QEvent::Hide && type != QEvent::Resize &&
-      type != QEvent::Paint) {
+      type != QEvent::Paint && type != QEvent::Move) {
     return false;
   }
   auto* w = qobject_cast<QWidget*>(watched);
@@ -117,6 +118,14 @@ bool UiTrace::eventFilter(QObject* watched, QEvent* event) {
     return false;
   }
   if (type == QEvent::Paint) return false;
+  // A tabbed dock brought to the front is moved into sight, not shown: map it where it is now.
+  if (type == QEvent::Move) {
+    if (qobject_cast<QDockWidget*>(w) && w->window() == window_) requestMap();
+    return false;
+  }
+  if (type == QEvent::Show) {
+    if (auto* menu = qobject_cast<QMenu*>(w)) print("menu " + quoted(plain(menu->title())));
+  }
   if (type == QEvent::Show && w->isWindow() && w != window_) {
     if (auto* box = qobject_cast<QMessageBox*>(w)) {
       const QAbstractButton* def = box->defaultButton();
@@ -168,6 +177,13 @@ void UiTrace::printMap() {
       }
       continue;
     }
+    // A chart legend's entry: where it is, and how much of it shows (the legend scrolls).
+    if (w->objectName().startsWith("legendRun") || w->objectName() == "legendRanks") {
+      print(QString("legend %1 %2 %3 visible=%4")
+                .arg(w->objectName(), quoted(w->toolTip().section('\n', 0, 0)), rect(w, w->rect()),
+                     rect(w, w->visibleRegion().boundingRect())));
+      continue;
+    }
     if (auto* label = qobject_cast<QLabel*>(w)) {
       const QString name = label->objectName().isEmpty() ? QString("-") : label->objectName();
       if (!name.startsWith("qt_") && (name != "-" || !label->text().isEmpty())) {
@@ -188,10 +204,17 @@ void UiTrace::printMap() {
     }
     // Tool buttons of a dock's title, the tab bar's scrollers: not controls of the panels.
     if (w->objectName().startsWith("qt_") || qobject_cast<QTabBar*>(w->parentWidget())) continue;
+    // A box's value, to see what changed it (the wheel, a key).
+    QString value;
+    if (const auto* combo = qobject_cast<const QComboBox*>(w))
+      value = " value=" + quoted(combo->currentText());
+    else if (const auto* spin = qobject_cast<const QAbstractSpinBox*>(w))
+      value = " value=" + quoted(spin->text());
     print(
         QString("widget %1 %2 %3 %4 hint=%5")
             .arg(area, w->metaObject()->className(), quoted(nameOf(w, window_)), rect(w, w->rect()))
-            .arg(w->sizeHint().width()));
+            .arg(w->sizeHint().width()) +
+        value);
     auto* view = qobject_cast<QAbstractItemView*>(w);
     if (!view || !view->model()) continue;
     const QAbstractItemModel* model = view->model();

@@ -44,6 +44,33 @@ TEST_F(DataSizesTest, ACsvTrainsOnEveryRowWithoutTestData) {
   EXPECT_EQ(describe_data_sizes(s), "64 train, none evaluate (no test data: no evaluation)");
 }
 
+// A misspelled target or feature is refused when the sizes are read (plan, the window's form),
+// not only when the run starts; the message names the file, the column and the ones it has.
+TEST_F(DataSizesTest, AMisspelledColumnIsRefusedWithTheHeadersColumns) {
+  RunConfig c;
+  c.dataset = DatasetKind::kCsv;
+  c.data_path = csv("d.csv", 8);
+  c.target = "lable";
+  try {
+    read_data_sizes(c);
+    FAIL() << "no error for a target column that is not in the header";
+  } catch (const DatasetError& e) {
+    EXPECT_STREQ(e.what(), "d.csv: no column 'lable' in the header (columns: x, y)");
+  }
+  c.target = "y";
+  c.features = {"x", "z"};
+  EXPECT_THROW(read_data_sizes(c), DatasetError);
+  c.features = {"x"};
+  EXPECT_EQ(read_data_sizes(c).train, 8);
+  // The test file is found by the same names.
+  const std::string other = (dir_ / "t.csv").string();
+  std::ofstream(other) << "x,target\n1,0\n";
+  c.test_data = other;
+  EXPECT_THROW(read_data_sizes(c), DatasetError);
+  std::ofstream(other) << "\"x\",y\n1,0\n";  // quoted names are names
+  EXPECT_EQ(read_data_sizes(c).test, 1);
+}
+
 TEST_F(DataSizesTest, TestFileAndValidationSplitAreCountedAndStated) {
   RunConfig c;
   c.dataset = DatasetKind::kCsv;

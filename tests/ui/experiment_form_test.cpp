@@ -17,6 +17,7 @@
 #include <QFile>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QLineEdit>
 #include <QTabWidget>
 #include <QTemporaryDir>
 
@@ -174,11 +175,12 @@ TEST(ExperimentForm, SaysHowManySamplesTrainAndEvaluate) {
   EXPECT_TRUE(form.dataSizesText().startsWith("48 train, 16 evaluate"))
       << form.dataSizesText().toStdString();
 
-  // A file that cannot be read is named inline.
+  // A file that cannot be read is the data's problem, said under Data (not on this row).
   c.data_path = dir.filePath("missing.csv").toStdString();
   form.setConfig(c);
   ASSERT_TRUE(test::waitFor([&] { return !form.countingData(); }));
-  EXPECT_TRUE(form.dataSizesText().contains("missing.csv")) << form.dataSizesText().toStdString();
+  EXPECT_TRUE(form.dataProblem().contains("missing.csv")) << form.dataProblem().toStdString();
+  EXPECT_FALSE(form.dataSizesText().contains("missing.csv")) << form.dataSizesText().toStdString();
 }
 
 TEST(ExperimentForm, LrPreviewIsTheEngineScheduleOverSamplesSeen) {
@@ -284,6 +286,36 @@ TEST_F(ExperimentInPanel, AModelFileTheWorkerRefusesKeepsLaunchOff) {
   ASSERT_TRUE(
       test::waitFor([&] { return !form->inspecting() && form->modelProblem().isEmpty(); }, 60000));
   EXPECT_TRUE(panel.launchButton()->isEnabled()) << panel.launchButton()->toolTip().toStdString();
+}
+
+// A misspelled target column ('lable') is found in the csv's header before launch, with the
+// engine's message under Data, and Launch stays off until it is spelled right.
+TEST_F(ExperimentInPanel, AMisspelledCsvColumnIsMarkedUnderDataAndKeepsLaunchOff) {
+  RunConfig e = model.experiment();
+  e.dataset = config::DatasetKind::kCsv;
+  e.task = config::Task::kRegression;
+  e.model = config::ModelKind::kLinear;
+  e.data_path = writeFile(dir, "data.csv", "x,label\n1,2\n3,4\n").toStdString();
+  e.target = "lable";
+  model.reset(e, model.configs());
+  ExperimentForm* form = panel.experimentForm();
+  ASSERT_TRUE(test::waitFor([&] { return !form->countingData(); }));
+  EXPECT_TRUE(model.allValid()) << "the config alone cannot know the file's columns";
+  EXPECT_EQ(form->dataProblem().toStdString(),
+            "data.csv: no column 'lable' in the header (columns: x, label)");
+  EXPECT_EQ(form->issueText("data_path"), form->dataProblem());
+  EXPECT_FALSE(panel.launchButton()->isEnabled());
+  EXPECT_FALSE(panel.launchSelectedButton()->isEnabled());
+
+  auto* target = qobject_cast<QLineEdit*>(form->editor("target"));
+  target->setText("label");
+  emit target->editingFinished();
+  ASSERT_TRUE(test::waitFor([&] { return !form->countingData() && form->dataProblem().isEmpty(); }))
+      << form->dataProblem().toStdString();
+  EXPECT_TRUE(form->issueText("data_path").isEmpty());
+  EXPECT_TRUE(panel.launchButton()->isEnabled()) << panel.launchButton()->toolTip().toStdString();
+  EXPECT_EQ(form->dataSizesText().toStdString(),
+            "2 train, none evaluate (no test data: no evaluation)");
 }
 
 TEST_F(ExperimentInPanel, NewFieldsReachEverySetupAndAreCheckedInline) {

@@ -332,7 +332,7 @@ TEST_F(LossChartTest, LongLabelsStayWholeAt900PxAndInTheExport) {
 
   QTemporaryDir dir;
   const QString path = dir.filePath("chart.svg");
-  ASSERT_TRUE(saveWidgetSvg(panel.exportArea(), path, "test").isEmpty());
+  ASSERT_TRUE(saveStackSvg(panel.exportStack(), path, "test").isEmpty());
   QFile file(path);
   ASSERT_TRUE(file.open(QIODevice::ReadOnly));
   const QString svg = QString::fromUtf8(file.readAll());

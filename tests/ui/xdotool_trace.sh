@@ -60,7 +60,7 @@ wait_map() { wait_line "$1" '^parity-trace: map-end' "${2:-10}" >/dev/null; }
 # map: the last whole map's lines.
 map() {
   awk '/^parity-trace: map-begin/ {on = 1; buf = ""}
-       on && /^parity-trace: (map|widget|tab|label|row)/ {buf = buf $0 "\n"}
+       on && /^parity-trace: (map|widget|tab|label|row|legend)/ {buf = buf $0 "\n"}
        /^parity-trace: map-end/ {on = 0; last = buf}
        END {printf "%s", last}' "$trace"
 }

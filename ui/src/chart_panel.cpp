@@ -10,6 +10,7 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QScrollArea>
 #include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -28,10 +29,11 @@ ChartPanel::ChartPanel(QWidget* parent)
       view_(new ChartView(chart_->chart(), this)),
       plot_(new QWidget(this)),
       legend_(new ChartLegend(chart_, plot_)),
+      legendScroll_(new QScrollArea(plot_)),
       xAxis_(new QComboBox(this)),
       smoothing_(new QDoubleSpinBox(this)),
-      logY_(new QCheckBox(tr("&Log y"), this)),
-      ranks_(new QCheckBox(tr("Per-&rank"), this)),
+      logY_(new QCheckBox(tr("Lo&g y"), this)),
+      ranks_(new QCheckBox(tr("Per-ran&k"), this)),
       reset_(new QToolButton(this)),
       export_(new QToolButton(this)),
       status_(new QLabel(this)) {
@@ -178,7 +180,19 @@ void ChartPanel::layOut() {
   plotLayout->setSpacing(0);
   view_->setParent(plot_);
   plotLayout->addWidget(view_, 1);
-  plotLayout->addWidget(legend_);
+  // At 900x600 with 11 runs the legend's last row was cut: it scrolls instead, from 30 % of the
+  // plot's height (fitLegend).
+  legendScroll_->setObjectName("chartLegendScroll");
+  legendScroll_->setWidget(legend_);
+  legendScroll_->setWidgetResizable(true);
+  legendScroll_->setFrameShape(QFrame::NoFrame);
+  legendScroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  legendScroll_->setBackgroundRole(QPalette::Base);
+  legendScroll_->viewport()->setBackgroundRole(QPalette::Base);
+  legendScroll_->setFocusPolicy(Qt::NoFocus);
+  plotLayout->addWidget(legendScroll_);
+  plot_->installEventFilter(this);
+  connect(chart_, &LossChart::legendChanged, this, &ChartPanel::fitLegend);
 
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 0);
@@ -200,6 +214,35 @@ void ChartPanel::resizeEvent(QResizeEvent* event) {
   } else {
     controls_->addWidget(actionControls_, 1, 0, 1, 2);
   }
+}
+
+bool ChartPanel::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == plot_ && event->type() == QEvent::Resize) fitLegend();
+  return QWidget::eventFilter(watched, event);
+}
+
+// The legend's whole height at the plot's width, or 30 % of the plot (at least two rows) with a
+// scroll bar when it needs more.
+void ChartPanel::fitLegend() {
+  const bool any = !chart_->legendEntries().empty();
+  legendScroll_->setVisible(any);
+  if (!any) return;
+  const int width = plot_->contentsRect().width();
+  const int whole = legend_->heightForWidth(width);
+  const int rows = 2 * (fontMetrics().height() + 3) + 4;
+  const int cap = std::max(rows, plot_->height() * 3 / 10);
+  if (whole <= cap) {
+    legendScroll_->setFixedHeight(whole);
+    return;
+  }
+  legendScroll_->setFixedHeight(cap);
+}
+
+QList<QWidget*> ChartPanel::exportStack() const {
+  if (!legendScroll_->isVisible()) return {view_};
+  // Drawn at its whole height, every row, whatever the screen shows of it.
+  legend_->resize(legend_->width(), legend_->heightForWidth(legend_->width()));
+  return {view_, legend_};
 }
 
 void ChartPanel::setXAxis(analysis::Axis kind) {

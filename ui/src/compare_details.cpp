@@ -1,6 +1,8 @@
 // The Compare panel's reading of one run in full (the details pane), the config keys it differs
 // in, and its proofs: the counterfactual runs Prove queued, as they read now.
+#include <parity/storage/run_status.h>
 #include <parity/ui/compare_panel.h>
+#include <parity/ui/elided_label.h>
 
 #include <QLabel>
 #include <QPushButton>
@@ -108,21 +110,62 @@ void ComparePanel::showDetails(int row) {
 }
 
 void ComparePanel::proofQueued(const QueuedProof& q) {
+  // One entry per run: proving a run again replaces what its last Prove said.
+  for (int i = queuedProofs_.size() - 1; i >= 0; --i)
+    if (queuedProofs_[i].runId == q.runId) queuedProofs_.removeAt(i);
+  queuedProofs_.append(q);
+  compare();  // the queued rows show in the Proof column and in the status
+}
+
+// "Proving #2: 1 of 3 ended (#4 global_batch confirmed, #5 effective_lr running, #6 all
+// queued)" while any counterfactual is queued or running, "Proved #2: ..." once all ended, read
+// from the proofs as the last comparison read them (not what was queued: the status used to say
+// "queued" for ever).
+QString ComparePanel::proofNote(const QueuedProof& q) const {
+  if (q.verdict != QString::fromStdString(analysis::to_string(analysis::Verdict::kDifferent)))
+    return tr("Nothing to prove: #%1 is %2 without seed groups").arg(q.runId).arg(q.verdict);
   QString text;
-  if (q.verdict != QString::fromStdString(analysis::to_string(analysis::Verdict::kDifferent))) {
-    text = tr("Nothing to prove: #%1 is %2 without seed groups").arg(q.runId).arg(q.verdict);
+  if (q.created.isEmpty()) {
+    text = tr("No cause of #%1 can be tested alone").arg(q.runId);
   } else {
-    QStringList runs;
-    for (int i = 0; i < q.created.size(); ++i)
-      runs << QString("#%1 %2").arg(q.created[i]).arg(q.causes.value(i));
-    text = q.created.isEmpty() ? tr("No cause of #%1 can be tested alone").arg(q.runId)
-                               : tr("Proving #%1: %2 queued").arg(q.runId).arg(runs.join(", "));
-    if (!q.untestable.isEmpty())
-      text += tr("; not testable alone: %1").arg(q.untestable.join("; "));
+    const auto it = proofs_.find(q.runId);
+    QStringList parts;
+    int ended = 0;
+    for (int i = 0; i < q.created.size(); ++i) {
+      const stored_runs::StoredProof* proof = nullptr;
+      if (it != proofs_.end()) {
+        for (const auto& p : it->second)
+          if (p.counterfactual == q.created[i]) proof = &p;
+      }
+      const bool done = proof && !storage::is_active(proof->status);
+      ended += done ? 1 : 0;
+      parts << QString("#%1 %2 %3")
+                   .arg(q.created[i])
+                   .arg(q.causes.value(i), proof ? proofState(*proof) : tr("queued"));
+    }
+    text = ended == q.created.size() ? tr("Proved #%1: %2").arg(q.runId).arg(parts.join(", "))
+                                     : tr("Proving #%1: %2 of %3 ended (%4)")
+                                           .arg(q.runId)
+                                           .arg(ended)
+                                           .arg(q.created.size())
+                                           .arg(parts.join(", "));
   }
-  proveNote_ = text;
-  status_->setToolTip(text);
-  compare();  // the queued rows show in the Proof column; the note follows the summary
+  if (!q.untestable.isEmpty()) text += tr("; not testable alone: %1").arg(q.untestable.join("; "));
+  return text;
+}
+
+QString ComparePanel::statusText() const {
+  int different = 0;
+  for (const auto& r : comparison_.rows)
+    different += r.verdict == analysis::Verdict::kDifferent ? 1 : 0;
+  // The newest Prove first, as what the user just asked for, then the comparison's summary.
+  QStringList parts;
+  for (int i = queuedProofs_.size() - 1; i >= 0; --i) parts << proofNote(queuedProofs_[i]);
+  parts << tr("%1 run(s) compared, %2 different; noise floor from %3")
+               .arg(std::max(0, static_cast<int>(comparison_.rows.size()) - 1))
+               .arg(different)
+               .arg(comparison_.groups.empty() ? tr("the tolerance") : tr("seed groups"));
+  return parts.join(" — ");
 }
 
 QString ComparePanel::proofTooltip(qint64 runId) const {

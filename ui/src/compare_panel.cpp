@@ -2,6 +2,7 @@
 // in compare_plot.cpp, the details pane and the proofs in compare_details.cpp).
 #include <parity/ui/compare_panel.h>
 #include <parity/ui/database_client.h>
+#include <parity/ui/elided_label.h>
 #include <parity/ui/runs_model.h>
 
 #include <QComboBox>
@@ -56,7 +57,7 @@ ComparePanel::ComparePanel(RunsModel* runs, DatabaseClient* db, QWidget* parent)
       plotKind_(new QComboBox(this)),
       compareButton_(new QPushButton(tr("Compare"), this)),
       proveButton_(new QPushButton(tr("Prove"), this)),
-      status_(new QLabel(this)),
+      status_(new ElidedLabel(this)),
       verdicts_(
           table(this, {tr("Run"), tr("Verdict"), tr("Max |Δloss|"), tr("Final |Δloss|"),
                        tr("Samples/s"), tr("Per device"), tr("Scaling"), tr("Proof"), tr("Why")})),
@@ -75,6 +76,7 @@ ComparePanel::ComparePanel(RunsModel* runs, DatabaseClient* db, QWidget* parent)
 void ComparePanel::setUpWidgets() {
   reference_->setToolTip(tr("The run every other drawn run is compared with, on samples seen"));
   reference_->setMinimumContentsLength(24);
+  status_->setObjectName("compareStatus");
   status_->setForegroundRole(QPalette::PlaceholderText);
   verdicts_->setObjectName("verdictTable");
   verdicts_->horizontalHeaderItem(kSpeedColumn)
@@ -179,7 +181,7 @@ void ComparePanel::proveSelected() {
   const int row = verdicts_->currentRow();
   if (row < 0 || row >= static_cast<int>(comparison_.rows.size())) return;
   proveButton_->setEnabled(false);  // until the queued rows come back
-  status_->setText(tr("Queuing the counterfactuals of #%1…").arg(comparison_.rows[row].id));
+  status_->setStatusText(tr("Queuing the counterfactuals of #%1…").arg(comparison_.rows[row].id));
   emit proveRequested(referenceId(), comparison_.rows[row].id);
 }
 
@@ -196,13 +198,13 @@ void ComparePanel::refillReferences() {
   const int at = reference_->findData(current);
   if (at >= 0) reference_->setCurrentIndex(at);
   compareButton_->setEnabled(reference_->count() >= 2);
-  status_->setText(reference_->count() >= 2 ? QString()
-                                            : tr("Draw at least two runs on the chart to compare"));
+  status_->setStatusText(
+      reference_->count() >= 2 ? QString() : tr("Draw at least two runs on the chart to compare"));
 }
 
 void ComparePanel::compare() {
   if (reference_->count() < 2) return;
-  status_->setText(tr("Comparing…"));
+  status_->setStatusText(tr("Comparing…"));
   db_->compareRuns(++request_, referenceId(), runs_->shownRuns());
 }
 
@@ -269,13 +271,7 @@ void ComparePanel::show(const analysis::Comparison& c) {
   updateProveButton();
 
   plot();
-  int different = 0;
-  for (const auto& r : c.rows) different += r.verdict == analysis::Verdict::kDifferent ? 1 : 0;
-  status_->setText(tr("%1 run(s) compared, %2 different; noise floor from %3")
-                       .arg(static_cast<int>(c.rows.size()) - 1)
-                       .arg(different)
-                       .arg(c.groups.empty() ? tr("the tolerance") : tr("seed groups")) +
-                   (proveNote_.isEmpty() ? QString() : " — " + proveNote_));
+  status_->setStatusText(statusText());
   emit compared();
 }
 }  // namespace parity::ui

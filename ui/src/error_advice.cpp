@@ -78,6 +78,18 @@ Advice adviseOn(const QString& message) {
                       "launch it again.")};
 }
 
+Advice adviseOnOperation(const QString& message) {
+  const QString m = message.trimmed();
+  if (has(m, {"for writing", "writing ", "cannot write", "could not write", "no such file",
+              "not a directory"})) {
+    return {m, QObject::tr("Check that the folder exists and is writable, or choose another.")};
+  }
+  const Advice known = adviseOn(m);
+  if (known.fix != adviseOn(QString()).fix) return known;  // one of the usual failures
+  return {m.isEmpty() ? QObject::tr("The operation failed without a message.") : m,
+          QObject::tr("Try again; if it fails again, the message says what was refused.")};
+}
+
 void showProblem(QWidget* parent, const QString& title, const Advice& advice,
                  const QString& details) {
   if (quiet) {

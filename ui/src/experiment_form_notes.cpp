@@ -55,18 +55,20 @@ void ExperimentForm::refreshDataSizes(const config::RunConfig& c) {
   if (auto known = config::known_data_sizes(c)) {
     sizes_ = *known;
     sizesKey_.clear();
+    setDataProblem({});
     countingKey_.clear();  // a count still running for other data is not shown
   } else {
     // Read again only when a file, or what is cut from it, changed (files by time and size).
-    const QString key = QString::fromStdString(config::to_string(c.dataset)) + '|' +
-                        fileStamp(c.data_path) + '|' + fileStamp(c.test_data) + '|' +
-                        QString::number(c.validation_split) + '|' +
-                        QString::number(c.train_samples);
+    const QString key =
+        QString::fromStdString(config::to_string(c.dataset)) + '|' + fileStamp(c.data_path) + '|' +
+        fileStamp(c.test_data) + '|' + QString::number(c.validation_split) + '|' +
+        QString::number(c.train_samples) + '|' + target_->text() + '|' + features_->text();
     if (key == sizesKey_) return;
     sizesKey_ = key;
     if (c.data_path.empty()) {
       sizes_.reset();
       countingKey_.clear();
+      setDataProblem({});  // the config check asks for the data
       dataSizes_->setStyleSheet(kNoteStyle);
       dataSizes_->setText(tr("choose the data to count its samples"));
       return;
@@ -105,9 +107,11 @@ void ExperimentForm::dataCounted(const QString& key, const std::optional<config:
   if (key != countingKey_) return;  // the editors moved on; a later count is on its way
   countingKey_.clear();
   sizes_ = sizes;
+  setDataProblem(sizes_ ? QString() : error);
   if (!sizes_) {
-    dataSizes_->setStyleSheet(kErrorStyle);
-    dataSizes_->setText(error);
+    // The reason is under Data, where the cause is; this row only says that nothing was counted.
+    dataSizes_->setStyleSheet(kNoteStyle);
+    dataSizes_->setText(tr("not counted: the data cannot be read"));
   } else {
     dataSizes_->setStyleSheet({});
     dataSizes_->setText(QString::fromStdString(config::describe_data_sizes(*sizes_)));
@@ -154,6 +158,12 @@ void ExperimentForm::setModelProblem(const QString& problem) {
   if (problem == modelProblem_) return;
   modelProblem_ = problem;
   emit modelProblemChanged();
+}
+
+void ExperimentForm::setDataProblem(const QString& problem) {
+  if (problem == dataProblem_) return;
+  dataProblem_ = problem;
+  emit dataProblemChanged();
 }
 
 void ExperimentForm::refreshModelInfo(const config::RunConfig& c) {

@@ -13,6 +13,7 @@
 #include <parity/ui/setup_presets.h>
 #include <parity/ui/setups_model.h>
 #include <parity/ui/setups_panel.h>
+#include <parity/ui/wheel_guard.h>
 
 #include <QCloseEvent>
 #include <QDir>
@@ -50,6 +51,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
       equivalentPanel_(new EquivalentBatchPanel(setups_)),
       comparePanel_(new ComparePanel(runs_, db_)) {
   setQuietDialogs(options_.quiet);
+  WheelGuard::install();  // before the panels are polished: their boxes' focus policy
   setWindowTitle(tr("Parity"));
   setWindowIcon(QIcon(":/parity/parity.svg"));
   setCentralWidget(chartPanel_);
@@ -66,6 +68,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   dbLabel_ = new QLabel(this);
   statusBar()->addPermanentWidget(dbLabel_);
   resize(1500, 950);
+  defaultLayout_ = saveState();
   if (options_.useSettings) restoreSettings();
   if (setups_->rowCount() == 0) {
     for (const auto& p : presets()) setups_->addSetup(p.setup);
@@ -143,7 +146,7 @@ void MainWindow::connectPlumbing() {
   });
   connect(db_, &DatabaseClient::operationFailed, this,
           [this](const QString& what, const QString& message) {
-            showProblem(this, what, adviseOn(message), message);
+            showProblem(this, what, adviseOnOperation(message), message);
           });
   connect(db_, &DatabaseClient::exportFinished, this, [this](const QString& path) {
     statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 6000);

@@ -58,7 +58,7 @@ void MainWindow::createActions() {
   quit_ = action(this, tr("&Quit"), QKeySequence::Quit);
   launch_ = action(this, tr("&Launch setups"), QKeySequence(Qt::CTRL | Qt::Key_Return),
                    tr("Start every setup as separate processes"));
-  demo_ = action(this, tr("Launch the &demo"), {},
+  demo_ = action(this, tr("Launch the de&mo"), {},
                  tr("Fashion-MNIST MLP as 1x64, 2x32, 2x64 unscaled and 2x64 linear"));
   stopAll_ =
       action(this, tr("Stop &all runs"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Period));
@@ -67,6 +67,9 @@ void MainWindow::createActions() {
   logY_->setCheckable(true);
   ranks_ = action(this, tr("&Per-rank curves"), QKeySequence(Qt::CTRL | Qt::Key_R));
   ranks_->setCheckable(true);
+  resetLayout_ = action(this, tr("Reset la&yout"), {},
+                        tr("Put every panel back where it was first: docked, Runs, Equivalent "
+                           "batch and Compare tabbed under the chart"));
 
   connect(newDb_, &QAction::triggered, this, &MainWindow::newDatabase);
   connect(openDb_, &QAction::triggered, this, &MainWindow::chooseDatabase);
@@ -80,6 +83,7 @@ void MainWindow::createActions() {
   connect(stopAll_, &QAction::triggered, launcher_, &RunLauncher::stopAll);
   LossChart* chart = chartPanel_->lossChart();
   connect(resetZoom_, &QAction::triggered, chart, &LossChart::resetZoom);
+  connect(resetLayout_, &QAction::triggered, this, &MainWindow::resetLayout);
   connect(logY_, &QAction::toggled, chartPanel_, &ChartPanel::setLogY);
   connect(ranks_, &QAction::toggled, chartPanel_, &ChartPanel::setShowRanks);
   connect(chartPanel_, &ChartPanel::optionsChanged, this, [this, chart] {
@@ -122,7 +126,19 @@ void MainWindow::createMenus() {
   view->addAction(logY_);
   view->addAction(ranks_);
   view->addSeparator();
+  // The tabbed docks under the chart, one shortcut each: shown, in front, and focused.
+  const std::pair<QDockWidget*, QString> tabs[] = {{runsDock_, tr("Show R&uns")},
+                                                   {equivalentDock_, tr("Show &Equivalent batch")},
+                                                   {compareDock_, tr("Show &Compare")}};
+  int key = Qt::Key_1;
+  for (const auto& [dock, text] : tabs) {
+    QAction* a = view->addAction(text, this, [this, dock = dock] { showDock(dock); });
+    a->setShortcut(QKeySequence(Qt::CTRL | key++));
+    a->setObjectName(dock->objectName() + "Show");
+  }
+  view->addSeparator();
   for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
+  view->addAction(resetLayout_);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&Keyboard and mouse"), this, &MainWindow::showShortcuts);
@@ -185,7 +201,7 @@ void MainWindow::exportChart(bool svg) {
   const QString path = svg ? askSavePath(tr("Save chart"), "parity-chart.svg", tr("SVG (*.svg)"))
                            : askSavePath(tr("Save chart"), "parity-chart.png", tr("PNG (*.png)"));
   if (path.isEmpty()) return;
-  QWidget* view = chartPanel_->exportArea();  // the chart and its legend, labels whole
+  const QList<QWidget*> stack = chartPanel_->exportStack();  // the chart, its legend whole
   LossChart* chart = chartPanel_->lossChart();
   // OpenGL-drawn lines live on a GL surface a vector painter cannot see: draw them plainly.
   const bool accelerated = chart->accelerated();
@@ -193,13 +209,30 @@ void MainWindow::exportChart(bool svg) {
     chart->setAccelerated(false);
     chart->redrawNow();
   }
-  const QString error = svg ? saveWidgetSvg(view, path, windowTitle()) : saveWidgetPng(view, path);
+  const QString error = svg ? saveStackSvg(stack, path, windowTitle()) : saveStackPng(stack, path);
   if (accelerated) chart->setAccelerated(true);
   if (!error.isEmpty()) {
     showProblem(this, tr("Save chart"), {error, tr("Choose another folder.")});
   } else {
     statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 6000);
   }
+}
+
+void MainWindow::showDock(QDockWidget* dock) {
+  dock->show();
+  dock->raise();
+  dock->widget()->setEnabled(true);  // visibilityChanged comes later; the focus needs it now
+  dock->widget()->setFocus(Qt::ShortcutFocusReason);
+}
+
+// Floated or dragged docks back where the window first put them, at their first sizes.
+void MainWindow::resetLayout() {
+  for (QDockWidget* dock : findChildren<QDockWidget*>()) {
+    dock->setFloating(false);
+    dock->show();
+  }
+  restoreState(defaultLayout_);
+  runsDock_->raise();
 }
 
 void MainWindow::showShortcuts() {
@@ -218,6 +251,7 @@ void MainWindow::showShortcuts() {
          "<tr><td>F2 / Ctrl+I</td><td>rename / notes</td></tr>"
          "<tr><td>Ctrl+. / Delete</td><td>stop / delete the selected runs</td></tr>"
          "<tr><td>Ctrl+E / Ctrl+Shift+E</td><td>export curves / runs as CSV</td></tr>"
+         "<tr><td>Ctrl+1 / 2 / 3</td><td>the Runs / Equivalent batch / Compare panel</td></tr>"
          "</table>"));
 }
 

@@ -153,6 +153,8 @@ void SetupsPanel::connectModel() {
   connect(experimentForm_, &ExperimentForm::edited, this, &SetupsPanel::storeExperiment);
   connect(experimentForm_, &ExperimentForm::modelProblemChanged, this,
           &SetupsPanel::refreshValidation);
+  connect(experimentForm_, &ExperimentForm::dataProblemChanged, this,
+          &SetupsPanel::refreshValidation);
   connect(model_, &SetupsModel::setupsChanged, this, &SetupsPanel::refreshValidation);
   // The lr preview and the schedule's default length are the first setup's.
   connect(model_, &SetupsModel::setupsChanged, this, &SetupsPanel::updatePreviewSetup);
@@ -333,13 +335,17 @@ void SetupsPanel::refreshValidation() {
       }
     }
   }
+  // Data that cannot be read (a missing file, a misspelled column) fails every run at its start.
+  const QString dataProblem = experimentForm_->dataProblem();
+  if (!dataProblem.isEmpty()) experimentIssues.push_back({"data_path", dataProblem.toStdString()});
   QStringList loose = setupForm_->showIssues(setupIssues);
   loose << experimentForm_->showIssues(experimentIssues);
   // A TorchScript file the worker refused would fail every run at its start.
   const QString modelProblem = experimentForm_->modelProblem();
   if (!modelProblem.isEmpty())
     loose << tr("The model file cannot be trained: %1").arg(modelProblem);
-  const bool launchable = model_->allValid() && modelProblem.isEmpty();
+  const bool experimentOk = modelProblem.isEmpty() && dataProblem.isEmpty();
+  const bool launchable = model_->allValid() && experimentOk;
 
   int invalid = 0;
   for (int r = 0; r < model_->rowCount(); ++r) invalid += model_->issues(r).empty() ? 0 : 1;
@@ -348,14 +354,17 @@ void SetupsPanel::refreshValidation() {
     text = tr("Add a setup (or a preset) to launch.");
   } else if (invalid > 0) {
     text = tr("%n setup(s) need fixing before Launch (marked in the list).", nullptr, invalid);
+  } else if (!dataProblem.isEmpty()) {
+    text = tr("The data cannot be read (marked under Data on the Experiment tab).");
   }
   if (!loose.isEmpty()) text += (text.isEmpty() ? "" : "\n") + loose.join('\n');
   summary_->setText(text);
-  summary_->setStyleSheet(invalid > 0 || !loose.isEmpty() ? "color: #c62828;" : "");
+  summary_->setStyleSheet(
+      invalid > 0 || !loose.isEmpty() || !dataProblem.isEmpty() ? "color: #c62828;" : "");
   summary_->setVisible(!text.isEmpty());
   launch_->setEnabled(launchable);
   const std::vector<int> selected = selectedRows();
-  bool selectedValid = !selected.empty() && modelProblem.isEmpty();
+  bool selectedValid = !selected.empty() && experimentOk;
   for (int r : selected) selectedValid &= model_->issues(r).empty();
   launchSelected_->setVisible(model_->rowCount() > 1);
   launchSelected_->setEnabled(selectedValid);

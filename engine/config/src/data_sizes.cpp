@@ -79,7 +79,49 @@ DataSizes finish(const RunConfig& c, int64_t whole, int64_t test, std::string so
   return s;
 }
 
+// One csv line's cells: commas outside double quotes separate, "" inside quotes is a quote.
+std::vector<std::string> split_csv_line(const std::string& line) {
+  std::vector<std::string> cells(1);
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+      cells.back() += '"';
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      cells.emplace_back();
+    } else if (c != '\r') {
+      cells.back() += c;
+    }
+  }
+  return cells;
+}
+
 }  // namespace
+
+std::vector<std::string> csv_columns(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw DatasetError("cannot open " + path);
+  std::string line;
+  if (!std::getline(in, line)) throw DatasetError(path + ": empty CSV (no header)");
+  return split_csv_line(line);
+}
+
+void check_csv_columns(const RunConfig& c, const std::string& path) {
+  const std::vector<std::string> columns = csv_columns(path);
+  std::vector<std::string> wanted = c.features;
+  wanted.insert(wanted.begin(), c.target);
+  for (const auto& name : wanted) {
+    // An empty target is the config check's to name (it is required), not a column.
+    if (name.empty() || std::find(columns.begin(), columns.end(), name) != columns.end()) continue;
+    std::string list;
+    for (const auto& col : columns) list += (list.empty() ? "" : ", ") + col;
+    throw DatasetError(file_name(path) + ": no column '" + name +
+                       "' in the header (columns: " + list + ")");
+  }
+}
 
 int64_t validation_rows(int64_t rows, double fraction) {
   if (fraction <= 0 || rows < 2) return 0;
@@ -110,6 +152,10 @@ DataSizes read_data_sizes(const RunConfig& c) {
     case DatasetKind::kCsv:
     case DatasetKind::kJsonl: {
       const bool header = c.dataset == DatasetKind::kCsv;
+      if (header) {
+        check_csv_columns(c, c.data_path);
+        if (!c.test_data.empty()) check_csv_columns(c, c.test_data);
+      }
       const int64_t whole = count_lines(c.data_path, header);
       if (!c.test_data.empty()) {
         return finish(c, whole, count_lines(c.test_data, header), file_name(c.test_data));

@@ -5,6 +5,7 @@
 
 #include <parity/ui/curve_store.h>
 
+#include <QList>
 #include <QWidget>
 
 class QCheckBox;
@@ -12,6 +13,7 @@ class QComboBox;
 class QDoubleSpinBox;
 class QGridLayout;
 class QLabel;
+class QScrollArea;
 class QToolButton;
 
 namespace parity::ui {
@@ -28,8 +30,9 @@ class ChartPanel : public QWidget {
   LossChart* lossChart() const { return chart_; }
   ChartView* view() const { return view_; }
   ChartLegend* legend() const { return legend_; }
-  /// The chart with its legend: what PNG/SVG export renders.
-  QWidget* exportArea() const { return plot_; }
+  /// What PNG/SVG export draws, one under another: the plot, then its legend whole (on screen
+  /// the legend takes at most 30 % of the plot's height and scrolls beyond).
+  QList<QWidget*> exportStack() const;
 
   void setXAxis(analysis::Axis kind);
   void setSmoothing(double beta);
@@ -47,17 +50,20 @@ class ChartPanel : public QWidget {
 
  protected:
   void resizeEvent(QResizeEvent* event) override;
+  bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
   void setUpControls();
   void connectControls();
   void connectView();
   void layOut();
+  void fitLegend();
 
   LossChart* chart_;
   ChartView* view_;
   QWidget* plot_;  ///< view_ above legend_
   ChartLegend* legend_;
+  QScrollArea* legendScroll_;  ///< holds legend_: every entry reachable when rows do not fit
   QComboBox* xAxis_;
   QDoubleSpinBox* smoothing_;
   QCheckBox* logY_;

@@ -27,6 +27,7 @@ class QTextBrowser;
 namespace parity::ui {
 
 class DatabaseClient;
+class ElidedLabel;
 class RunsModel;
 
 class ComparePanel : public QWidget {
@@ -53,6 +54,9 @@ class ComparePanel : public QWidget {
 
   /// What Prove queued (from the launcher): said in the status line; the table re-reads.
   void proofQueued(const QueuedProof& queued);
+  /// The one-line status beside Prove: the comparison's summary, then how each Prove stands
+  /// (its counterfactuals' states as the last comparison read them). Elided, whole in its tooltip.
+  QString statusText() const;
 
  signals:
   void compared();
@@ -72,6 +76,7 @@ class ComparePanel : public QWidget {
   QString proofCell(qint64 runId) const;
   QString proofTooltip(qint64 runId) const;
   bool awaitsProof(qint64 runId) const;
+  QString proofNote(const QueuedProof& queued) const;
   void plot();
   void plotDeltas();
   void plotSeedGroups();
@@ -85,7 +90,7 @@ class ComparePanel : public QWidget {
   QComboBox* plotKind_;
   QPushButton* compareButton_;
   QPushButton* proveButton_;
-  QLabel* status_;
+  ElidedLabel* status_;
   QTableWidget* verdicts_;
   QTableWidget* diff_;
   QTextBrowser* details_;
@@ -95,8 +100,7 @@ class ComparePanel : public QWidget {
   analysis::Comparison comparison_;
   RunProofs proofs_;
   RunProofs incomingProofs_;
-  QString proveNote_;  ///< what the last Prove queued, kept after the comparison's summary  ///<
-                       ///< read with the pending request, shown with its comparison
+  QList<QueuedProof> queuedProofs_;  ///< what each Prove of this session queued, oldest first
   int request_ = 0;
 };
 

@@ -51,9 +51,14 @@ class ExperimentForm : public ConfigForm {
   /// Why the chosen TorchScript file cannot be trained (the worker's message); empty when it
   /// can, or no file is inspected. Launch stays off while it is set.
   QString modelProblem() const { return modelProblem_; }
+  /// Why the data cannot be trained on, as reading it said (a file missing, a target or feature
+  /// column not in the csv's header: the engine's message, as `parity-cli plan` gives it); empty
+  /// when it can, or while nothing was read. Shown under Data; Launch stays off while it is set.
+  QString dataProblem() const { return dataProblem_; }
 
  signals:
   void modelProblemChanged();
+  void dataProblemChanged();
 
  private:
   QWidget* pathRow(QLineEdit* edit, const QString& toolTip, void (ExperimentForm::*browse)());
@@ -68,6 +73,7 @@ class ExperimentForm : public ConfigForm {
   void browseTestData();
   void browseModelFile();
   void setModelProblem(const QString& problem);
+  void setDataProblem(const QString& problem);
   void dataCounted(const QString& key, const std::optional<config::DataSizes>& sizes,
                    const QString& error);
   /// The data's size, the schedule and the model summary after an edit; files are read again
@@ -123,6 +129,7 @@ class ExperimentForm : public ConfigForm {
   QString countingKey_;   ///< what is being counted now ("" = nothing); a later key wins
   QString inspectKey_;    ///< what the model summary shown was asked for
   QString modelProblem_;  ///< see modelProblem()
+  QString dataProblem_;   ///< see dataProblem()
 };
 
 }  // namespace parity::ui

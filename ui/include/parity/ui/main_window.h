@@ -81,6 +81,8 @@ class MainWindow : public QMainWindow {
   void exportRuns();
   void exportChart(bool svg);
   void showShortcuts();
+  void resetLayout();
+  void showDock(QDockWidget* dock);
   QString askSavePath(const QString& title, const QString& name, const QString& filter);
 
   // main_window.cpp
@@ -127,6 +129,8 @@ class MainWindow : public QMainWindow {
   QAction* resetZoom_ = nullptr;
   QAction* logY_ = nullptr;
   QAction* ranks_ = nullptr;
+  QAction* resetLayout_ = nullptr;
+  QByteArray defaultLayout_;  ///< the docks as first laid out, for View > Reset layout
 
   bool polledOnce_ = false;
   bool awaitingFinalPoll_ = false;

@@ -10,6 +10,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace parity::config {
 
@@ -31,8 +32,16 @@ int64_t validation_rows(int64_t rows, double fraction);
 std::optional<DataSizes> known_data_sizes(const RunConfig& config);
 
 /// The sizes, reading the files where needed: a csv's or jsonl's non-empty lines, an IDX file's
-/// header. Throws DatasetError naming the file when one cannot be read.
+/// header. Throws DatasetError naming the file when one cannot be read, or when a csv's header
+/// lacks the target or a feature column (check_csv_columns), as the trainer would at its start.
 DataSizes read_data_sizes(const RunConfig& config);
+
+/// The column names of a csv's header (its first line; quoted cells as the trainer reads them).
+std::vector<std::string> csv_columns(const std::string& path);
+
+/// Throws DatasetError when the csv at `path` has no column named config.target or one of
+/// config.features: "d.csv: no column 'lable' in the header (columns: x, label)".
+void check_csv_columns(const RunConfig& config, const std::string& path);
 
 /// "48 rows train, 16 evaluate (the last 25 % of data.csv)" — for plan and run.
 std::string describe_data_sizes(const DataSizes& sizes);

@@ -13,11 +13,9 @@ pkgs=(
   xvfb xauth x11-apps xdotool
   locales-all
   # What the tests use beyond the build: ImageMagick's import/convert and python3 (the window's
-  # xdotool scripts), iproute2 (the multi-machine tests' network namespaces), clang 14 with its
-  # libFuzzer and sanitizer runtimes (scripts/fuzz.sh). Under CI=true a test whose tool is missing
-  # fails rather than skips, so this list is every test's needs.
+  # xdotool scripts), iproute2 (the multi-machine tests' network namespaces). Under CI=true a test
+  # whose tool is missing fails rather than skips, so this list is every test's needs.
   imagemagick python3 iproute2
-  clang-14 libclang-rt-14-dev
 )
 
 missing=()

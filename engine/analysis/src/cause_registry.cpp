@@ -6,6 +6,7 @@
 #include "cause_registry.h"
 
 #include <string>
+#include <vector>
 
 namespace parity::analysis {
 namespace verdict_detail {
@@ -26,9 +27,9 @@ CauseEntry verdict_cause(CauseInfo info, Align align = nullptr) {
   return {info, nullptr, nullptr, align};
 }
 
-std::vector<CauseEntry> make_entries() {
-  const char* schedule_diag = "differs while the sizes are unknown (else lr_schedule)";
-  std::vector<CauseEntry> e = {
+// Causes derived from several keys at once (the global batch, the effective lr, ...).
+std::vector<CauseEntry> derived_causes() {
+  return {
       derived({"global_batch", "global batch", "per-device batch x processes x accumulation differ",
                "the per-device batch that gives the reference's global batch"},
               global_batch_reason, align_global_batch),
@@ -65,6 +66,12 @@ std::vector<CauseEntry> make_entries() {
                "the samplers differ: seeded, or Accelerate's default on one or several processes",
                "the reference's sampler"},
               data_order_reason, align_data_order),
+  };
+}
+
+// Causes that are one config key each; the schedule's and the run length's keys come last.
+std::vector<CauseEntry> key_causes() {
+  std::vector<CauseEntry> e = {
       key({"seed", "seed", "the seeds differ", "the reference's seed and data_seed"}, read_seed,
           align_seed),
       key({"data_seed", "shuffle seed", "the effective data seeds differ", kSetKey}, read_data_seed,
@@ -100,6 +107,7 @@ std::vector<CauseEntry> make_entries() {
            "the reference's sampler"},
           read_plain_info, align_data_order),
   };
+  const char* schedule_diag = "differs while the sizes are unknown (else lr_schedule)";
   for (const char* k : {"scheduler", "warmup_steps", "num_training_steps", "scheduler_step_size",
                         "scheduler_gamma", "pct_start", "div_factor", "final_div_factor"}) {
     e.push_back(key({k, k, schedule_diag, kSetKey}, read_schedule_key, align_key));
@@ -108,7 +116,13 @@ std::vector<CauseEntry> make_entries() {
     e.push_back(key({k, k, "information (effective_lr, the run's length)", kSetKey},
                     read_plain_info, align_key));
   }
+  return e;
+}
+
+// Causes the verdict names from the curves themselves, not from a config difference.
+std::vector<CauseEntry> verdict_causes() {
   const char* nothing = "no config difference to align";
+  std::vector<CauseEntry> e;
   e.push_back(verdict_cause({"loss", "diverged loss", "NaN or infinite losses", nothing}));
   e.push_back(verdict_cause(
       {"final_eval", "final evaluation", "outside the seeds' spread of final evaluations",
@@ -125,6 +139,15 @@ std::vector<CauseEntry> make_entries() {
       verdict_cause({"rounding", "summation order", "(stored by earlier versions)", nothing}));
   e.push_back(
       verdict_cause({"range", "x range", "information: the runs cover other ranges", nothing}));
+  return e;
+}
+
+// The registry's order: derived causes, config keys, the verdict's own.
+std::vector<CauseEntry> make_entries() {
+  std::vector<CauseEntry> e = derived_causes();
+  const std::vector<CauseEntry> keys = key_causes(), verdict = verdict_causes();
+  e.insert(e.end(), keys.begin(), keys.end());
+  e.insert(e.end(), verdict.begin(), verdict.end());
   return e;
 }
 

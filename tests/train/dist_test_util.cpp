@@ -18,6 +18,7 @@ ThreadedRun train_threaded(const config::RunConfig& config, const TrainerTestHoo
   const int w = config.num_processes;
   ThreadedRun run;
   run.parameters.resize(static_cast<size_t>(w));
+  run.buffers.resize(static_cast<size_t>(w));
   run.ends.resize(static_cast<size_t>(w));
   std::vector<std::string> errors(static_cast<size_t>(w));
   std::vector<std::thread> threads;
@@ -34,6 +35,7 @@ ThreadedRun train_threaded(const config::RunConfig& config, const TrainerTestHoo
       TrainerOptions options;
       options.test_hooks = hooks;
       options.test_hooks.final_parameters = &run.parameters[static_cast<size_t>(r)];
+      options.test_hooks.final_buffers = &run.buffers[static_cast<size_t>(r)];
       try {
         run.ends[static_cast<size_t>(r)] =
             train(config, env, r == 0 ? &run.sink : nullptr, options);
@@ -132,8 +134,8 @@ HandRun train_by_hand(const config::RunConfig& c, bool under_weight) {
         }
       }
       run.losses.push_back(loss_sum / participants);
-      run.w -= c.lr * gw / participants;
-      run.b -= c.lr * gb / participants;
+      run.w -= c.lr * gw / w;  // the ranks without a micro-batch add zeros (DDP under Join)
+      run.b -= c.lr * gb / w;
     }
   }
   return run;

@@ -32,11 +32,13 @@ using test_support::TempDir;
 struct ThreadedRun {
   VectorSink sink;                              // rank 0's records
   std::vector<std::vector<double>> parameters;  // final parameters per rank
+  std::vector<std::vector<double>> buffers;     // final buffers per rank
   std::vector<launch::RunEnd> ends;             // per rank
 };
 
 /// Trains config with config.num_processes ranks as threads over a FileStore (Gloo, loopback).
-/// hooks.final_parameters is set by this function (ThreadedRun::parameters); the rest is passed on.
+/// hooks.final_parameters and final_buffers are set by this function (ThreadedRun::parameters,
+/// ::buffers); the rest is passed on.
 ThreadedRun train_threaded(const config::RunConfig& config, const TrainerTestHooks& hooks = {});
 
 /// Small synthetic-regression config: linear model, zero init, SGD, constant lr.
@@ -45,7 +47,8 @@ config::RunConfig regression_config(int num_processes, int64_t per_device_batch,
 
 /// The linear regression model y = w x + b trained by hand in double: Parity's per-batch MSE, each
 /// micro-batch's loss divided by k (a short last group under-weighted, as Accelerate does),
-/// gradients summed over the ranks that had a micro-batch and divided by their number, plain SGD.
+/// gradients summed over the ranks that had a micro-batch and divided by the world size (the
+/// others add zeros, as under DDP's Join), plain SGD.
 /// The batches are the sampler's (the shard rules have their own golden tests).
 struct HandRun {
   std::vector<double> losses;  ///< per optimizer step: mean over participating ranks

@@ -75,8 +75,10 @@ TEST(TrainerSemantics, AccumulationWithAShortLastGroupUnderWeightsItAsAccelerate
   EXPECT_GT(rel_diff(fair.w, hand.w), 100 * kHandRel);
 }
 
-TEST(TrainerSemantics, UnevenStepWithoutEvenBatchesAveragesOverTheRanksThatHadABatch) {
-  // 7 samples, 2 ranks x 3, even_batches=false: step 2 has one sample, on rank 0 only.
+TEST(TrainerSemantics, UnevenStepWithoutEvenBatchesDividesByTheWorldSize) {
+  // 7 samples, 2 ranks x 3, even_batches=false: step 2 has one sample, on rank 0 only; rank 1
+  // adds zeros and the sum is divided by 2, as DDP under Join (tests/train/ddp_join_test.cpp
+  // holds PyTorch's own numbers). The logged loss is rank 0's alone.
   config::RunConfig c = regression_config(2, 3);
   c.synthetic_samples = 7;
   c.even_batches = false;

@@ -125,7 +125,10 @@ GlobalStepMetrics GradientSync::sync(const LocalStepMetrics& local) {
   }
   out.samples = static_cast<int64_t>(m[2 * world_size_] + 0.5f);
   out.loss = out.participants > 0 ? loss_sum / out.participants : 0.0;
-  const double divisor = std::max(1, out.participants);
+  // Divided by the world size even when some ranks had no micro-batch (even_batches=false): those
+  // ranks added zeros, as ranks that have joined do under DDP's Join (Accelerate's
+  // join_uneven_inputs), whose hook divides by the initial world size by default.
+  const double divisor = world_size_;
   torch::NoGradGuard no_grad;
   for (size_t b = 0; b < buckets_.size(); ++b) {
     int64_t offset = 0;

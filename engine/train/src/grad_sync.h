@@ -38,8 +38,9 @@ class GradientSync {
   GradientSync(std::vector<torch::Tensor> params, c10::intrusive_ptr<Collectives> pg,
                int world_size, int rank, int64_t bucket_bytes = kDefaultBucketBytes);
 
-  /// All-reduces (sum) gradients and metrics, waits, and divides gradients by the number of
-  /// participating ranks (W when shards are equal): the gradient of the global-batch mean.
+  /// All-reduces (sum) gradients and metrics, waits, and divides gradients by the world size W:
+  /// the gradient of the global-batch mean. A rank without a micro-batch (even_batches=false)
+  /// adds zeros, as a joined rank does under DDP's Join, which also divides by W.
   GlobalStepMetrics sync(const LocalStepMetrics& local);
 
   /// How params are cut into buckets (indices into params, in order): a bucket is closed when the

@@ -73,6 +73,31 @@ TEST(Trainer, EquivalentSetupsAgreeOnEveryStepAndTheFinalModel) {
   EXPECT_GT(diff, 1e-3);
 }
 
+// --split-batches: the batch given is the global one, split over the ranks (Accelerate's
+// split_batches), and the scheduler steps once per optimizer step. 2 ranks splitting 16 train as
+// one process on 16 does, at every step, with a warm-up schedule that would show a W-fold pace.
+TEST(Trainer, SplitBatchesTrainsAsOneProcessOnTheGlobalBatch) {
+  config::RunConfig one = regression_config(1, 16);
+  one.scheduler = config::SchedulerKind::kLinear;
+  one.warmup_steps = 4;
+  config::RunConfig split = one;
+  split.num_processes = 2;
+  split.split_batches = true;
+  const auto ref = train_threaded(one);
+  const auto run = train_threaded(split);
+  expect_close(losses(run), losses(ref), 1e-5, "2 ranks splitting 16 vs 1x16");
+  ASSERT_EQ(run.sink.steps.size(), ref.sink.steps.size());
+  for (size_t i = 0; i < run.sink.steps.size(); ++i) {
+    EXPECT_EQ(run.sink.steps[i].samples, ref.sink.steps[i].samples) << i;
+    EXPECT_DOUBLE_EQ(run.sink.steps[i].lr, ref.sink.steps[i].lr) << i;
+    ASSERT_EQ(run.sink.steps[i].rank_losses.size(), 2u);  // both ranks took a share
+  }
+  EXPECT_EQ(run.parameters[0], run.parameters[1]);
+  // Without the split the same flags mean a global batch of 32: half the steps.
+  split.split_batches = false;
+  EXPECT_EQ(train_threaded(split).sink.steps.size(), ref.sink.steps.size() / 2);
+}
+
 TEST(Trainer, RecordsPerRankLossesAndGlobalMean) {
   auto run = train_threaded(regression_config(2, 8));
   ASSERT_FALSE(run.sink.steps.empty());
@@ -140,7 +165,7 @@ TEST(Trainer, EvaluationCountsEveryTestSampleOnce) {
     o.num_replicas = 3;
     o.rank = r;
     o.even_batches = false;
-    config::DistributedBatchSampler share(64, 0, o, /*shuffle=*/false);
+    config::DistributedBatchSampler share(64, 0, o, config::SampleOrder::kSequential);
     EXPECT_FALSE(share.batches().empty()) << "rank " << r << " has no share of the test split";
   }
   // The same evaluation batches on one rank, so the float32 per-batch sums are the same numbers.
@@ -163,8 +188,25 @@ TEST(Trainer, DeviceSpecificSeedDoesNotChangeTheOrderOrTheReplicas) {
   d.device_specific_seed = true;
   auto a = train_threaded(c);
   auto b = train_threaded(d);
-  EXPECT_EQ(losses(a), losses(b));
+  EXPECT_EQ(losses(a), losses(b));  // rank 0's parameters are broadcast: the init is rank 0's
   EXPECT_EQ(b.parameters[0], b.parameters[1]);
+}
+
+// With dropout and device_specific_seed each rank draws its own masks, and the replicas still end
+// equal (the gradients are averaged). Which masks each rank draws is checked with real processes
+// (CliWorker.DeviceSpecificSeedChangesRankOnesMasksOnly): ranks as threads share torch's global
+// generator, so their draws interleave here.
+TEST(Trainer, DeviceSpecificSeedWithDropoutKeepsTheReplicasEqual) {
+  config::RunConfig c = regression_config(2, 8);
+  c.model = config::ModelKind::kMlp;
+  c.init = config::Init::kDefault;
+  c.hidden = {8};
+  c.dropout = 0.5;
+  c.epochs = 1;
+  c.device_specific_seed = true;
+  const auto run = train_threaded(c);
+  ASSERT_FALSE(run.parameters[0].empty());
+  EXPECT_EQ(run.parameters[0], run.parameters[1]);
 }
 
 TEST(Trainer, DivergenceStopsTheRunOnEveryRank) {

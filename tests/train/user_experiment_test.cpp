@@ -2,6 +2,7 @@
 // both loss normalisations, dropout and batch norm, and the schedules under Accelerate's rule.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -149,13 +150,41 @@ TEST(BuiltinModels, BatchNormMakesTheProcessCountMatterAndDropoutIsSeeded) {
   const auto bn2 = train_threaded(two);
   EXPECT_GT(max_gap(bn1, bn2), 1e-3);
   EXPECT_EQ(bn2.parameters[0], bn2.parameters[1]);
+  // Buffers too: DDP hands rank 0's running statistics to every rank before each forward (the
+  // final evaluation's included), so the ranks end with the same ones although each rank's
+  // batches moved its own.
+  ASSERT_FALSE(bn2.buffers[0].empty());
+  EXPECT_EQ(bn2.buffers[0], bn2.buffers[1]);
+  EXPECT_TRUE(std::any_of(bn2.buffers[0].begin(), bn2.buffers[0].end(), [](double v) {
+    return v != 0 && v != 1;
+  })) << "the running statistics never moved";
   one.batch_norm = false;
+  const auto plain = train_threaded(one);
   one.dropout = 0.5;
   const auto d1 = train_threaded(one);
   const auto d2 = train_threaded(one);
-  EXPECT_EQ(d1.sink.steps.back().loss, d2.sink.steps.back().loss);  // the seed fixes the masks
-  EXPECT_NE(d1.sink.steps.back().loss,
-            train_threaded(regression_config(1, 16)).sink.steps.back().loss);
+  EXPECT_EQ(d1.sink.steps.back().loss, d2.sink.steps.back().loss);     // the seed fixes the masks
+  EXPECT_NE(d1.sink.steps.back().loss, plain.sink.steps.back().loss);  // the same MLP, p = 0
+}
+
+// The same MLP with dropout 0 and 0.5 and an lr too small to move a float32 parameter: the
+// training losses differ from the first step (masks), the evaluations are equal (no dropout).
+TEST(BuiltinModels, DropoutActsInTrainingAndNotInEvaluation) {
+  config::RunConfig c = regression_config(1, 16);
+  c.model = config::ModelKind::kMlp;
+  c.hidden = {8};
+  c.init = config::Init::kDefault;
+  c.epochs = 1;
+  c.lr = 1e-30;
+  const auto plain = train_threaded(c);
+  c.dropout = 0.5;
+  const auto dropped = train_threaded(c);
+  ASSERT_EQ(plain.parameters[0], dropped.parameters[0]) << "the lr moved the parameters";
+  ASSERT_FALSE(plain.sink.steps.empty());
+  EXPECT_NE(plain.sink.steps[0].loss, dropped.sink.steps[0].loss);
+  ASSERT_FALSE(plain.sink.evals.empty());
+  ASSERT_EQ(plain.sink.evals.size(), dropped.sink.evals.size());
+  EXPECT_EQ(plain.sink.evals.back().loss, dropped.sink.evals.back().loss);
 }
 
 // Variable-length token sequences: 32 of 2..13 tokens, some labels masked.

@@ -467,14 +467,17 @@ void Trainer::evaluate(int epoch) {
 
 launch::RunEnd Trainer::finish() {
   end_.steps = step_;
-  if (auto* out = options_.test_hooks.final_parameters) {
+  auto flatten = [](const std::vector<torch::Tensor>& tensors, std::vector<double>* out) {
+    if (!out) return;
     out->clear();
-    for (const auto& p : params_) {
-      auto flat = p.detach().to(torch::kCPU, torch::kFloat64).reshape({-1}).contiguous();
+    for (const auto& t : tensors) {
+      auto flat = t.detach().to(torch::kCPU, torch::kFloat64).reshape({-1}).contiguous();
       const double* d = flat.data_ptr<double>();
       out->insert(out->end(), d, d + flat.numel());
     }
-  }
+  };
+  flatten(params_, options_.test_hooks.final_parameters);
+  flatten(buffers_, options_.test_hooks.final_buffers);
   end_.samples_per_s = train_time_ > 0 ? static_cast<double>(samples_) / train_time_ : 0;
   if (is_main_process_) sink_->on_end(end_);
   return end_;

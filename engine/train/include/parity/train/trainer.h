@@ -23,6 +23,8 @@ struct TrainerTestHooks {
   /// When set, filled at the end with every parameter, flattened in module order (for tests that
   /// compare the models different setups end with).
   std::vector<double>* final_parameters = nullptr;
+  /// Likewise every buffer (batch norm's running statistics), flattened in module order.
+  std::vector<double>* final_buffers = nullptr;
   /// Gradient-sync bucket size in bytes; 0 = the default (25 MB, DDP's bucket_cap_mb). Small
   /// values spread a small model over several buckets.
   int64_t bucket_bytes = 0;

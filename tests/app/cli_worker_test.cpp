@@ -8,6 +8,8 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <sstream>
 #include <thread>
 
 #include "cli_test_util.h"
@@ -130,6 +132,150 @@ TEST(CliWorker, KilledRankFailsTheRunAndTheOtherRankIsGone) {
   EXPECT_EQ(run.status, storage::RunStatus::kFailed);
   EXPECT_EQ(run.error, "rank 1 was killed by signal 9 (SIGKILL)");
   EXPECT_GE(db.steps(run.id, -1).size(), 5u);
+}
+
+// The TCP sockets of these processes, as "local remote state" from /proc/net/tcp{,6} (hex
+// addresses, as the kernel writes them), found through each process's socket descriptors.
+std::vector<std::string> tcp_sockets(const std::vector<int>& pids) {
+  std::set<std::string> inodes;
+  for (int pid : pids) {
+    const std::string fd_dir = "/proc/" + std::to_string(pid) + "/fd";
+    std::error_code ec;
+    for (const auto& fd : std::filesystem::directory_iterator(fd_dir, ec)) {
+      const std::string target = std::filesystem::read_symlink(fd.path(), ec).string();
+      if (target.rfind("socket:[", 0) == 0) inodes.insert(target.substr(8, target.size() - 9));
+    }
+  }
+  std::vector<std::string> out;
+  for (const char* table : {"/proc/net/tcp", "/proc/net/tcp6"}) {
+    std::istringstream lines(read_file(table));
+    std::string line;
+    std::getline(lines, line);  // the header
+    while (std::getline(lines, line)) {
+      std::istringstream f(line);
+      std::string sl, local, remote, state, queues, timer, retr, uid, timeout, inode;
+      f >> sl >> local >> remote >> state >> queues >> timer >> retr >> uid >> timeout >> inode;
+      if (inodes.count(inode)) out.push_back(local + " " + remote + " " + state);
+    }
+  }
+  return out;
+}
+
+// The README: on one machine the ranks rendezvous through a FileStore and Gloo binds 127.0.0.1,
+// so nothing listens on the network. Every TCP socket of the launcher and its ranks, while a real
+// 2-rank run trains, is between loopback addresses (Gloo's pairs; its listeners are closed once
+// the pairs connect, and one on another address would show here too).
+TEST(CliWorker, ASingleMachineRunUsesLoopbackOnly) {
+  TempDir home;
+  const std::string db_path = home.file("runs.db");
+  pid_t cli = start_cli({"run", "--db", db_path, "--worker", PARITY_WORKER, "--dataset",
+                         "synthetic-regression", "--model", "linear", "--num-processes", "2",
+                         "--per-device-batch-size", "8", "--epochs", "100000", "--quiet"},
+                        home.path(), home.file("out"), home.file("err"));
+  bool stepping = false;
+  for (int i = 0; i < 600 && !stepping; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    if (!std::filesystem::exists(db_path)) continue;
+    storage::Database db(db_path);
+    auto runs = db.list_runs();
+    stepping = !runs.empty() && runs[0].steps_done >= 3;
+  }
+  std::vector<int> pids{cli};
+  for (auto [rank, pid] : rank_children(cli)) pids.push_back(pid);
+  const std::vector<std::string> sockets = tcp_sockets(pids);
+  ::kill(cli, SIGTERM);
+  wait_cli(cli);
+  ASSERT_TRUE(stepping) << read_file(home.file("err"));
+  ASSERT_EQ(pids.size(), 3u);
+  // Gloo's pair between the two ranks: finding none would mean this test looked in the wrong
+  // place.
+  ASSERT_GE(sockets.size(), 2u) << "no TCP socket found for the ranks";
+  const auto loopback = [](const std::string& address_port) {
+    const std::string a = address_port.substr(0, address_port.find(':'));
+    return a == "0100007F" ||                          // 127.0.0.1
+           a == "00000000000000000000000001000000" ||  // ::1
+           a == "0000000000000000FFFF00000100007F";    // ::ffff:127.0.0.1
+  };
+  for (const std::string& s : sockets) {
+    std::istringstream f(s);
+    std::string local, remote, state;
+    f >> local >> remote >> state;
+    EXPECT_TRUE(loopback(local)) << "a socket on " << s << " (hex, as /proc/net/tcp writes it)";
+    if (state != "0A") EXPECT_TRUE(loopback(remote)) << s;  // 0A: listening, no peer
+  }
+}
+
+// --device-specific-seed adds the rank to the seed of each rank's own draws (its dropout masks):
+// rank 0's seed is unchanged, so its first loss is the same; rank 1 draws other masks from the
+// first step; without the flag a rerun is bitwise the same (the seed fixes every mask).
+TEST(CliWorker, DeviceSpecificSeedChangesRankOnesMasksOnly) {
+  TempDir home;
+  const std::string db_path = home.file("runs.db");
+  auto run = [&](const std::string& label, bool device_seed) {
+    std::vector<std::string> args = {"run",
+                                     "--db",
+                                     db_path,
+                                     "--worker",
+                                     PARITY_WORKER,
+                                     "--dataset",
+                                     "synthetic-regression",
+                                     "--model",
+                                     "mlp",
+                                     "--hidden",
+                                     "8",
+                                     "--dropout",
+                                     "0.5",
+                                     "--num-processes",
+                                     "2",
+                                     "--per-device-batch-size",
+                                     "8",
+                                     "--max-steps",
+                                     "4",
+                                     "--label",
+                                     label,
+                                     "--quiet"};
+    if (device_seed) args.push_back("--device-specific-seed");
+    const CliResult r = run_cli(args, home.path());
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+  };
+  run("same", false);
+  run("again", false);
+  run("own", true);
+  storage::Database db(db_path);
+  auto losses = [&](int64_t id, int rank) {
+    std::vector<double> v;
+    for (const auto& s : db.steps(id, rank)) v.push_back(s.loss);
+    return v;
+  };
+  ASSERT_EQ(losses(1, 1).size(), 4u);
+  EXPECT_EQ(losses(1, 0), losses(2, 0));
+  EXPECT_EQ(losses(1, 1), losses(2, 1));
+  EXPECT_EQ(losses(3, 0).at(0), losses(1, 0).at(0));  // rank 0: seed + 0
+  EXPECT_NE(losses(3, 1).at(0), losses(1, 1).at(0));  // rank 1: seed + 1, other masks
+}
+
+// `parity-cli demo` end to end, on 7,680 Fashion-MNIST images (60 global batches of 128): the
+// lesson's verdicts as the README tells it: 2x32 equivalent to 1x64, both 2x64 different, with
+// the global batch as their cause.
+TEST(CliDemo, TheLessonsVerdictsWithTheirCauses) {
+  TempDir home;
+  const CliResult r = run_cli({"demo", "--db", home.file("demo.db"), "--worker", PARITY_WORKER,
+                               "--train-samples", "7680", "--quiet"},
+                              home.path());
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto row = [&](const std::string& label) {
+    const size_t at = r.out.find(label, r.out.find("Parity verdict vs"));
+    return at == std::string::npos ? std::string() : r.out.substr(at, r.out.find('\n', at) - at);
+  };
+  const std::string equivalent = row("2x32 (equivalent)");
+  EXPECT_TRUE(contains(equivalent, "equivalent") && !contains(equivalent, "different")) << r.out;
+  for (const char* label : {"2x64 lr unscaled", "2x64 lr linear"}) {
+    const std::string line = row(label);
+    EXPECT_TRUE(contains(line, "different")) << line;
+    EXPECT_TRUE(contains(line, "global batch 128 vs 64")) << line;
+  }
+  EXPECT_TRUE(contains(row("2x64 lr unscaled"), "not scaled")) << row("2x64 lr unscaled");
+  EXPECT_TRUE(std::filesystem::exists(home.file("demo-curves.csv")));
 }
 
 TEST(CliWorker, RerunOfTheSameSetupIsBitwiseIdentical) {

@@ -72,7 +72,7 @@ TEST(DistributedBatchSampler, OrderChangesEveryEpoch) {
 }
 
 TEST(DistributedBatchSampler, UnshuffledFollowsTheDatasetOrder) {
-  DistributedBatchSampler s(10, 0, opts(3, 2, 1), /*shuffle=*/false);
+  DistributedBatchSampler s(10, 0, opts(3, 2, 1), SampleOrder::kSequential);
   ASSERT_EQ(s.batches().size(), 2u);
   EXPECT_EQ(s.batches()[0], (Batch{3, 4, 5}));
   EXPECT_EQ(s.batches()[1], (Batch{9, 0, 1}));

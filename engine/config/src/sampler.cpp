@@ -52,8 +52,11 @@ std::string describe(DataOrder order) {
 }
 
 DistributedBatchSampler::DistributedBatchSampler(int64_t dataset_size, int64_t data_seed,
-                                                 ShardOptions options, bool shuffle)
-    : size_(dataset_size), data_seed_(data_seed), options_(options), shuffle_(shuffle) {
+                                                 ShardOptions options, SampleOrder order)
+    : size_(dataset_size),
+      data_seed_(data_seed),
+      options_(options),
+      shuffle_(order == SampleOrder::kShuffled) {
   counts_ = parity::config::batches_per_rank(size_, options_);
   set_epoch(0);
 }

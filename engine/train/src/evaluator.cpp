@@ -32,7 +32,7 @@ EvalResult Evaluator::evaluate(Model& model) const {
   opts.num_replicas = world_size_;
   opts.rank = rank_;
   opts.even_batches = false;
-  config::DistributedBatchSampler sampler(test_.size(), 0, opts, /*shuffle=*/false);
+  config::DistributedBatchSampler sampler(test_.size(), 0, opts, config::SampleOrder::kSequential);
   double loss_sum = 0, correct = 0, count = 0;
   for (const auto& batch : sampler.batches()) {
     auto [x, y] = gather_batch(test_, batch);

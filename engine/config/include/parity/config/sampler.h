@@ -42,12 +42,15 @@ DataOrder data_order(const RunConfig& config);
 /// "the seeded sampler (data_seed + epoch)", "the global generator's draws", ...
 std::string describe(DataOrder order);
 
+/// Whether a sampler shuffles each epoch or keeps the dataset's order (an evaluation's loader).
+enum class SampleOrder { kShuffled, kSequential };
+
 /// Accelerate's shuffled, sharded batch sampler for one rank. Every rank computes the same
 /// permutation; set_epoch(e) reseeds with data_seed + e.
 class DistributedBatchSampler {
  public:
   DistributedBatchSampler(int64_t dataset_size, int64_t data_seed, ShardOptions options,
-                          bool shuffle = true);
+                          SampleOrder order = SampleOrder::kShuffled);
   void set_epoch(int64_t epoch);
   /// This epoch's batches cut from `order` (a permutation of the dataset drawn elsewhere: the
   /// order of Accelerate's default sampler).

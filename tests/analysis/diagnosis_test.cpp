@@ -191,7 +191,9 @@ TEST(Diagnose, TheScheduleIsComparedWhereItActsOnSamplesSeen) {
   const Diagnosis d = diagnose(two, one);
   EXPECT_EQ(text_of(d.causes, "lr_schedule"),
             "the lr differs at equal samples seen: 0.0498796 vs 0.0499699 at 32 samples (cosine "
-            "over 64 scheduler steps, 2 per optimizer step, vs cosine over 64, 1)");
+            "over 64 scheduler steps, 2 per optimizer step, vs cosine over 64, 1); the run's "
+            "schedule ends at 512 of 1024 samples, then rises again (a cosine is not clamped past "
+            "its end); the reference's schedule ends with the run (1024 samples)");
   // Without the train sizes the pace is all there is to compare.
   config::RunConfig csv2 = two, csv1 = one;
   csv2.dataset = csv1.dataset = config::DatasetKind::kCsv;

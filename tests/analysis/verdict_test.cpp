@@ -161,6 +161,7 @@ TEST(Compare, SeedGroupGivesTheNoiseFloor) {
   EXPECT_NEAR(c.rows[3].noise_floor, 0.04, 1e-12);
   EXPECT_NE(c.rows[3].noise_source.find("3 seeds of the reference"), std::string::npos);
   EXPECT_EQ(c.rows[3].summary.rfind("equivalent within seed noise", 0), 0u);
+  EXPECT_FALSE(has_key(c.rows[3].info, "seed_band"));  // three seeds are a band
   EXPECT_EQ(c.rows[4].verdict, Verdict::kDifferent);
   // Same tolerance without groups: both differ.
   CompareOptions no_groups;
@@ -204,6 +205,10 @@ TEST(Compare, SeedGroupOfTheComparedSetupGivesItsOwnFloor) {
             std::string::npos)
       << c.rows[1].summary;
   EXPECT_EQ(c.rows[2].verdict, Verdict::kDifferent);
+  // Two seeds make a band that is their own gap: said, with what would make it a band.
+  EXPECT_EQ(text_of(c.rows[1].info, "seed_band"),
+            "the band is the gap between 2 seeds (0.06): a third seed of this setup gives a band "
+            "to judge by");
 }
 
 TEST(Compare, SameSetupDifferentSeedsOnlyFormAGroup) {

@@ -66,6 +66,33 @@ TEST(CurveOverlap, IdenticalWithinATinyToleranceOverTheCommonPoints) {
   EXPECT_FALSE(curvesCoincide(nanA, a));
 }
 
+// The 0.1 % rule at its edge: a curve spanning exactly 0..1 allows 1e-3 at any common point, and
+// half of the shorter curve's points must be common.
+TEST(CurveOverlap, TheToleranceAndTheCommonShareHoldAtTheirEdges) {
+  analysis::Series a;
+  for (int i = 0; i <= 100; ++i) {
+    a.x.push_back(i);
+    a.y.push_back(1.0 - i / 100.0);
+  }
+  analysis::Series inside = a, outside = a;
+  inside.y[50] += 0.999e-3;  // 0.5 + a hair under the tolerance; the range stays 0..1
+  outside.y[50] += 1.001e-3;
+  EXPECT_TRUE(curvesCoincide(a, inside));
+  EXPECT_FALSE(curvesCoincide(a, outside));
+  // b has 40 points, 20 of them on a's x values: exactly half is enough, 19 is not.
+  auto half_common = [&](int common) {
+    analysis::Series b;
+    for (int i = 0; i < 40; ++i) {
+      const double x = i < common ? i : 200.5 + i;  // the rest fall between or past a's x values
+      b.x.push_back(x);
+      b.y.push_back(i < common ? a.y[static_cast<size_t>(i)] : 0.5);
+    }
+    return b;
+  };
+  EXPECT_TRUE(curvesCoincide(a, half_common(20)));
+  EXPECT_FALSE(curvesCoincide(a, half_common(19)));
+}
+
 TEST(CurveOverlap, GroupsPointAtTheFirstOfEachGroup) {
   const analysis::Series a = curve(100, 64), other = curve(100, 64, 1.2);
   EXPECT_EQ(identicalGroups({&a, &other, &a, nullptr, &other, &a}),

@@ -2,7 +2,7 @@
 # As a person would, under Xvfb: open the dashboard on three runs (1x64 and 2x32 draw the same
 # curve), click the first run's legend entry to hide it and again to show it, switch the x axis
 # from samples seen to optimizer step with the keyboard, then look at the window at 900x600 with
-# per-rank lines and log y. Each step is checked on a screenshot's pixels (chart_pixels.py) and
+# per-rank lines, log y and back. Each step is checked on a screenshot's pixels (chart_pixels.py) and
 # the screenshots are kept in OUT to be looked at.
 # Usage: chart_clicks.sh PARITY PARITY_CLI OUT   (needs DISPLAY, xdotool, ImageMagick, python3)
 set -euo pipefail
@@ -80,10 +80,30 @@ sleep 2
 small=$(shot 5-900x600)
 read -r x y < <($pixels swatch "$small" $blue)
 [ "$x" -ge 0 ] || fail "at 900x600 the legend lost run 1's entry"
+splot=("$((x - 20))" "$((y - 6))")
+# Per-rank: the legend gains a "ranks" entry after the last run's (its dash patterns, 0 and 1).
+read -r gx gy < <($pixels swatch "$small" $green)
+[ "$gx" -ge 0 ] || fail "at 900x600 the legend lost run 3's entry"
+after_last=("$((gx + 80))" 890 "$((gy - 8))" "$((gy + 8))")
+before_ranks=$($pixels ink "$small" "${after_last[@]}")
 xdotool key --clearmodifiers ctrl+r
 sleep 2
-shot 6-900x600-per-rank >/dev/null
+ranks_png=$(shot 6-900x600-per-rank)
+with_ranks=$($pixels ink "$ranks_png" "${after_last[@]}")
+echo "ranks entry: $before_ranks -> $with_ranks dark px"
+[ "$with_ranks" -gt $((before_ranks + 60)) ] ||
+  fail "per-rank lines added no ranks entry to the legend ($before_ranks -> $with_ranks dark px)"
+# Log y moves every curve: few of the orange pixels stay where they were.
 xdotool key --clearmodifiers ctrl+l
 sleep 2
-shot 7-900x600-per-rank-log-y >/dev/null
-echo "PASS: legend click hides and shows a run, the x-axis change redraws, 900x600 keeps the legend"
+log_png=$(shot 7-900x600-per-rank-log-y)
+kept=$($pixels kept "$ranks_png" "$log_png" $orange "${splot[@]}")
+echo "log y kept ${kept}% of the orange pixels"
+[ "$kept" -lt 60 ] || fail "log y left ${kept}% of run 2's pixels in place"
+# And back: the linear axis draws the same picture again.
+xdotool key --clearmodifiers ctrl+l
+sleep 2
+back=$($pixels kept "$ranks_png" "$(shot 8-900x600-per-rank-linear-again)" $orange "${splot[@]}")
+echo "linear again kept ${back}%"
+[ "$back" -gt 90 ] || fail "back on a linear axis only ${back}% of the per-rank picture returned"
+echo "PASS: legend click hides and shows a run, the x-axis change redraws, 900x600 keeps the legend, per-rank adds the ranks, log y redraws and back"

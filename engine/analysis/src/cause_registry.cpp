@@ -139,6 +139,8 @@ std::vector<CauseEntry> verdict_causes() {
       verdict_cause({"rounding", "summation order", "(stored by earlier versions)", nothing}));
   e.push_back(
       verdict_cause({"range", "x range", "information: the runs cover other ranges", nothing}));
+  e.push_back(verdict_cause({"seed_band", "band of two seeds",
+                             "information: a seed group of two is its own gap", nothing}));
   return e;
 }
 

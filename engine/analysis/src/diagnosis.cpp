@@ -133,6 +133,34 @@ std::vector<double> lr_curve(const config::RunConfig& c, int64_t n, int64_t step
   return lrs;
 }
 
+// Where a schedule ends in samples seen, over a run of `steps` optimizer steps of `g` samples,
+// and what it does after: "ends at 512 of 1024 samples, then rises again (...)".
+std::string schedule_end(const config::RunConfig& c, int64_t n, int64_t steps, int64_t g) {
+  if (c.scheduler == config::SchedulerKind::kConstant) return "is constant";
+  const int64_t per_step = config::scheduler_steps_per_optimizer_step(c);
+  const int64_t end_step = (config::schedule_length(c, n) + per_step - 1) / per_step;
+  const int64_t run_samples = steps * g;
+  if (end_step >= steps) return "ends with the run (" + num(run_samples) + " samples)";
+  const char* after = "";
+  switch (c.scheduler) {
+    case config::SchedulerKind::kLinear:
+      after = "stays at 0";
+      break;
+    case config::SchedulerKind::kCosine:
+      after = "rises again (a cosine is not clamped past its end)";
+      break;
+    case config::SchedulerKind::kStep:
+      after = "keeps stepping";
+      break;
+    case config::SchedulerKind::kOneCycle:
+      after = "holds its last lr";
+      break;
+    case config::SchedulerKind::kConstant:
+      break;
+  }
+  return "ends at " + num(end_step * g) + " of " + num(run_samples) + " samples, then " + after;
+}
+
 }  // namespace
 
 // The schedules compared where they act: the lr at equal samples seen, over the reference's
@@ -195,7 +223,9 @@ void schedule_reason(const Setups& s, Diagnosis& d) {
                             " per optimizer step, vs " + to_string(s.reference.scheduler) +
                             " over " + num(len_ref) + ", " +
                             num(int64_t{config::scheduler_steps_per_optimizer_step(s.reference)}) +
-                            ")"});
+                            "); the run's schedule " + schedule_end(s.config, *s.n, steps, s.g) +
+                            "; the reference's schedule " +
+                            schedule_end(s.reference, *s.n_ref, steps_ref, s.g_ref)});
     return;
   }
 }

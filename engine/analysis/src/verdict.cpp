@@ -249,6 +249,12 @@ class Comparer {
     row.verdict = decide(row.delta, row.worst_ratio, group != nullptr, row.outside_fraction);
     if (group && row.verdict == Verdict::kEquivalent) check_final_eval(run, *group, row);
     explain(run, row);
+    if (group && group->indices.size() == 2) {
+      row.info.push_back(Reason{"seed_band", "the band is the gap between 2 seeds (" +
+                                                 num(group->spread, 3) + "): a third seed of " +
+                                                 (from_ref ? "the reference" : "this setup") +
+                                                 " gives a band to judge by"});
+    }
     row.summary = summary_of(row);
     return row;
   }

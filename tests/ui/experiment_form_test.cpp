@@ -12,12 +12,13 @@
 #include <parity/ui/setups_model.h>
 #include <parity/ui/setups_panel.h>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
-#include <QLineEdit>
 #include <QTabWidget>
 #include <QTemporaryDir>
 
@@ -392,6 +393,26 @@ TEST_F(ExperimentInPanel, ImportsAnAccelerateConfigIntoTheSelectedSetup) {
   EXPECT_TRUE(panel.importMessage().contains("mixed_precision"))
       << panel.importMessage().toStdString();
   EXPECT_EQ(model.config(1).num_processes, 4);  // unchanged by a file that was refused
+}
+
+// The Setup form carries the sampler and sync batch norm both ways, and check()'s refusal of sync
+// batch norm without batch norm shows under its checkbox.
+TEST(SetupForm, SamplerAndSyncBatchNormRoundTripAndAreCheckedInline) {
+  SetupForm form;
+  RunConfig c = regression(2, 8);
+  c.use_seedable_sampler = false;
+  c.sync_batch_norm = true;
+  form.setConfig(c);
+  const RunConfig back = form.config(regression(1, 1));
+  EXPECT_FALSE(back.use_seedable_sampler);
+  EXPECT_TRUE(back.sync_batch_norm);
+  auto* sync = qobject_cast<QCheckBox*>(form.editor("sync_batch_norm"));
+  ASSERT_TRUE(sync);
+  EXPECT_TRUE(form.showIssues(config::check(back)).isEmpty());
+  EXPECT_TRUE(form.issueText("sync_batch_norm").contains("--batch-norm"))
+      << form.issueText("sync_batch_norm").toStdString();
+  sync->setChecked(false);
+  EXPECT_FALSE(form.config(c).sync_batch_norm);
 }
 
 }  // namespace

@@ -34,7 +34,9 @@ SetupForm::SetupForm(QWidget* parent)
       precision_(new QComboBox(this)),
       split_(new QCheckBox("split_batches", this)),
       even_(new QCheckBox("even_batches", this)),
-      dropLast_(new QCheckBox("drop_last", this)) {
+      dropLast_(new QCheckBox("drop_last", this)),
+      seedable_(new QCheckBox("use_seedable_sampler", this)),
+      syncBatchNorm_(new QCheckBox("sync_batch_norm", this)) {
   device_->addItem("CPU", static_cast<int>(config::Device::kCpu));
   device_->addItem("CUDA", static_cast<int>(config::Device::kCuda));
   if (!config::cuda_build()) {
@@ -78,6 +80,14 @@ SetupForm::SetupForm(QWidget* parent)
            tr("Complete the last batches by cycling from the start of the epoch, so every rank "
               "gets the same number of full batches (repeats a few samples)"));
   addField("drop_last", QString(), dropLast_, tr("Drop the incomplete last group of batches"));
+  addField("use_seedable_sampler", QString(), seedable_,
+           tr("Shuffle with a sampler seeded data_seed + epoch on every rank. Off is Accelerate's "
+              "default: one process draws the order from the global generator, several from an "
+              "unseeded one, so 1- and N-process runs see different orders"));
+  addField("sync_batch_norm", QString(), syncBatchNorm_,
+           tr("Batch norm's statistics over every rank's batch together (PyTorch's "
+              "SyncBatchNorm), as one process on the global batch; needs Batch norm "
+              "(Experiment) and even_batches"));
 
   connect(label_, &QLineEdit::editingFinished, this, &SetupForm::changed);
   for (QSpinBox* s : {seed_, processes_, batch_, accumulation_}) {
@@ -86,7 +96,7 @@ SetupForm::SetupForm(QWidget* parent)
   for (QComboBox* c : {device_, scaling_, precision_}) {
     connect(c, &QComboBox::currentIndexChanged, this, &SetupForm::changed);
   }
-  for (QCheckBox* c : {split_, even_, dropLast_}) {
+  for (QCheckBox* c : {split_, even_, dropLast_, seedable_, syncBatchNorm_}) {
     connect(c, &QCheckBox::toggled, this, &SetupForm::changed);
   }
 }
@@ -110,6 +120,8 @@ void SetupForm::setConfig(const config::RunConfig& c) {
   split_->setChecked(c.split_batches);
   even_->setChecked(c.even_batches);
   dropLast_->setChecked(c.drop_last);
+  seedable_->setChecked(c.use_seedable_sampler);
+  syncBatchNorm_->setChecked(c.sync_batch_norm);
   loading_ = false;
 }
 
@@ -127,6 +139,8 @@ config::RunConfig SetupForm::config(const config::RunConfig& base) const {
   c.split_batches = split_->isChecked();
   c.even_batches = even_->isChecked();
   c.drop_last = dropLast_->isChecked();
+  c.use_seedable_sampler = seedable_->isChecked();
+  c.sync_batch_norm = syncBatchNorm_->isChecked();
   return c;
 }
 

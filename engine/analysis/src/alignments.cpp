@@ -169,11 +169,25 @@ Change align_data_order(const AlignInput& in, const std::string&) {
   return {"sampler " + config::describe(mine) + " -> " + config::describe(theirs), c, ""};
 }
 
+// Sync batch norm takes the statistics over every rank's micro-batch: when that is the
+// reference's batch-norm batch (2x32 against 1x64), turning it on (or off) aligns the cause.
 Change align_batch_norm(const AlignInput& in, const std::string&) {
-  return refused("batch-norm statistics over " + num(config::per_rank_micro_batch(in.run)) +
-                 " samples cannot equal those over " +
-                 num(config::per_rank_micro_batch(in.reference)) + " on " +
+  const int64_t want = config::batch_norm_batch(in.reference);
+  config::RunConfig c = in.run;
+  std::string error;
+  if (!set_field(c, "sync_batch_norm", in.run.sync_batch_norm ? "false" : "true", &error))
+    return refused(error);
+  if (config::batch_norm_batch(c) == want && (!c.sync_batch_norm || c.even_batches)) {
+    return {std::string("sync batch norm ") + (c.sync_batch_norm ? "on" : "off") +
+                ": statistics over " + num(config::batch_norm_batch(c)) +
+                " samples, as the "
+                "reference's",
+            c, ""};
+  }
+  return refused("batch-norm statistics over " + num(config::batch_norm_batch(in.run)) +
+                 " samples cannot equal those over " + num(want) + " on " +
                  processes(in.run.num_processes) +
+                 (in.run.num_processes > 1 ? " (with or without sync batch norm)" : "") +
                  "; compare at equal per-device batch, or without batch norm");
 }
 

@@ -46,7 +46,8 @@ std::vector<CauseEntry> derived_causes() {
               nullptr, align_schedule),
       derived({"batch_norm", "batch norm",
                "batch norm in both models over different per-device batches",
-               "none: statistics over another per-device batch are another model"},
+               "sync batch norm, where every rank's batch together is the reference's; else none: "
+               "statistics over another batch are another model"},
               batch_norm_reason, align_batch_norm),
       derived({"dropout", "dropout", "dropout in both models with the batch cut differently",
                "dropout masks differ whenever the batch is cut differently; only a seed group "
@@ -106,6 +107,9 @@ std::vector<CauseEntry> key_causes() {
       key({"use_seedable_sampler", "sampler", "information (data_order covers it)",
            "the reference's sampler"},
           read_plain_info, align_data_order),
+      key({"sync_batch_norm", "sync batch norm", "information (batch_norm covers it)",
+           "the batch_norm cause's alignment"},
+          read_plain_info, align_batch_norm),
   };
   const char* schedule_diag = "differs while the sizes are unknown (else lr_schedule)";
   for (const char* k : {"scheduler", "warmup_steps", "num_training_steps", "scheduler_step_size",

@@ -230,15 +230,21 @@ void schedule_reason(const Setups& s, Diagnosis& d) {
   }
 }
 
-// Batch norm normalises over the per-device micro-batch.
+// Batch norm normalises over the per-device micro-batch, or every rank's with sync batch norm.
 void batch_norm_reason(const Setups& s, Diagnosis& d) {
-  const int64_t b = config::per_rank_micro_batch(s.config);
-  const int64_t b_ref = config::per_rank_micro_batch(s.reference);
-  if (s.layers.batch_norm && s.layers_ref.batch_norm && b != b_ref) {
-    d.causes.push_back({"batch_norm", "batch norm normalises over the per-device batch: " + num(b) +
-                                          " vs " + num(b_ref) +
-                                          " samples (a different model, not a reordering)"});
-  }
+  const int64_t b = config::batch_norm_batch(s.config);
+  const int64_t b_ref = config::batch_norm_batch(s.reference);
+  if (!s.layers.batch_norm || !s.layers_ref.batch_norm || b == b_ref) return;
+  const bool synced = s.config.sync_batch_norm || s.reference.sync_batch_norm;
+  const auto over = [](const config::RunConfig& c) {
+    return c.sync_batch_norm ? std::string(" (every rank's, synchronised)") : std::string();
+  };
+  d.causes.push_back(
+      {"batch_norm",
+       synced ? "batch norm normalises over " + num(b) + over(s.config) + " vs " + num(b_ref) +
+                    over(s.reference) + " samples (a different model, not a reordering)"
+              : "batch norm normalises over the per-device batch: " + num(b) + " vs " + num(b_ref) +
+                    " samples (a different model, not a reordering)"});
 }
 
 // Dropout masks follow the rank's seed and the batch's cut.

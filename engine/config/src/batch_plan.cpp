@@ -31,6 +31,10 @@ int64_t per_rank_micro_batch(const RunConfig& config) {
              : config.per_device_batch_size;
 }
 
+int64_t batch_norm_batch(const RunConfig& config) {
+  return config.sync_batch_norm ? samples_per_micro_step(config) : per_rank_micro_batch(config);
+}
+
 int64_t samples_per_micro_step(const RunConfig& config) {
   return config.split_batches ? config.per_device_batch_size
                               : config.per_device_batch_size * config.num_processes;

@@ -180,6 +180,18 @@ void model_problems(const RunConfig& c, const AddProblem& add) {
     add("batch_norm", "true", "batch norm is an option of the mlp and cnn models",
         "with model " + to_string(c.model));
   }
+  if (c.sync_batch_norm && !c.batch_norm) {
+    add("sync_batch_norm", "true",
+        "it converts the batch norm of the built-in mlp and cnn (--batch-norm); a TorchScript "
+        "model's BatchNorm modules are not converted",
+        c.model == ModelKind::kTorchScript ? "with a TorchScript model" : "without batch norm");
+  }
+  if (c.sync_batch_norm && !c.even_batches) {
+    add("sync_batch_norm", "true",
+        "every rank must take every step (its statistics are a collective): use even_batches "
+        "true",
+        "with even_batches false");
+  }
   if (c.embedding_dim < 0) add("embedding_dim", fmt(c.embedding_dim), "must be at least 0", "");
 }
 

@@ -197,6 +197,8 @@ const std::vector<FieldIo>& fields() {
             "unseeded one)"),
       field("threads_per_rank", &RunConfig::threads_per_rank, K::kInt, kSetup,
             "intra-op threads per rank (0 = cores / local ranks); sets the summation order"),
+      field("sync_batch_norm", &RunConfig::sync_batch_norm, K::kSwitch, kSetup,
+            "batch norm statistics over every rank's batch (PyTorch's SyncBatchNorm)"),
       field("dataset", &RunConfig::dataset, K::kName, kExperiment,
             "fashion-mnist|idx|csv|jsonl|synthetic-regression"),
       field("data_path", &RunConfig::data_path, K::kPath, kExperiment,

@@ -6,13 +6,17 @@
 #include <set>
 #include <sstream>
 
+#include "sync_batch_norm.h"
+
 namespace parity::train {
 namespace {
 
 // Hidden layer: Linear/Conv, then batch norm, the activation and dropout (the usual order).
 void add_hidden_extras(torch::nn::Sequential& net, const config::RunConfig& config, int64_t width,
-                       bool conv) {
-  if (config.batch_norm) {
+                       bool conv, Collectives* group) {
+  if (config.batch_norm && config.sync_batch_norm) {
+    net->push_back(SyncBatchNorm(SyncBatchNormOptions{width}, group));
+  } else if (config.batch_norm) {
     if (conv) {
       net->push_back(torch::nn::BatchNorm2d(width));
     } else {
@@ -88,7 +92,7 @@ std::string shape_text(const torch::Tensor& t) {
 }  // namespace
 
 torch::nn::Sequential make_builtin(const config::RunConfig& config, at::IntArrayRef sample_shape,
-                                   int64_t num_outputs) {
+                                   int64_t num_outputs, Collectives* group) {
   int64_t in_features = 1;
   for (auto d : sample_shape) in_features *= d;
   torch::nn::Sequential net;
@@ -102,7 +106,7 @@ torch::nn::Sequential make_builtin(const config::RunConfig& config, at::IntArray
       int64_t width = in_features;
       for (int64_t h : config.hidden) {
         net->push_back(torch::nn::Linear(width, h));
-        add_hidden_extras(net, config, h, /*conv=*/false);
+        add_hidden_extras(net, config, h, /*conv=*/false, group);
         width = h;
       }
       net->push_back(torch::nn::Linear(width, num_outputs));
@@ -113,14 +117,14 @@ torch::nn::Sequential make_builtin(const config::RunConfig& config, at::IntArray
                   sample_shape.size(), " dims");
       const int64_t c = sample_shape[0], h = sample_shape[1], w = sample_shape[2];
       net->push_back(torch::nn::Conv2d(torch::nn::Conv2dOptions(c, 16, 3).padding(1)));
-      add_hidden_extras(net, config, 16, /*conv=*/true);
+      add_hidden_extras(net, config, 16, /*conv=*/true, group);
       net->push_back(torch::nn::MaxPool2d(2));
       net->push_back(torch::nn::Conv2d(torch::nn::Conv2dOptions(16, 32, 3).padding(1)));
-      add_hidden_extras(net, config, 32, /*conv=*/true);
+      add_hidden_extras(net, config, 32, /*conv=*/true, group);
       net->push_back(torch::nn::MaxPool2d(2));
       net->push_back(torch::nn::Flatten());
       net->push_back(torch::nn::Linear(32 * (h / 4) * (w / 4), 128));
-      add_hidden_extras(net, config, 128, /*conv=*/false);
+      add_hidden_extras(net, config, 128, /*conv=*/false, group);
       net->push_back(torch::nn::Linear(128, num_outputs));
       break;
     }
@@ -143,9 +147,10 @@ torch::nn::Sequential make_builtin(const config::RunConfig& config, at::IntArray
 }
 
 std::unique_ptr<Model> make_model(const config::RunConfig& config, at::IntArrayRef sample_shape,
-                                  int64_t num_outputs) {
+                                  int64_t num_outputs, Collectives* group) {
   if (config.model != config::ModelKind::kTorchScript) {
-    return std::make_unique<SequentialModel>(make_builtin(config, sample_shape, num_outputs));
+    return std::make_unique<SequentialModel>(
+        make_builtin(config, sample_shape, num_outputs, group));
   }
   torch::jit::Module module;
   try {

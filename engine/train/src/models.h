@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "process_group.h"
+
 namespace parity::train {
 
 /// What the trainer needs of a model, whichever kind it is.
@@ -29,14 +31,15 @@ config::ModelSummary traits_of(const config::RunConfig& config, Model& model);
 
 /// Builds the config's built-in model for inputs shaped like `sample_shape` (one sample, no batch
 /// dim) and `num_outputs` outputs (the vocabulary for bigram). Initialisation draws from torch's
-/// default CPU generator, so call set_seed first; Init::kZeros zeroes every parameter.
+/// default CPU generator, so call set_seed first; Init::kZeros zeroes every parameter. With
+/// sync_batch_norm its batch norm layers synchronise over `group` (null: one process).
 torch::nn::Sequential make_builtin(const config::RunConfig& config, at::IntArrayRef sample_shape,
-                                   int64_t num_outputs);
+                                   int64_t num_outputs, Collectives* group = nullptr);
 
 /// The config's model: a built-in, or the TorchScript module in model_file (loaded on the CPU).
 /// Throws std::runtime_error when the file is not a TorchScript module.
 std::unique_ptr<Model> make_model(const config::RunConfig& config, at::IntArrayRef sample_shape,
-                                  int64_t num_outputs);
+                                  int64_t num_outputs, Collectives* group = nullptr);
 
 /// Runs the model on `sample` (a small batch of the dataset's input) and checks its output's shape
 /// against the task: [B, num_outputs] (classification, regression) or [B, L, V >= num_outputs]

@@ -37,6 +37,8 @@ class SetupForm : public ConfigForm {
   QCheckBox* split_;
   QCheckBox* even_;
   QCheckBox* dropLast_;
+  QCheckBox* seedable_;
+  QCheckBox* syncBatchNorm_;
 };
 
 }  // namespace parity::ui

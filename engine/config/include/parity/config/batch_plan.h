@@ -23,6 +23,10 @@ int64_t per_rank_micro_batch(const RunConfig& config);
 /// or the per-device batch itself with split_batches.
 int64_t samples_per_micro_step(const RunConfig& config);
 
+/// Samples batch norm's statistics are taken over: one rank's micro-batch, or all ranks' with
+/// sync_batch_norm.
+int64_t batch_norm_batch(const RunConfig& config);
+
 /// How rank `rank` of this setup cuts an epoch's order into batches (Accelerate's
 /// BatchSamplerShard options).
 ShardOptions shard_options(const RunConfig& config, int rank = 0);

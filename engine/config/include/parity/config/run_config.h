@@ -61,6 +61,9 @@ struct RunConfig {
   /// Intra-op threads of each rank: with the ranks in the allreduce, the summation order of every
   /// sum. 0 = cores / local ranks (at least 1); a recorded run stores the count it trained with.
   int threads_per_rank = 0;
+  /// Batch norm's statistics over every rank's batch (PyTorch's SyncBatchNorm), not each rank's
+  /// own: needs batch_norm (the built-in mlp and cnn) and even_batches.
+  bool sync_batch_norm = false;
 
   // Experiment (shared by the setups).
   DatasetKind dataset = DatasetKind::kFashionMnist;

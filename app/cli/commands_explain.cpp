@@ -27,21 +27,33 @@ struct ExplainArgs {
   bool quiet = false;
 };
 
-// The counterfactual as a recorded run (labelled "cf #7 padding", noted and linked), trained.
-int64_t run_counterfactual(storage::Database& db, const analysis::Counterfactual& cf,
-                           int64_t run_id, int64_t reference_id, RunnerOptions options) {
-  require_valid(*cf.config);
-  const int64_t id = stored_runs::record_counterfactual(db, cf, run_id, reference_id);
-  config::RunConfig config = *cf.config;
-  config.label = db.get_run(id)->label;
+// The counterfactual as recorded runs (labelled "cf #7 padding", or "cf #7 dropout seed 43" for
+// each seed of a seed band; noted and linked), trained. Returns their ids.
+std::vector<int64_t> run_counterfactual(storage::Database& db, const analysis::Counterfactual& cf,
+                                        int64_t run_id, int64_t reference_id,
+                                        RunnerOptions options) {
+  if (cf.config) require_valid(*cf.config);
+  for (const config::RunConfig& seed : cf.seeds) require_valid(seed);
+  const std::vector<int64_t> ids = stored_runs::record_counterfactual(db, cf, run_id, reference_id);
   options.quiet = true;
-  const RunReport report = run_recorded(db, id, config, options);
-  if (report.outcome != launch::RunOutcome::kFinished) {
-    throw UsageError("counterfactual run " + std::to_string(id) + " (" + cf.cause + ") " +
-                     std::string(storage::to_string(status_of(report.outcome))) + ": " +
-                     report.message);
+  for (int64_t id : ids) {
+    const storage::RunRow row = *db.get_run(id);
+    config::RunConfig config = config::from_json(row.config_json);
+    config.label = row.label;
+    const RunReport report = run_recorded(db, id, config, options);
+    if (report.outcome != launch::RunOutcome::kFinished) {
+      throw UsageError("counterfactual run " + std::to_string(id) + " (" + cf.cause + ") " +
+                       std::string(storage::to_string(status_of(report.outcome))) + ": " +
+                       report.message);
+    }
   }
-  return id;
+  return ids;
+}
+
+std::string id_list(const std::vector<int64_t>& ids) {
+  std::string s;
+  for (int64_t id : ids) s += (s.empty() ? "" : ", ") + std::to_string(id);
+  return s;
 }
 
 int explain_command(const ExplainArgs& a) {
@@ -71,7 +83,7 @@ int explain_command(const ExplainArgs& a) {
   for (size_t i = 0; i < cfs.size(); ++i) {
     const analysis::Counterfactual& cf = cfs[i];
     std::cout << "[" << i + 1 << "/" << cfs.size() << "] " << cf.cause << ": ";
-    if (!cf.config) {
+    if (!cf.config && cf.seeds.empty()) {
       std::cout << "cannot be tested alone — " << cf.why_not << "\n";
       every_cause_aligned = false;
       continue;
@@ -83,13 +95,25 @@ int explain_command(const ExplainArgs& a) {
       continue;
     }
     std::cout << std::endl;  // the run's own line (stderr) follows, then the proof
-    const int64_t id = run_counterfactual(db, cf, run, reference, options);
-    const analysis::Comparison after =
-        compare_in_db(db, reference, {id}, stored_runs::proof_options());
-    const analysis::ProofResult proof = analysis::judge_counterfactual(row, after.rows[1]);
+    std::vector<int64_t> ids = run_counterfactual(db, cf, run, reference, options);
+    analysis::ProofResult proof;
+    if (cf.config) {
+      const analysis::Comparison after =
+          compare_in_db(db, reference, ids, stored_runs::proof_options());
+      proof = analysis::judge_counterfactual(row, after.rows[1]);
+      last = proof;
+    } else {
+      // A noise cause: the run against the band of the reference and its extra seeds.
+      analysis::CompareOptions with_band = stored_runs::proof_options();
+      with_band.use_seed_groups = true;
+      std::vector<int64_t> band = ids;
+      band.push_back(run);
+      proof = analysis::judge_seed_band(compare_in_db(db, reference, band, with_band).rows.back());
+    }
     proved += proof.proof == analysis::Proof::kConfirmed;
-    last = proof;
-    std::cout << "    -> run " << id << ": " << proof.text << "\n" << std::flush;
+    std::cout << "    -> run" << (ids.size() > 1 ? "s " : " ") << id_list(ids) << ": " << proof.text
+              << "\n"
+              << std::flush;
     if (stop.stopped()) break;
   }
   if (!a.dry_run) {

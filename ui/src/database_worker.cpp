@@ -212,12 +212,16 @@ void DatabaseWorker::proveRun(int requestId, qint64 referenceId, qint64 runId) {
       return;
     }
     for (const analysis::Counterfactual& cf : plan.counterfactuals) {
-      if (!cf.config) {
+      const std::vector<int64_t> ids =
+          stored_runs::record_counterfactual(*db_, cf, runId, referenceId);
+      if (ids.empty()) {
         q.untestable << QString::fromStdString(cf.cause + ": " + cf.why_not);
         continue;
       }
-      q.created << stored_runs::record_counterfactual(*db_, cf, runId, referenceId);
-      q.causes << QString::fromStdString(cf.cause);
+      for (int64_t id : ids) {
+        q.created << id;
+        q.causes << QString::fromStdString(cf.cause);
+      }
     }
     emit proofQueued(requestId, q);
     pollRuns();

@@ -22,6 +22,10 @@ CauseEntry key(CauseInfo info, ReadKey read, Align align) {
   info.alignable = align != nullptr;
   return {info, nullptr, read, align};
 }
+CauseEntry proved_by_seeds(CauseEntry entry) {
+  entry.info.seed_band = true;
+  return entry;
+}
 CauseEntry verdict_cause(CauseInfo info, Align align = nullptr) {
   info.alignable = align != nullptr;
   return {info, nullptr, nullptr, align};
@@ -49,10 +53,12 @@ std::vector<CauseEntry> derived_causes() {
                "sync batch norm, where every rank's batch together is the reference's; else none: "
                "statistics over another batch are another model"},
               batch_norm_reason, align_batch_norm),
-      derived({"dropout", "dropout", "dropout in both models with the batch cut differently",
-               "dropout masks differ whenever the batch is cut differently; only a seed group "
-               "(several seeds of each setup) can show the runs agree statistically"},
-              dropout_reason, nullptr),
+      proved_by_seeds(
+          derived({"dropout", "dropout", "dropout in both models with the batch cut differently",
+                   "dropout masks differ whenever the batch is cut differently: no change removes "
+                   "that; proved against two more seeds of the reference, whose band the run must "
+                   "stay in"},
+                  dropout_reason, nullptr)),
       derived({"loss_normalization", "loss normalisation",
                "per-batch normalisation on token data cut differently, or the key differs",
                "global loss normalisation (every item of the step weighs the same)"},

@@ -94,7 +94,23 @@ Counterfactual combined(const config::RunConfig& run, const config::RunConfig& r
   }
   if (!left_out.empty()) text += (text.empty() ? "" : "; ") + std::string("left out: ");
   for (size_t i = 0; i < left_out.size(); ++i) text += (i ? ", " : "") + left_out[i];
-  return {name, text, all, ""};
+  return {name, text, all, "", {}};
+}
+
+// The reference under kBandSeeds more seeds (its data order follows the seed, as a user's seed
+// group's does unless data_seed is set).
+Counterfactual seed_band(const std::string& cause, const config::RunConfig& reference) {
+  Counterfactual cf{cause, "", std::nullopt, "", {}};
+  std::string seeds;
+  for (int k = 1; k <= kBandSeeds; ++k) {
+    config::RunConfig c = reference;
+    c.seed = reference.seed + k;
+    cf.seeds.push_back(c);
+    seeds += (k > 1 ? (k == kBandSeeds ? " and " : ", ") : "") + num(c.seed);
+  }
+  cf.change = "the reference under seeds " + seeds + ": the run judged against the band of " +
+              num(int64_t{kBandSeeds + 1}) + " seeds";
+  return cf;
 }
 
 }  // namespace
@@ -109,7 +125,11 @@ std::vector<Counterfactual> counterfactuals(const config::RunConfig& run,
   const AlignInput in{run, reference, train_size, reference_train_size};
   for (const Reason& cause : causes) {
     const Change change = align(cause.key, in);
-    out.push_back({cause.key, change.words, change.config, change.why_not});
+    if (!change.config && cause_info(cause.key).seed_band) {
+      out.push_back(seed_band(cause.key, reference));
+      continue;
+    }
+    out.push_back({cause.key, change.words, change.config, change.why_not, {}});
     testable += change.config.has_value();
   }
   if (testable < 2) return out;
@@ -127,6 +147,21 @@ std::string to_string(Proof proof) {
       break;
   }
   return "not confirmed";
+}
+
+ProofResult judge_seed_band(const RunComparison& row) {
+  ProofResult r;
+  const std::string share = num(100 * row.outside_fraction, 3) + " % of the points outside";
+  if (row.verdict == Verdict::kEquivalent && !row.noise_source.empty()) {
+    r.proof = Proof::kConfirmed;
+    r.text = "confirmed: within the " + row.noise_source + " (" + share + ", at most 5 % allowed)";
+  } else {
+    r.proof = Proof::kNotConfirmed;
+    r.text = "not confirmed: outside the " +
+             (row.noise_source.empty() ? std::string("seeds' band") : row.noise_source) + " (" +
+             share + ")";
+  }
+  return r;
 }
 
 ProofResult judge_counterfactual(const RunComparison& original,

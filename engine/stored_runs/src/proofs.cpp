@@ -1,3 +1,4 @@
+#include <parity/analysis/cause.h>
 #include <parity/config/run_config.h>
 #include <parity/stored_runs/compare_runs.h>
 #include <parity/stored_runs/proofs.h>
@@ -27,28 +28,65 @@ ProofPlan plan_proof(const storage::Database& db, int64_t reference, int64_t run
   return plan;
 }
 
-int64_t record_counterfactual(storage::Database& db, const analysis::Counterfactual& cf,
-                              int64_t run, int64_t reference) {
-  config::RunConfig config = cf.config.value();
-  config.label = "cf #" + std::to_string(run) + " " + cf.cause;
-  const int64_t id = db.create_run(config.label, config::to_json(config));
-  db.set_notes(id, "counterfactual of run " + std::to_string(run) + " (reference " +
-                       std::to_string(reference) + "), cause " + cf.cause + ": " + cf.change);
-  db.set_counterfactual_of(id, run, reference, cf.cause);
-  return id;
+std::vector<int64_t> record_counterfactual(storage::Database& db,
+                                           const analysis::Counterfactual& cf, int64_t run,
+                                           int64_t reference) {
+  std::vector<std::pair<config::RunConfig, std::string>> rows;  // config, label suffix
+  if (cf.config) rows.emplace_back(*cf.config, "");
+  for (const config::RunConfig& seed : cf.seeds)
+    rows.emplace_back(seed, " seed " + std::to_string(seed.seed));
+  std::vector<int64_t> ids;
+  for (auto& [config, suffix] : rows) {
+    config.label = "cf #" + std::to_string(run) + " " + cf.cause + suffix;
+    const int64_t id = db.create_run(config.label, config::to_json(config));
+    db.set_notes(id, "counterfactual of run " + std::to_string(run) + " (reference " +
+                         std::to_string(reference) + "), cause " + cf.cause + ": " + cf.change);
+    db.set_counterfactual_of(id, run, reference, cf.cause);
+    ids.push_back(id);
+  }
+  return ids;
 }
+
+namespace {
+
+// A seed-band proof's runs, judged together once every one has finished.
+std::optional<analysis::ProofResult> seed_band_result(const storage::Database& db,
+                                                      int64_t reference, int64_t run,
+                                                      const std::vector<storage::RunRow>& seeds) {
+  std::vector<int64_t> ids;
+  for (const storage::RunRow& row : seeds) {
+    if (row.status != storage::RunStatus::kFinished) return std::nullopt;
+    ids.push_back(row.id);
+  }
+  ids.push_back(run);
+  analysis::CompareOptions with_band = proof_options();
+  with_band.use_seed_groups = true;
+  const analysis::Comparison c = compare_stored(db, reference, ids, with_band);
+  return analysis::judge_seed_band(c.rows.back());
+}
+
+}  // namespace
 
 std::vector<StoredProof> stored_proofs(const storage::Database& db, int64_t reference, int64_t run,
                                        const std::optional<analysis::RunComparison>& original) {
   std::vector<StoredProof> out;
   std::optional<analysis::RunComparison> before = original;
-  for (const storage::RunRow& row : db.counterfactuals_of(run)) {
-    if (row.explains_reference != reference) continue;
+  std::vector<storage::RunRow> rows;
+  for (storage::RunRow& row : db.counterfactuals_of(run)) {
+    if (row.explains_reference == reference) rows.push_back(std::move(row));
+  }
+  for (const storage::RunRow& row : rows) {
     StoredProof p;
     p.counterfactual = row.id;
     p.cause = row.explains_cause;
     p.status = row.status;
-    if (row.status == storage::RunStatus::kFinished) {
+    if (analysis::cause_info(row.explains_cause).seed_band) {
+      std::vector<storage::RunRow> band;
+      for (const storage::RunRow& r : rows)
+        if (r.explains_cause == row.explains_cause) band.push_back(r);
+      p.result = seed_band_result(db, reference, run, band);
+      if (row.status != storage::RunStatus::kFinished) p.error = row.error;
+    } else if (row.status == storage::RunStatus::kFinished) {
       if (!before) before = compare_stored(db, reference, {run}, proof_options()).rows.at(1);
       const analysis::Comparison after = compare_stored(db, reference, {row.id}, proof_options());
       p.result = analysis::judge_counterfactual(*before, after.rows.at(1));

@@ -18,6 +18,9 @@ struct CauseInfo {
   std::string_view diagnosed;  ///< how the diagnosis finds it
   std::string_view aligned;    ///< how a counterfactual aligns it, or why none can
   bool alignable = true;       ///< false: no change of the run alone removes it
+  /// Noise no single change removes (dropout masks cut differently): proved against the band of
+  /// the reference under more seeds instead of by a counterfactual.
+  bool seed_band = false;
 };
 
 /// Every registered cause, in the order the diagnosis lists them.

@@ -21,7 +21,13 @@ struct Counterfactual {
   std::optional<config::RunConfig>
       config;           ///< nullopt: no change of this run alone isolates the cause
   std::string why_not;  ///< when config is nullopt: why, and what would
+  /// A cause proved against noise (CauseInfo::seed_band): the reference under these seeds; the
+  /// run is judged by judge_seed_band() against the band they make with the reference.
+  std::vector<config::RunConfig> seeds;
 };
+
+/// Extra seeds of the reference a seed-band proof trains.
+inline constexpr int kBandSeeds = 2;
 
 /// One counterfactual per cause of `causes` (the verdict's reasons for run vs reference), in
 /// their order, then "all" (every change at once) when more than one applies. Train sizes as
@@ -47,5 +53,10 @@ struct ProofResult {
 inline constexpr double kPartlyFactor = 2.0;
 ProofResult judge_counterfactual(const RunComparison& original,
                                  const RunComparison& counterfactual);
+
+/// A seed-band proof: the run's row compared with seed groups against the reference and its
+/// extra seeds. Confirmed when it is equivalent within their band (the gap is that noise), else
+/// not confirmed.
+ProofResult judge_seed_band(const RunComparison& run_against_band);
 
 }  // namespace parity::analysis

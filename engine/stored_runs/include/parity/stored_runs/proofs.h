@@ -29,11 +29,13 @@ struct ProofPlan {
 /// StoredRunError / StorageError as compare_stored().
 ProofPlan plan_proof(const storage::Database& db, int64_t reference, int64_t run);
 
-/// Creates the counterfactual's run row, queued: label "cf #RUN CAUSE", its notes naming the
-/// change, its config, and the link to `run` and `reference`. Returns its id. `cf.config` must
-/// be set.
-int64_t record_counterfactual(storage::Database& db, const analysis::Counterfactual& cf,
-                              int64_t run, int64_t reference);
+/// Creates the counterfactual's run rows, queued, and returns their ids: one for a counterfactual
+/// with a config (label "cf #RUN CAUSE"), one per seed for a seed-band proof ("cf #RUN CAUSE seed
+/// S", the reference under that seed), none when neither is set. Each is noted with the change,
+/// holds its config and is linked to `run` and `reference` under the cause.
+std::vector<int64_t> record_counterfactual(storage::Database& db,
+                                           const analysis::Counterfactual& cf, int64_t run,
+                                           int64_t reference);
 
 /// A recorded counterfactual of a run and how it reads now.
 struct StoredProof {
@@ -45,7 +47,9 @@ struct StoredProof {
   std::string error;  ///< when it failed, stopped or diverged
 };
 /// Every counterfactual of `run` recorded against `reference`, in id order, judged against
-/// `original` (plan_proof()'s original, or nullopt to compute it).
+/// `original` (plan_proof()'s original, or nullopt to compute it). The runs of a seed-band proof
+/// are judged together once all have finished (the run against the band they make with the
+/// reference), each carrying that result.
 std::vector<StoredProof> stored_proofs(const storage::Database& db, int64_t reference, int64_t run,
                                        const std::optional<analysis::RunComparison>& original = {});
 

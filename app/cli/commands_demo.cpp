@@ -78,7 +78,8 @@ int demo_command(const DemoArgs& a) {
   for (auto c : setups) {
     if (stop.stopped()) break;
     c.threads_per_rank = launch::resolved_threads_per_rank(c);  // recorded with the run
-    const int64_t id = db.create_run(c.label, config::to_json(c));
+    const int64_t id = db.create_run(c.label, config::to_json(c), storage::RunStatus::kQueued,
+                                     storage::SupervisorIdentity::current());
     ids.push_back(id);
     reports.push_back(run_recorded(db, id, c, options));
   }

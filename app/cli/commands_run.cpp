@@ -156,7 +156,8 @@ int run_command(const RunArgs& a) {
   if (!db) {
     db = std::make_unique<storage::Database>(db_or_default(a.launch.db));
     config.threads_per_rank = launch::resolved_threads_per_rank(config, options.launch);
-    run_id = db->create_run(config.label, config::to_json(config));
+    run_id = db->create_run(config.label, config::to_json(config), storage::RunStatus::kQueued,
+                            storage::SupervisorIdentity::current());
   }
   RunReport report = run_recorded(*db, run_id, config, options);
   std::cout << "run " << report.run_id << " " << storage::to_string(status_of(report.outcome))
@@ -185,10 +186,8 @@ int run_set_command(const RunSetArgs& a) {
   // Claimed at once: if this launcher is killed, the setups it had not reached yet are reconciled
   // too, instead of staying queued for ever.
   const storage::SupervisorIdentity self = storage::SupervisorIdentity::current();
-  for (const auto& c : configs) {
-    ids.push_back(db.create_run(c.label, config::to_json(c)));
-    db.claim_run(ids.back(), self);
-  }
+  for (const auto& c : configs)
+    ids.push_back(db.create_run(c.label, config::to_json(c), storage::RunStatus::kQueued, self));
 
   std::vector<RunReport> reports;
   for (size_t i = 0; i < configs.size(); ++i) {

@@ -175,11 +175,22 @@ std::string launcher_gone_message(int64_t step) {
 }
 
 int64_t Database::create_run(const std::string& label, const std::string& config_json,
-                             RunStatus status) {
+                             RunStatus status,
+                             const std::optional<SupervisorIdentity>& supervisor) {
   check_config_json(config_json);
-  Statement st(db_, "INSERT INTO runs (label, status, created_at, config_json) VALUES (?,?,?,?)");
+  Statement st(db_, supervisor ? "INSERT INTO runs (label, status, created_at, config_json, "
+                                 "supervisor_pid, supervisor_start_time, supervisor_host, "
+                                 "supervisor_boot_id, heartbeat_at) "
+                                 "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?3)"
+                               : "INSERT INTO runs (label, status, created_at, config_json) "
+                                 "VALUES (?1, ?2, ?3, ?4)");
   st.bind(1, one_line(label)).bind(2, status_text(status)).bind(3, now_unix_seconds());
-  st.bind(4, config_json.empty() ? std::string("{}") : config_json).run();
+  st.bind(4, config_json.empty() ? std::string("{}") : config_json);
+  if (supervisor) {
+    st.bind(5, supervisor->pid).bind(6, supervisor->start_time).bind(7, supervisor->host);
+    st.bind(8, supervisor->boot_id);
+  }
+  st.run();
   return sqlite3_last_insert_rowid(db_);
 }
 

@@ -95,6 +95,28 @@ TEST(CliFault, KillNineOfTheLauncherIsReconciledLeavesNoRankAndNoFolder) {
   EXPECT_TRUE(run_folders_in(tmp.path()).empty()) << run_folders_in(tmp.path()).at(0);
 }
 
+// The row is written with its supervisor in one statement: a kill -9 at the first moment the row
+// can be seen (before, it stayed queued for ever when the launcher died in its first ~0.16 s,
+// before it claimed the row) is reconciled like any other.
+TEST(CliFault, KillNineTheMomentItsRowExistsIsStillReconciled) {
+  TempDir home, tmp;
+  const std::string db_path = home.file("runs.db");
+  BackgroundRun run(home, db_path, "forever", 2, 100000, tmp.path());
+  bool seen = false;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+  while (!seen && std::chrono::steady_clock::now() < deadline) {
+    seen = steps_done_of(db_path, 1) >= 0;
+    if (!seen) std::this_thread::sleep_for(std::chrono::microseconds(500));
+  }
+  ::kill(run.pid(), SIGKILL);
+  EXPECT_EQ(run.wait(), -1);
+  ASSERT_TRUE(seen) << "the row never appeared: " << run.err();
+  const CliResult list = run_cli({"list", "--db", db_path}, home.path());
+  ASSERT_EQ(list.exit_code, 0) << list.err;
+  EXPECT_EQ(row_starting_with(list.out, "1 ").at(2), "failed") << list.out;
+  EXPECT_TRUE(contains(list.err, "run 1 was left active by a launcher that is gone")) << list.err;
+}
+
 TEST(CliFault, KillNineDuringARunSetReconcilesTheSetupsNotYetStarted) {
   TempDir home, tmp;
   const std::string set = home.file("set.json");

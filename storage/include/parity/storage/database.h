@@ -170,8 +170,11 @@ class Database {
 
   /// Returns the new id (ids are never reused). config_json must be valid JSON; "" is stored as {}.
   /// A label is stored as one line: line breaks and tabs (here and in rename_run) become spaces.
+  /// With `supervisor`, the row is claimed by it (claim_run) in the same statement: a launcher
+  /// killed at any moment leaves no row that reconciliation cannot judge.
   int64_t create_run(const std::string& label, const std::string& config_json,
-                     RunStatus status = RunStatus::kQueued);
+                     RunStatus status = RunStatus::kQueued,
+                     const std::optional<SupervisorIdentity>& supervisor = std::nullopt);
   void set_status(int64_t run_id, RunStatus status, const std::string& error = "");
   /// Status running, started_at now, the plan's total steps and the training set's size.
   /// `model_json`: the model as rank 0 built it (kept as is when empty).

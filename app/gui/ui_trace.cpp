@@ -92,6 +92,7 @@ void UiTrace::onFocus(QWidget* now) {
   print(QString("focus %1 %2 %3 %4")
             .arg(areaOf(now, window_), now->metaObject()->className(), quoted(nameOf(now, window_)),
                  rect(now, now->rect())));
+  requestMap();  // a focused field may have been scrolled into view: where everything is now
 }
 
 bool UiTrace::eventFilter(QObject* watched, QEvent* event) {

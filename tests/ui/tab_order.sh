@@ -41,6 +41,11 @@ while :; do
   # Visible means listed in the window's map (hidden tabs' and panels' widgets are not); the
   # tab bars are listed by their current tab, which changes with the focus on them.
   name_rect=$(echo "$now" | sed -E 's/^[^ ]+ [^ ]+ "[^"]*" //')
+  # A field the focus scrolled into view has moved: the window's map after it says where.
+  if [[ $now != *QTabBar* ]] && ! grep -qF " $name_rect hint=" <<<"$visible"; then
+    sleep 0.5
+    visible=$(map)
+  fi
   if [[ $now != *QTabBar* ]] && ! grep -qF " $name_rect hint=" <<<"$visible"; then
     fail "Tab press $presses focused a widget that is not shown: $now"
   fi

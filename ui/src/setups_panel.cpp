@@ -6,6 +6,7 @@
 #include <parity/ui/setups_model.h>
 #include <parity/ui/setups_panel.h>
 
+#include <QApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -33,8 +34,12 @@ QScrollArea* scrolled(QWidget* content) {
   area->setWidgetResizable(true);
   area->setFrameShape(QFrame::NoFrame);
   // Not a Tab stop of its own (it shows no focus): Tab goes from field to field, and a field
-  // that gets the focus is scrolled into view.
+  // that gets the focus is scrolled into view, also when the focus comes from outside the area
+  // (Tab from Launch back to Label), which QScrollArea itself does not follow.
   area->setFocusPolicy(Qt::NoFocus);
+  QObject::connect(qApp, &QApplication::focusChanged, area, [area](QWidget*, QWidget* now) {
+    if (now && area->widget() && area->widget()->isAncestorOf(now)) area->ensureWidgetVisible(now);
+  });
   return area;
 }
 

@@ -1,5 +1,10 @@
 #include "db_sink.h"
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
 #include "cli_common.h"
 
 namespace parity::cli {
@@ -16,6 +21,8 @@ storage::StepWriterOptions writer_options(int64_t run_id, double busy_wait_s) {
 
 DbSink::DbSink(storage::Database& db, int64_t run_id, ProgressLine* progress, double busy_wait_s)
     : run_id_(run_id),
+      db_path_(db.path()),
+      busy_wait_s_(busy_wait_s),
       writer_(db.path(), writer_options(run_id, busy_wait_s)),
       progress_(progress) {
   const storage::SupervisorIdentity self = storage::SupervisorIdentity::current();
@@ -84,8 +91,36 @@ DbSink::Ending DbSink::finish(launch::RunOutcome outcome, const std::string& mes
   writer_.push([run_id = run_id_, ending, samples_per_s](storage::Database& d) {
     d.finish_run(run_id, status_of(ending.outcome), ending.message, samples_per_s);
   });
-  writer_.flush();
+  try {
+    writer_.flush();
+  } catch (const storage::StorageError&) {
+    mark_directly(ending, samples_per_s);
+  }
   return ending;
+}
+
+void DbSink::mark_directly(const Ending& ending, double samples_per_s) {
+  // Until the lock goes, however long: the launcher's last job is its run's end, and a launcher
+  // that gave up would leave the row for reconciliation to call "exited unexpectedly". A second
+  // Ctrl+C still ends it at once.
+  std::fprintf(stderr,
+               "parity: the database is still locked; waiting for the lock to go to "
+               "record the run as %s\n",
+               std::string(storage::to_string(status_of(ending.outcome))).c_str());
+  while (true) {
+    try {
+      storage::Database db(db_path_);
+      db.finish_run(run_id_, status_of(ending.outcome), ending.message, samples_per_s);
+      return;
+    } catch (const storage::StorageError& e) {
+      if (!e.is_busy()) {
+        throw storage::StorageError(
+            "the run " + std::string(storage::to_string(status_of(ending.outcome))) + " (" +
+            ending.message + ") but its row could not be marked: " + e.what());
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  }
 }
 
 }  // namespace parity::cli

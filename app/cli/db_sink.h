@@ -39,15 +39,20 @@ class DbSink : public launch::StepSink {
     std::string message;
   };
   /// Commits every queued row, then marks the run with its outcome, message and samples/s
-  /// (finals are read back from the stored rows). Throws StorageError when the run cannot be
-  /// marked.
+  /// (finals are read back from the stored rows). When the writer could not mark it (a lock held
+  /// past busy_wait_s), the mark is retried on a connection of its own until the lock goes. Throws
+  /// StorageError when the run cannot be marked for another reason.
   Ending finish(launch::RunOutcome outcome, const std::string& message, double samples_per_s);
 
   const std::optional<launch::StepRecord>& last_step() const { return last_step_; }
   const std::optional<launch::EvalRecord>& last_eval() const { return last_eval_; }
 
  private:
+  void mark_directly(const Ending& ending, double samples_per_s);
+
   int64_t run_id_;
+  std::string db_path_;
+  double busy_wait_s_;
   storage::StepWriter writer_;
   ProgressLine* progress_;
   std::optional<launch::StepRecord> last_step_;

@@ -6,6 +6,23 @@
 
 namespace parity::storage::detail {
 
+namespace {
+
+// SQL as one line for a message: a statement written over several lines would otherwise print
+// over as many (an error is one line wherever it is shown).
+std::string one_line_sql(const std::string& sql) {
+  std::string out;
+  for (char c : sql) {
+    const bool space = c == ' ' || c == '\n' || c == '\t' || c == '\r';
+    if (space && (out.empty() || out.back() == ' ')) continue;
+    out += space ? ' ' : c;
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+}  // namespace
+
 void throw_sqlite(sqlite3* db, const std::string& what) {
   std::string message = what + ": " + (db ? sqlite3_errmsg(db) : "out of memory");
   const char* file = db ? sqlite3_db_filename(db, "main") : nullptr;
@@ -16,7 +33,7 @@ void throw_sqlite(sqlite3* db, const std::string& what) {
 void exec(sqlite3* db, const std::string& sql) {
   if (!db) throw StorageError("no open database connection (the Database was moved from)");
   if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK) {
-    throw_sqlite(db, "SQL failed [" + sql + "]");
+    throw_sqlite(db, "SQL failed [" + one_line_sql(sql) + "]");
   }
 }
 
@@ -25,7 +42,7 @@ double now_unix_seconds() {
   return duration<double>(system_clock::now().time_since_epoch()).count();
 }
 
-Statement::Statement(sqlite3* db, const std::string& sql) : db_(db), sql_(sql) {
+Statement::Statement(sqlite3* db, const std::string& sql) : db_(db), sql_(one_line_sql(sql)) {
   if (!db_) throw StorageError("no open database connection (the Database was moved from)");
   if (sqlite3_prepare_v2(db_, sql.c_str(), static_cast<int>(sql.size() + 1), &stmt_, nullptr) !=
       SQLITE_OK) {

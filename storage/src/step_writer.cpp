@@ -35,8 +35,9 @@ std::string with_busy_wait(F&& write, Clock::time_point since, double wait_s) {
       if (Clock::now() - since >= seconds(wait_s)) {
         char waited[32];
         std::snprintf(waited, sizeof waited, "%g", wait_s);
+        // The statement that waited is no news to a user: what held the lock this long is.
         return std::string("the database stayed locked for more than ") + waited +
-               " s: " + e.what();
+               " s (another program holds a write lock on it)";
       }
       // busy_timeout has already waited a little inside SQLite; a short pause guards against a
       // refusal that returns at once (SQLITE_LOCKED, a busy snapshot).

@@ -187,6 +187,37 @@ TEST(CliFault, ATenSecondExclusiveLockMidRunLosesNoStep) {
             << kSteps << " steps stored\n";
 }
 
+// A lock held past --db-busy-wait stops the run; its end still reaches the row once the lock goes
+// (the launcher waits for it: before, it gave up after twice the bound, left the row running and
+// printed a 7-line UPDATE), with the real reason, and every message is one line.
+TEST(CliFault, ALockHeldPastTheBoundFailsTheRowWithItsReasonOnceTheLockGoes) {
+  TempDir home, tmp;
+  const std::string db_path = home.file("runs.db");
+  std::vector<std::string> args = fake_run(db_path, "ok", 2, 100000);
+  args.insert(args.end(), {"--db-busy-wait", "2"});
+  const pid_t pid =
+      start_cli(args, home.path(), home.file("out"), home.file("err"), {"TMPDIR=" + tmp.path()});
+  ASSERT_TRUE(wait_for([&] { return recording(db_path, 20); }, milliseconds(15000)))
+      << read_file(home.file("err"));
+  sqlite3* locker = nullptr;
+  ASSERT_EQ(sqlite3_open(db_path.c_str(), &locker), SQLITE_OK);
+  sqlite3_busy_timeout(locker, 10000);
+  ASSERT_EQ(sqlite3_exec(locker, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr), SQLITE_OK);
+  std::this_thread::sleep_for(milliseconds(6000));  // past twice the 2 s bound
+  ASSERT_EQ(sqlite3_exec(locker, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(locker);
+  EXPECT_EQ(wait_cli(pid), 1);
+  const std::string err = read_file(home.file("err"));
+  EXPECT_FALSE(contains(err, "\n  ")) << "a message over several lines: " << err;
+  EXPECT_FALSE(contains(err, "UPDATE")) << err;
+  storage::Database db(db_path);
+  const auto row = db.get_run(1);
+  EXPECT_EQ(row->status, storage::RunStatus::kFailed) << row->error;
+  EXPECT_TRUE(contains(row->error, "the database stayed locked for more than 2 s")) << row->error;
+  const CliResult list = run_cli({"list", "--db", db_path}, home.path());
+  EXPECT_FALSE(contains(list.err, "launcher exited unexpectedly")) << list.err;
+}
+
 TEST(CliFault, AFullDiskFailsTheRunPromptlyAndKeepsThePrefix) {
   SmallTmpfs disk(400);
   if (!disk.mounted()) PARITY_SKIP_OR_FAIL() << disk.why();

@@ -44,6 +44,21 @@ TEST_F(DataSizesTest, ACsvTrainsOnEveryRowWithoutTestData) {
   EXPECT_EQ(describe_data_sizes(s), "64 train, none evaluate (no test data: no evaluation)");
 }
 
+// Two header cells of one name are refused before launch too (plan, the window's form).
+TEST_F(DataSizesTest, ARepeatedColumnNameIsRefusedBeforeLaunch) {
+  RunConfig c;
+  c.dataset = DatasetKind::kCsv;
+  c.data_path = (dir_ / "twice.csv").string();
+  std::ofstream(c.data_path) << "x,y,x\n1,2,3\n";
+  c.target = "y";
+  try {
+    read_data_sizes(c);
+    FAIL() << "no error for a header that names x twice";
+  } catch (const DatasetError& e) {
+    EXPECT_STREQ(e.what(), "twice.csv: the header names column 'x' twice (columns 1 and 3)");
+  }
+}
+
 // A misspelled target or feature is refused when the sizes are read (plan, the window's form),
 // not only when the run starts; the message names the file, the column and the ones it has.
 TEST_F(DataSizesTest, AMisspelledColumnIsRefusedWithTheHeadersColumns) {

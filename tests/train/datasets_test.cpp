@@ -235,6 +235,38 @@ TEST(CsvDataset, BadCellNamesRowAndColumn) {
   }
 }
 
+// nan, inf and values past float32 parse as numbers; as data they are refused by file, row and
+// column, as two header cells of one name are (which one a name means would be a guess).
+TEST(CsvDataset, NonFiniteCellsAndARepeatedColumnNameAreRefused) {
+  TempDir dir;
+  config::RunConfig c;
+  c.dataset = config::DatasetKind::kCsv;
+  c.task = config::Task::kRegression;
+  c.target = "y";
+  auto error_of = [&](const std::string& text) {
+    c.data_path = dir.path() + "/d.csv";
+    std::ofstream(c.data_path) << text;
+    try {
+      load_dataset(c);
+    } catch (const config::DatasetError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  for (const char* bad : {"nan", "inf", "-Infinity", "1e39"}) {
+    const std::string m = error_of(std::string("x,y\n1,2\n") + bad + ",4\n");
+    EXPECT_NE(
+        m.find("d.csv:3: column 'x' holds '" + std::string(bad) + "', not a finite float32 number"),
+        std::string::npos)
+        << m;
+  }
+  EXPECT_EQ(error_of("x,y\n1,2\n3e38,4\n"), "(accepted)");  // within float32's range
+  const std::string twice = error_of("x,y,x\n1,2,3\n");
+  EXPECT_NE(twice.find("d.csv: the header names column 'x' twice (columns 1 and 3)"),
+            std::string::npos)
+      << twice;
+}
+
 TEST(SyntheticRegression, SameDataWhateverTheRunSeed) {
   config::RunConfig a = testing::regression_config(1, 16);
   config::RunConfig b = a;

@@ -109,8 +109,20 @@ std::vector<std::string> csv_columns(const std::string& path) {
   return split_csv_line(line);
 }
 
+void require_unique_columns(const std::vector<std::string>& columns, const std::string& path) {
+  for (size_t i = 0; i < columns.size(); ++i) {
+    for (size_t j = i + 1; j < columns.size(); ++j) {
+      if (columns[i] != columns[j]) continue;
+      throw DatasetError(file_name(path) + ": the header names column '" + columns[i] +
+                         "' twice (columns " + std::to_string(i + 1) + " and " +
+                         std::to_string(j + 1) + ")");
+    }
+  }
+}
+
 void check_csv_columns(const RunConfig& c, const std::string& path) {
   const std::vector<std::string> columns = csv_columns(path);
+  require_unique_columns(columns, path);
   std::vector<std::string> wanted = c.features;
   wanted.insert(wanted.begin(), c.target);
   for (const auto& name : wanted) {

@@ -126,6 +126,7 @@ CsvTable read_csv(const std::string& path, const config::RunConfig& config) {
   std::string line;
   if (!std::getline(in, line)) throw config::DatasetError(path + ": empty CSV (no header)");
   auto header = split_csv_line(line);
+  config::require_unique_columns(header, path);
   std::unordered_map<std::string, size_t> column;
   for (size_t i = 0; i < header.size(); ++i) column[header[i]] = i;
   auto index_of = [&](const std::string& name) {
@@ -160,6 +161,12 @@ CsvTable read_csv(const std::string& path, const config::RunConfig& config) {
       if (cells[col].empty() || *end != '\0') {
         throw config::DatasetError(path + ":" + std::to_string(row) + ": column '" + header[col] +
                                    "' is not a number: '" + cells[col] + "'");
+      }
+      // nan and inf parse as numbers; as data they would only surface later as a diverged
+      // loss blamed on the lr. A value past float32's range is read as inf too.
+      if (!std::isfinite(static_cast<float>(v))) {
+        throw config::DatasetError(path + ":" + std::to_string(row) + ": column '" + header[col] +
+                                   "' holds '" + cells[col] + "', not a finite float32 number");
       }
       return v;
     };

@@ -40,8 +40,13 @@ DataSizes read_data_sizes(const RunConfig& config);
 std::vector<std::string> csv_columns(const std::string& path);
 
 /// Throws DatasetError when the csv at `path` has no column named config.target or one of
-/// config.features: "d.csv: no column 'lable' in the header (columns: x, label)".
+/// config.features: "d.csv: no column 'lable' in the header (columns: x, label)", or two
+/// columns of one name (which of them a name means would be a guess).
 void check_csv_columns(const RunConfig& config, const std::string& path);
+
+/// Throws DatasetError when two of a csv's header cells share a name: "d.csv: the header names
+/// column 'x' twice (columns 1 and 3)".
+void require_unique_columns(const std::vector<std::string>& columns, const std::string& path);
 
 /// "48 rows train, 16 evaluate (the last 25 % of data.csv)" — for plan and run.
 std::string describe_data_sizes(const DataSizes& sizes);

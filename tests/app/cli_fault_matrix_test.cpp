@@ -7,6 +7,7 @@
 #include <parity/test_support/ci_skip.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -165,6 +166,40 @@ TEST(CliFaultMatrix, AnotherUsersReadOnlyDatabaseIsViewedByAPlainUser) {
     EXPECT_FALSE(contains(r.err, "readonly database")) << r.err;
     EXPECT_TRUE(contains(r.out, "mine")) << r.out;
   }
+}
+
+// A rank the kernel's OOM killer kills is said to have run out of memory, not only "killed by
+// signal 9": the run is started inside a memory cgroup of 256 MiB, where one rank takes memory
+// until the kernel kills it.
+TEST(CliFaultMatrix, ARankKilledForMemoryIsSaidToBeOutOfMemory) {
+  MemoryCgroup cgroup(256LL << 20);
+  if (!cgroup.made()) PARITY_SKIP_OR_FAIL() << cgroup.why();
+  TempDir home;
+  const std::string db_path = home.file("runs.db");
+  ASSERT_TRUE(cgroup.enter(::getpid()));  // parity-cli and its ranks are born inside
+  const pid_t pid = start_cli(fake_run(db_path, "hog", 2, 100000), home.path(), home.file("out"),
+                              home.file("err"));
+  ASSERT_TRUE(cgroup.leave(::getpid()));
+  int code = 0;
+  const bool ended = wait_for(
+      [&] {
+        int status = 0;
+        if (::waitpid(pid, &status, WNOHANG) != pid) return false;
+        code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        return true;
+      },
+      milliseconds(60000));
+  if (!ended) {
+    ::kill(pid, SIGKILL);
+    wait_cli(pid);
+    FAIL() << "the run did not end: " << read_file(home.file("err"));
+  }
+  EXPECT_EQ(code, 1) << read_file(home.file("err"));
+  storage::Database db(db_path);
+  const auto row = db.get_run(1);
+  EXPECT_EQ(row->status, storage::RunStatus::kFailed);
+  EXPECT_TRUE(contains(row->error, "rank 1 was killed by signal 9 (SIGKILL): out of memory"))
+      << row->error;
 }
 
 }  // namespace

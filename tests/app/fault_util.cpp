@@ -2,6 +2,7 @@
 
 #include <parity/storage/database.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include <regex>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 namespace parity::cli::testing {
 
@@ -95,6 +97,65 @@ bool SmallTmpfs::make_read_only() {
     return false;
   }
   return true;
+}
+
+namespace {
+
+bool write_text(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  out.flush();
+  return static_cast<bool>(out);
+}
+
+}  // namespace
+
+MemoryCgroup::MemoryCgroup(long long bytes) {
+  // v1: the memory controller's own hierarchy; v2: the unified one, where it lists "memory".
+  const std::string name = "parity-test-" + std::to_string(::getpid());
+  struct Kind {
+    std::string root, limit_file;
+  };
+  std::string v2_controllers;
+  {
+    std::ifstream in("/sys/fs/cgroup/cgroup.controllers");
+    std::getline(in, v2_controllers);
+  }
+  std::vector<Kind> kinds = {{"/sys/fs/cgroup/memory", "memory.limit_in_bytes"}};
+  if (v2_controllers.find("memory") != std::string::npos)
+    kinds.push_back({"/sys/fs/cgroup", "memory.max"});
+  for (const Kind& k : kinds) {
+    if (!fs::is_directory(k.root)) continue;
+    const std::string path = k.root + "/" + name;
+    if (::mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) {
+      why_ =
+          "cannot make a memory cgroup under " + k.root + " (needs root): " + std::strerror(errno);
+      continue;
+    }
+    if (!write_text(path + "/" + k.limit_file, std::to_string(bytes))) {
+      ::rmdir(path.c_str());
+      why_ = "cannot limit the memory of " + path;
+      continue;
+    }
+    root_ = k.root;
+    path_ = path;
+    return;
+  }
+  if (why_.empty()) why_ = "no cgroup memory controller is mounted";
+}
+
+MemoryCgroup::~MemoryCgroup() {
+  if (path_.empty()) return;
+  // Its processes may take a moment to be reaped after they were killed.
+  for (int i = 0; i < 200 && ::rmdir(path_.c_str()) != 0 && errno == EBUSY; ++i) ::usleep(10000);
+}
+
+bool MemoryCgroup::enter(pid_t pid) {
+  return made() && write_text(path_ + "/cgroup.procs", std::to_string(pid));
+}
+
+bool MemoryCgroup::leave(pid_t pid) {
+  return made() && write_text(root_ + "/cgroup.procs", std::to_string(pid));
 }
 
 long long SmallTmpfs::free_bytes() const {

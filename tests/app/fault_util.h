@@ -49,4 +49,24 @@ class SmallTmpfs {
   std::string why_;
 };
 
+/// A memory cgroup of its own (cgroup v1's memory controller, or v2's) limited to `bytes`,
+/// removed on destruction once its processes are gone. made() is false, with why(), where none
+/// can be made (not root, no memory controller).
+class MemoryCgroup {
+ public:
+  explicit MemoryCgroup(long long bytes);
+  ~MemoryCgroup();
+  MemoryCgroup(const MemoryCgroup&) = delete;
+  MemoryCgroup& operator=(const MemoryCgroup&) = delete;
+  bool made() const { return !path_.empty(); }
+  const std::string& why() const { return why_; }
+  /// Moves `pid` into the cgroup (its later children are born there); into its parent, the
+  /// hierarchy's root, with leave().
+  bool enter(pid_t pid);
+  bool leave(pid_t pid);
+
+ private:
+  std::string root_, path_, why_;
+};
+
 }  // namespace parity::cli::testing

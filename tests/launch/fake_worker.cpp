@@ -23,10 +23,13 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 using namespace parity::launch;
 namespace config = parity::config;
@@ -115,7 +118,7 @@ int main() {
   const std::string stepped = config_dir + "/rank0-stepped";  // rank 0 sent step 1
   if (mode == "stubborn") ::signal(SIGTERM, SIG_IGN);
   const bool endless = mode == "exit1" || mode == "sigkill" || mode == "hang" || mode == "hang0" ||
-                       mode == "chatty" || mode == "stubborn" || mode == "forever";
+                       mode == "chatty" || mode == "stubborn" || mode == "forever" || mode == "hog";
   const int64_t steps = config.max_steps > 0 ? config.max_steps : 5;
 
   if (rank == 0) {
@@ -139,6 +142,15 @@ int main() {
         return 1;
       }
       if (mode == "sigkill") ::raise(SIGKILL);
+      if (mode == "hog") {
+        // Takes memory (every page touched) until something stops it: an OOM killer's victim.
+        std::vector<std::unique_ptr<char[]>> held;
+        for (;;) {
+          held.emplace_back(new char[16 << 20]);
+          std::memset(held.back().get(), 1, 16 << 20);
+          pause_ms(5);
+        }
+      }
       if (mode == "hang")
         for (;;) ::pause();
       if (mode == "chatty") {

@@ -82,7 +82,20 @@ struct Rank {
   std::optional<Clock::time_point> eof_at;
   bool reaped = false;
   int wait_status = 0;
+  int64_t oom_kills_at_spawn = -1;  // the kernel's OOM-kill count when it started (-1: unknown)
 };
+
+/// How many processes the kernel's OOM killer has killed since boot (/proc/vmstat oom_kill), or
+/// -1 where the kernel does not say.
+int64_t oom_kills() {
+  std::ifstream in("/proc/vmstat");
+  std::string key;
+  int64_t value = 0;
+  while (in >> key >> value) {
+    if (key == "oom_kill") return value;
+  }
+  return -1;
+}
 
 /// Signals a rank's whole process group (the worker may have children of its own).
 void signal_rank(const Rank& r, int sig) {
@@ -118,6 +131,12 @@ std::optional<std::string> exit_failure(const Rank& r) {
     int sig = WTERMSIG(st);
     std::string msg =
         who + " was killed by signal " + std::to_string(sig) + " (" + signal_name(sig) + ")";
+    // The OOM killer sends SIGKILL: when it killed something since the rank started, say so.
+    if (sig == SIGKILL && r.oom_kills_at_spawn >= 0 && oom_kills() > r.oom_kills_at_spawn) {
+      msg +=
+          ": out of memory (the kernel's OOM killer); a smaller per-device batch or model, or "
+          "fewer processes, fits";
+    }
     // An abort usually follows a message worth showing (an uncaught exception's what()).
     std::string line = sig == SIGABRT ? last_line(r.log_path) : "";
     return line.empty() ? msg : msg + ": " + line;
@@ -307,6 +326,7 @@ void start_rank(Rank& r, const std::string& worker, const EnvVars& vars, bool dr
   Fd read_end = safe_fd(p[0]), write_end = safe_fd(p[1]);
   ::fcntl(read_end.get(), F_SETFL, O_NONBLOCK);
   r.last_seen = Clock::now();
+  r.oom_kills_at_spawn = oom_kills();
   r.pid = spawn(worker, rank_environment(vars, drop_store), write_end.get(), log.get());
   r.status = std::move(read_end);
 }

@@ -1,6 +1,7 @@
 #include "run_runner.h"
 
 #include <parity/config/batch_plan.h>
+#include <parity/config/memory_estimate.h>
 #include <parity/launch/rank_capacity.h>
 #include <parity/launch/run_folders.h>
 #include <parity/storage/supervisor.h>
@@ -11,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <thread>
 
 #include "cli_common.h"
 #include "db_sink.h"
@@ -85,10 +87,42 @@ void require_hostable(const config::RunConfig& config, int machines) {
                      std::to_string(machines));
   const int here = config.num_processes / std::max(machines, 1);
   const launch::RankCapacity cap = launch::rank_capacity();
-  if (here <= cap.max_ranks) return;
-  throw UsageError("--num-processes " + std::to_string(config.num_processes) +
-                   ": this machine can host at most " + std::to_string(cap.max_ranks) +
-                   " ranks in a run, limited by " + cap.reason);
+  if (here > cap.max_ranks) {
+    throw UsageError("--num-processes " + std::to_string(config.num_processes) +
+                     ": this machine can host at most " + std::to_string(cap.max_ranks) +
+                     " ranks in a run, limited by " + cap.reason);
+  }
+  require_fits(config, here);
+}
+
+void require_fits(const config::RunConfig& config, int ranks_here) {
+  // Threads: a few per core can still be a choice (another machine's summation order); beyond
+  // that each only slows the others, and a million never let the run start.
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (config.threads_per_rank > 4 * cores) {
+    throw UsageError("--threads-per-rank " + std::to_string(config.threads_per_rank) +
+                     ": at most " + std::to_string(4 * cores) + " here (4 x this machine's " +
+                     std::to_string(cores) + " cores)");
+  }
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+  const auto need = config::estimate_rank_memory(config);
+  if (!need || pages <= 0 || page <= 0) return;
+  const double have = static_cast<double>(pages) * static_cast<double>(page);
+  if (need->total() * ranks_here <= have) return;
+  const auto gib = [](double bytes) { return fmt(bytes / (1024.0 * 1024 * 1024), 3) + " GiB"; };
+  const std::string fits = "; this machine has " + gib(have) + " for " +
+                           std::to_string(ranks_here) + (ranks_here == 1 ? " rank" : " ranks");
+  // The model alone past the machine: its size is the setting to change; else the batch.
+  if (need->parameter_bytes * ranks_here > have) {
+    throw UsageError(std::string(config.model == config::ModelKind::kMlp
+                                     ? "--hidden " + config::field_text(config, "hidden")
+                                     : "--model " + config::to_string(config.model)) +
+                     ": the model needs about " + gib(need->parameter_bytes) +
+                     " a rank (weights, gradients, buckets, optimizer state)" + fits);
+  }
+  throw UsageError("--per-device-batch-size " + std::to_string(config.per_device_batch_size) +
+                   ": one micro-batch needs about " + gib(need->activation_bytes) +
+                   " a rank besides the model's " + gib(need->parameter_bytes) + fits);
 }
 
 std::string default_log_dir(const std::string& db_path, int64_t run_id) {

@@ -54,8 +54,14 @@ std::string default_log_dir(const std::string& db_path, int64_t run_id);
 
 /// Throws UsageError when this machine cannot host its share of config's ranks (num_processes /
 /// machines; launch::rank_capacity()), or the ranks do not split equally over the machines,
-/// naming the limit and its numbers. Call it before anything is written or started.
+/// naming the limit and its numbers, or they would not fit (require_fits). Call it before
+/// anything is written or started.
 void require_hostable(const config::RunConfig& config, int machines);
+
+/// Throws UsageError naming the flag when `ranks_here` ranks of config cannot fit this machine:
+/// more threads per rank than 4 x its cores, or more memory (config::estimate_rank_memory) than
+/// it has.
+void require_fits(const config::RunConfig& config, int ranks_here);
 
 /// Runs config as the existing (queued) run run_id. The config must be valid. Launch failures
 /// (no worker, cannot fork) end the run as failed rather than throwing; StorageError propagates.

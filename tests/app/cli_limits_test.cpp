@@ -4,9 +4,11 @@
 #include <sqlite3.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <thread>
 
 #include "cli_test_util.h"
 
@@ -29,6 +31,38 @@ TEST(CliLimits, MoreRanksThanTheMachineCanHostAreRefusedBeforeAnythingStarts) {
   EXPECT_TRUE(contains(r.err, "ulimit -n 80")) << r.err;
   EXPECT_FALSE(std::filesystem::exists(home.file("runs.db"))) << "something was written";
   EXPECT_EQ(fits.exit_code, 0) << fits.err;
+}
+
+// Numbers that would take the machine down are refused before anything is written, naming the
+// flag: threads without end, a float32 lr overflow, a model or a micro-batch past the memory.
+TEST(CliLimits, NumbersThatCannotFitAreRefusedNamingTheFlag) {
+  TempDir home;
+  const std::string db = home.file("runs.db");
+  auto refused = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = {
+        "run", "--db",        db,  "--dataset", "synthetic-regression", "--model",
+        "mlp", "--max-steps", "2", "-q"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const CliResult r = run_cli(args, home.path());
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    return r.err;
+  };
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  EXPECT_TRUE(contains(refused({"--threads-per-rank", "1000000"}),
+                       "--threads-per-rank 1000000: at most " + std::to_string(4 * cores) +
+                           " here (4 x this machine's " + std::to_string(cores) + " cores)"));
+  EXPECT_TRUE(contains(refused({"--lr", "1e308"}), "must be at most 3.4028234663852886e+38"));
+  EXPECT_TRUE(contains(refused({"--num-processes", "2", "--lr", "2e38", "--lr-scaling", "linear"}),
+                       "once scaled with the processes"));
+  EXPECT_TRUE(contains(refused({"--hidden", "100000000000"}),
+                       "--hidden 100000000000: the model needs about"));
+  EXPECT_TRUE(contains(refused({"--hidden", "100000", "--synthetic-samples", "10000000",
+                                "--per-device-batch-size", "10000000"}),
+                       "--per-device-batch-size 10000000: one micro-batch needs about"));
+  // The config's own refusal lists every problem under its header; the machine's is one line.
+  const std::string threads = refused({"--threads-per-rank", "1000000"});
+  EXPECT_EQ(std::count(threads.begin(), threads.end(), '\n'), 1) << threads;
+  EXPECT_FALSE(std::filesystem::exists(db)) << "something was written";
 }
 
 TEST(CliLimits, AHangTimeoutOfZeroSaysWhatIsAllowedInWords) {

@@ -1,3 +1,4 @@
+#include <parity/config/batch_plan.h>
 #include <parity/config/run_config.h>
 
 #include <algorithm>
@@ -244,7 +245,14 @@ std::vector<Problem> problems(const RunConfig& c) {
   at_least("epochs", c.epochs, 1);
   at_least("max_steps", c.max_steps, 0);
   at_least("threads_per_rank", c.threads_per_rank, 0);
-  if (!(std::isfinite(c.lr) && c.lr > 0)) add("lr", fmt(c.lr), "must be a finite number > 0");
+  if (!(std::isfinite(c.lr) && c.lr > 0)) {
+    add("lr", fmt(c.lr), "must be a finite number > 0");
+  } else if (!(effective_lr(c) <= std::numeric_limits<float>::max())) {
+    // The optimizer's lr is a float32: past its range torch refuses it in words naming no flag.
+    add("lr", fmt(c.lr),
+        "must be at most " + fmt(std::numeric_limits<float>::max()) +
+            " (float32) once scaled with the processes");
+  }
   if (!(c.momentum >= 0 && c.momentum < 1)) add("momentum", fmt(c.momentum), "must be in [0, 1)");
   if (!(std::isfinite(c.weight_decay) && c.weight_decay >= 0)) {
     add("weight_decay", fmt(c.weight_decay), "must be a finite number >= 0");

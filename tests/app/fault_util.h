@@ -2,6 +2,7 @@
 // Helpers of the fault tests: processes that must be gone, folders that must not leak, a small
 // tmpfs to fill or to make read-only (root only; tests skip with a message elsewhere).
 
+#include <parity/test_support/small_tmpfs.h>
 #include <sys/types.h>
 
 #include <chrono>
@@ -26,28 +27,7 @@ bool wait_for(const std::function<bool()>& done, std::chrono::milliseconds limit
 /// The run's row as parity-cli's own store reads it, polled without holding a connection open.
 int64_t steps_done_of(const std::string& db_path, int64_t run_id);
 
-/// A tmpfs of `kib` KiB mounted on a fresh folder, unmounted (and the folder removed) on
-/// destruction. mounted() is false, with why(), where mounting is not allowed (not root).
-class SmallTmpfs {
- public:
-  explicit SmallTmpfs(int kib);
-  ~SmallTmpfs();
-  SmallTmpfs(const SmallTmpfs&) = delete;
-  SmallTmpfs& operator=(const SmallTmpfs&) = delete;
-  bool mounted() const { return mounted_; }
-  const std::string& why() const { return why_; }
-  const std::string& path() const { return path_; }
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
-  /// Remounts it read-only; false (with why()) when that fails.
-  bool make_read_only();
-  /// Bytes still free.
-  long long free_bytes() const;
-
- private:
-  std::string path_;
-  bool mounted_ = false;
-  std::string why_;
-};
+using test_support::SmallTmpfs;
 
 /// A memory cgroup of its own (cgroup v1's memory controller, or v2's) limited to `bytes`,
 /// removed on destruction once its processes are gone. made() is false, with why(), where none

@@ -1,5 +1,7 @@
 #include <parity/ui/curve_loader.h>
 
+#include <filesystem>
+
 namespace parity::ui {
 
 CurveLoader::CurveLoader(QObject* parent) : QObject(parent) {
@@ -11,8 +13,14 @@ CurveLoader::~CurveLoader() = default;
 
 void CurveLoader::openDatabase(const QString& path) {
   db_.reset();
+  const std::string file = path.toStdString();
+  // It only reads: a database this process cannot write (a read-only mount, another user's
+  // file) is read-only here too, as the runs' list opens it (a read-write open failed there, and
+  // the chart stayed empty beside a full list).
+  const bool viewOnly = std::filesystem::exists(file) && !storage::database_writable(file);
   try {
-    db_ = std::make_unique<storage::Database>(path.toStdString());
+    db_ = std::make_unique<storage::Database>(
+        file, viewOnly ? storage::OpenMode::kReadOnly : storage::OpenMode::kReadWrite);
   } catch (const std::exception& e) {
     emit fetchFailed(latest_.load(), QString::fromStdString(e.what()));
   }

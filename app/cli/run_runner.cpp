@@ -25,7 +25,16 @@ namespace {
 std::atomic<bool> g_stop{false};
 struct sigaction g_old_int, g_old_term, g_old_hup;
 
-extern "C" void on_stop_signal(int) { g_stop.store(true); }
+// The first of SIGINT, SIGTERM or SIGHUP asks for a clean stop; any second one ends the CLI at
+// once (the ranks die with it): the handler gives all three back to the default, as
+// SA_RESETHAND alone does only for the signal that came. sigaction is async-signal-safe.
+extern "C" void on_stop_signal(int) {
+  g_stop.store(true);
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(sig, &dfl, nullptr);
+}
 
 }  // namespace
 
@@ -34,7 +43,7 @@ SignalStop::SignalStop() {
   struct sigaction sa {};
   sa.sa_handler = on_stop_signal;
   sigemptyset(&sa.sa_mask);
-  sa.sa_flags = SA_RESETHAND;  // a second Ctrl-C ends the CLI (the ranks die with it)
+  sa.sa_flags = 0;  // the handler resets all three: a second signal ends the CLI
   ::sigaction(SIGINT, &sa, &g_old_int);
   ::sigaction(SIGTERM, &sa, &g_old_term);
   ::sigaction(SIGHUP, &sa, &g_old_hup);

@@ -109,6 +109,49 @@ TEST(CliRun, SigtermStopsTheRun) {
   EXPECT_EQ(run.error, "stopped by the user");
 }
 
+bool wait_recording(const std::string& db_path) {
+  for (int i = 0; i < 300; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    if (!std::filesystem::exists(db_path)) continue;
+    storage::Database db(db_path);
+    auto runs = db.list_runs();
+    if (!runs.empty() && runs[0].steps_done >= 3) return true;
+  }
+  return false;
+}
+
+// Ctrl+C in the terminal: the run stops cleanly, as with SIGTERM.
+TEST(CliRun, SigintStopsTheRun) {
+  TempDir home;
+  const std::string db_path = home.file("runs.db");
+  const pid_t pid = start_cli(fake_run(db_path, "forever", 2, 100000), home.path(),
+                              home.file("out"), home.file("err"));
+  ASSERT_TRUE(wait_recording(db_path)) << read_file(home.file("err"));
+  ::kill(pid, SIGINT);
+  EXPECT_EQ(wait_cli(pid), 1);
+  storage::Database db(db_path);
+  const auto run = db.list_runs().at(0);
+  EXPECT_EQ(run.status, storage::RunStatus::kStopped);
+  EXPECT_EQ(run.error, "stopped by the user");
+}
+
+// A second signal, of any kind, ends the CLI at once: here while a rank that ignores SIGTERM
+// keeps the clean stop waiting out its grace. The CLI dies of the signal (before, a SIGTERM after
+// a Ctrl+C was handled again and the CLI waited and exited 1); the next list reconciles the row.
+TEST(CliRun, ASecondSignalEndsTheCliAtOnce) {
+  TempDir home;
+  const std::string db_path = home.file("runs.db");
+  const pid_t pid = start_cli(fake_run(db_path, "stubborn", 2, 100000), home.path(),
+                              home.file("out"), home.file("err"));
+  ASSERT_TRUE(wait_recording(db_path)) << read_file(home.file("err"));
+  ::kill(pid, SIGINT);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  ::kill(pid, SIGTERM);
+  EXPECT_EQ(wait_cli(pid), -1) << "the second signal was handled: " << read_file(home.file("err"));
+  const CliResult list = run_cli({"list", "--db", db_path}, home.path());
+  EXPECT_EQ(row_starting_with(list.out, "1 ").at(2), "failed") << list.out;
+}
+
 TEST(CliRun, RunIdStartsAQueuedRowWithItsStoredConfig) {
   TempDir home;
   const std::string db_path = home.file("runs.db");

@@ -5,6 +5,7 @@
   chart_pixels.py count IMG RRGGBB [X0 Y1]   pixels close to that colour (with x >= X0, y < Y1:
                                              the chart above its legend, not the tables)
   chart_pixels.py maxx IMG RRGGBB [X0 Y1]    rightmost x of such pixels (-1 if none)
+  chart_pixels.py within IMG RRGGBB X Y W H  pixels close to that colour in that rectangle
   chart_pixels.py ink IMG X0 X1 Y0 Y1        pixels clearly darker than the white background in
                                              that rectangle (text, swatches, lines)
   chart_pixels.py kept IMG1 IMG2 RRGGBB X0 Y1  per cent of IMG1's such pixels that IMG2 has at
@@ -39,6 +40,12 @@ def main():
         return
     colour = sys.argv[4] if what == "kept" else sys.argv[3]
     rgb = tuple(int(colour[k:k + 2], 16) for k in (0, 2, 4))
+    if what == "within":
+        x0, y0, w, h = (int(v) for v in sys.argv[4:8])
+        print(sum(1 for y in range(max(0, y0), min(y0 + h, height))
+                  for x in range(max(0, x0), min(x0 + w, width))
+                  if near(raw, 3 * (y * width + x), rgb, 40)))
+        return
     if what == "swatch":
         # A legend swatch: an exact-colour horizontal stroke of 24 px or more (an antialiased
         # curve is hardly ever that long and flat); the legend lies under the plot: the lowest.

@@ -33,12 +33,17 @@ xdotool key --clearmodifiers ctrl+Return
 wait_line "$m" '^parity-trace: label [^ ]+ failedRuns .*"3 runs failed' 120 >/dev/null ||
   { tail -n 30 "$trace"; fail "the status bar did not count 3 failed runs within 2 minutes"; }
 sleep 1
-shot failed-1-three-runs >/dev/null
+three=$(shot failed-1-three-runs)
 dialogs=$(tail -n +"$((m + 1))" "$trace" | grep -c '^parity-trace: dialog ' || true)
 [ "$dialogs" -eq 0 ] || fail "$dialogs dialog(s) popped up for failed runs"
 [ "$(windows)" -eq 1 ] || fail "the window's process maps $(windows) windows, not 1"
 failed=$(map | grep -cE '^parity-trace: row runsView [0-9]+ "[0-9]+ ; bad [123] ; failed' || true)
 [ "$failed" -eq 3 ] || { map | grep 'row runsView'; fail "the Runs table shows $failed failed runs"; }
+# And they turn red (RunsModel's failed colour, #c62828) in the table, as a person sees them.
+read -r tx ty tw th < <(rect "$(find_in_map '^parity-trace: widget runsDock QTableView "runsView" ')")
+red=$(python3 "$here/chart_pixels.py" within "$three" c62828 "$tx" "$ty" "$tw" "$th")
+echo "red pixels in the Runs table: $red"
+[ "$red" -gt 30 ] || fail "the failed runs are not red in the Runs table ($red red pixels)"
 listed=$("$cli" list --db "$db" | grep -cE 'bad [123] +failed|failed +bad [123]' || true)
 [ "$listed" -eq 3 ] || { "$cli" list --db "$db"; fail "parity-cli lists $listed failed runs"; }
 kill "$pid"

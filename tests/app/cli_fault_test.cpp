@@ -224,7 +224,8 @@ TEST(CliFault, AFullDiskFailsTheRunPromptlyAndKeepsThePrefix) {
   TempDir home, tmp;
   const std::string db_path = disk.file("runs.db");
   std::vector<std::string> args = fake_run(db_path, "forever", 4, 100000);
-  args.insert(args.end(), {"--log-dir", home.file("logs")});
+  // The rank logs go beside the database (its default), on the same full disk: a log that cannot
+  // grow must not be what fails, or hides, the run.
   const pid_t pid =
       start_cli(args, home.path(), home.file("out"), home.file("err"), {"TMPDIR=" + tmp.path()});
   // The run fills the disk itself; the clock starts when less than a WAL frame is left.

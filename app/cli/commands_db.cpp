@@ -35,7 +35,12 @@ storage::Database open_for_viewing(const std::string& path) {
   if (!storage::database_writable(path)) {
     std::cerr << "parity-cli: " << path
               << " cannot be written here; opened read-only (viewing only, nothing is changed)\n";
-    return storage::Database(path, storage::OpenMode::kReadOnly);
+    storage::Database db(path, storage::OpenMode::kReadOnly);
+    if (db.may_miss_recent_writes()) {
+      std::cerr << "parity-cli: runs written since its last checkpoint may be missing: its -wal "
+                   "cannot be shared by this user (its -shm is not readable here)\n";
+    }
+    return db;
   }
   storage::Database db(path);
   try {

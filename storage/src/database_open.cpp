@@ -151,6 +151,10 @@ void Database::open_read_only() {
     sqlite3_busy_timeout(db_, kBusyTimeoutMs);
     try {
       exec(db_, "SELECT count(*) FROM sqlite_master");
+      // immutable=1 reads the main file alone: commits still in a -wal beside it are not seen.
+      std::error_code ec;
+      may_miss_recent_writes_ = std::string(query) == "immutable=1" && !is_special_path(path_) &&
+                                std::filesystem::file_size(path_ + "-wal", ec) > 0 && !ec;
       break;
     } catch (const StorageError& e) {
       // Without a -shm it may create, SQLite says CANTOPEN, or READONLY for a WAL file it may
@@ -176,6 +180,7 @@ Database::Database(Database&& other) noexcept
     : path_(std::move(other.path_)),
       db_(std::exchange(other.db_, nullptr)),
       read_only_(other.read_only_),
+      may_miss_recent_writes_(other.may_miss_recent_writes_),
       schema_(other.schema_) {}
 
 Database& Database::operator=(Database&& other) noexcept {
@@ -184,6 +189,7 @@ Database& Database::operator=(Database&& other) noexcept {
     path_ = std::move(other.path_);
     db_ = std::exchange(other.db_, nullptr);
     read_only_ = other.read_only_;
+    may_miss_recent_writes_ = other.may_miss_recent_writes_;
     schema_ = other.schema_;
   }
   return *this;

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <parity/test_support/ci_skip.h>
 #include <signal.h>
+#include <sqlite3.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -165,6 +167,38 @@ TEST(CliFaultMatrix, AnotherUsersReadOnlyDatabaseIsViewedByAPlainUser) {
     EXPECT_TRUE(contains(r.err, "opened read-only")) << r.err;
     EXPECT_FALSE(contains(r.err, "readonly database")) << r.err;
     EXPECT_TRUE(contains(r.out, "mine")) << r.out;
+  }
+}
+
+// The same as a plain user while the owner still writes: the runs committed into the live -wal
+// (not yet checkpointed into the file) are seen, never silently dropped by a fallback that reads
+// the file alone (immutable=1 ignores the -wal).
+TEST(CliFaultMatrix, APlainUserSeesWhatALiveWriterCommittedToTheWal) {
+  if (::geteuid() != 0) PARITY_SKIP_OR_FAIL() << "running as another user needs root";
+  TempDir home, io;
+  const std::string db_path = home.file("runs.db");
+  storage::Database writer(db_path);  // open for the whole test: its -wal and -shm stay
+  add_finished_run(writer, tiny_config("in the file", 1, 8), 3);
+  ASSERT_EQ(
+      sqlite3_exec(writer.handle(), "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr),
+      SQLITE_OK);
+  add_finished_run(writer, tiny_config("only in the wal", 1, 8), 3);
+  ASSERT_GT(std::filesystem::file_size(db_path + "-wal"), 0u);
+  ASSERT_EQ(::chmod(home.path().c_str(), 0755), 0);
+  ASSERT_EQ(::chmod(io.path().c_str(), 0777), 0);
+  for (const std::string& f : {db_path, db_path + "-wal", db_path + "-shm"})
+    ASSERT_EQ(::chmod(f.c_str(), 0644), 0) << f;
+  const CliResult r = run_cli_as_nobody({"list", "--db", db_path}, io);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "in the file")) << r.out;
+  EXPECT_TRUE(contains(r.out, "only in the wal")) << r.out << r.err;
+  // A -shm this user cannot read (a writer with umask 077): what the file alone holds is shown,
+  // and the user is told that newer runs may be missing, never silently.
+  ASSERT_EQ(::chmod((db_path + "-shm").c_str(), 0600), 0);
+  const CliResult hidden = run_cli_as_nobody({"list", "--db", db_path}, io);
+  EXPECT_EQ(hidden.exit_code, 0) << hidden.err;
+  if (!contains(hidden.out, "only in the wal")) {
+    EXPECT_TRUE(contains(hidden.err, "may be missing")) << hidden.err;
   }
 }
 

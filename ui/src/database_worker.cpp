@@ -46,9 +46,14 @@ void DatabaseWorker::openDatabase(const QString& path, int pollMs) {
   poller_ = std::make_unique<RunsPoller>(*db_);
   emit databaseOpened(path);
   if (viewOnly) {
-    emit operationFailed(tr("Opening %1").arg(path),
-                         tr("This database cannot be written here, so it is open read-only: its "
-                            "runs can be viewed, compared and exported, not started or changed."));
+    emit operationFailed(
+        tr("Opening %1").arg(path),
+        tr("This database cannot be written here, so it is open read-only: its runs can be "
+           "viewed, compared and exported, not started or changed.") +
+            (db_->may_miss_recent_writes()
+                 ? tr(" Runs written since its last checkpoint may be missing: its -wal cannot be "
+                      "shared by this user (its -shm is not readable here).")
+                 : QString()));
   }
   listRuns();
   if (pollMs > 0) poll_->start(pollMs);

@@ -163,6 +163,10 @@ class Database {
 
   const std::string& path() const { return path_; }
   bool read_only() const { return read_only_; }
+  /// Opened read-only from the main file alone (immutable) while a -wal beside it holds newer
+  /// commits this process cannot share (it cannot read the -shm): runs written since the last
+  /// checkpoint may be missing from what it reads. Say so wherever it is shown.
+  bool may_miss_recent_writes() const { return may_miss_recent_writes_; }
   int schema_version() const;
 
   // Runs. A stored status that is none of RunStatus's reads as a StorageError naming it.
@@ -250,6 +254,7 @@ class Database {
   std::string path_;
   sqlite3* db_ = nullptr;
   bool read_only_ = false;
+  bool may_miss_recent_writes_ = false;
   int schema_ = 0;  ///< the file's schema version once open
 };
 

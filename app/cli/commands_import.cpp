@@ -191,12 +191,22 @@ int import_command(ImportArgs& a) {
     throw UsageError("--label names one run; " + std::to_string(readers.size()) + " were found");
   std::optional<storage::Database> db;
   if (!a.dry_run) db.emplace(db_or_default(a.db));
-  int damaged = 0;
+  int damaged = 0, unreadable = 0;
   auto import_once = [&](bool first) {
     int64_t added = 0;
     for (auto& reader : readers) {
-      if (!reader->poll() && !first) continue;
-      ingest::ImportedRun run = reader->run(a.tags);
+      // One run that cannot be read is said and skipped; the others are imported.
+      ingest::ImportedRun run;
+      try {
+        if (!reader->poll() && !first) continue;
+        run = reader->run(a.tags);
+      } catch (const ingest::IngestError& e) {
+        if (first) {
+          ++unreadable;
+          std::cerr << "parity-cli: " << reader->name() << ": " << e.what() << "; not imported\n";
+        }
+        continue;
+      }
       a.facts.apply(run.facts, "import");
       const std::string label = a.label.empty() ? run.name : a.label;
       if (first) damaged += run.damaged_files;
@@ -220,6 +230,8 @@ int import_command(ImportArgs& a) {
     return added;
   };
   import_once(true);
+  if (unreadable > 0 && unreadable == static_cast<int>(readers.size()))
+    throw UsageError("no run could be read");
   if (damaged > 0)
     std::cerr << "parity-cli: " << damaged
               << " damaged file(s) read up to the damage (see the notes)\n";
@@ -232,7 +244,7 @@ int import_command(ImportArgs& a) {
       import_once(false);
     }
   }
-  return kExitOk;
+  return unreadable > 0 ? kExitFailed : kExitOk;
 }
 
 struct SetArgs {

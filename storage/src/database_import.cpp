@@ -91,10 +91,12 @@ ImportOutcome Database::import_run(const ImportedRunRecord& run,
     eval.reset();
     ++out.evals_added;
   }
+  // The steps it ran as far as the log knows: its last logged step (a log every 10 steps has a
+  // tenth as many rows), for steps_done and total_steps alike.
   Statement finals(db_, std::string("UPDATE runs SET finished_at = ?2, steps_done = "
                                     "(SELECT COALESCE(MAX(step), 0) FROM steps WHERE run_id = ?1 "
-                                    "AND rank = -1), total_steps = (SELECT COUNT(*) FROM steps "
-                                    "WHERE run_id = ?1 AND rank = -1),") +
+                                    "AND rank = -1), total_steps = (SELECT COALESCE(MAX(step), 0) "
+                                    "FROM steps WHERE run_id = ?1 AND rank = -1),") +
                             detail::kSetFinals + " WHERE id = ?1");
   finals.bind(1, out.run_id).bind(2, detail::now_unix_seconds()).run();
   tx.commit();

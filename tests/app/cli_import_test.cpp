@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <thread>
 
 #include "cli_test_util.h"
@@ -144,6 +145,33 @@ TEST(CliImport, BadInputGetsAClearMessage) {
 
 // A live run: the event file is copied in two parts, cut inside a record; --follow imports the
 // complete records, leaves the partial one, and picks up the rest when it is written.
+// A Hugging Face output_dir beside one whose only state is damaged: the good one is imported
+// with its facts (per-device batch known, one process derived), the damaged one is named and
+// skipped, and the import says it did not take everything (exit 1).
+TEST(CliImport, AnOutputDirImportsAndADamagedOneIsNamedAndSkipped) {
+  TempDir dir;
+  const std::string db = dir.file("p.db");
+  std::ifstream in(std::string(PARITY_INGEST_DATA) + "/trainer_state.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  fs::create_directories(dir.file("outputs/good/checkpoint-30"));
+  fs::create_directories(dir.file("outputs/broken/checkpoint-10"));
+  std::ofstream(dir.file("outputs/good/checkpoint-30/trainer_state.json")) << text.str();
+  std::ofstream(dir.file("outputs/broken/checkpoint-10/trainer_state.json")) << "{\"log_his";
+  const CliResult r = run_cli({"import", "--db", db, dir.file("outputs")}, dir.path());
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_TRUE(contains(r.err, "broken: ")) << r.err;
+  EXPECT_TRUE(contains(r.err, "not imported")) << r.err;
+  EXPECT_TRUE(contains(r.out, "good: imported 3 steps, 1 evaluations")) << r.out;
+  const CliResult show = run_cli({"show", "1", "--db", db}, dir.path());
+  ASSERT_EQ(show.exit_code, 0) << show.err;
+  EXPECT_TRUE(contains(show.out, "train_batch_size")) << show.out;
+  EXPECT_TRUE(contains(show.out, "derived")) << show.out;
+  // Again: the same run, nothing doubled.
+  const CliResult again = run_cli({"import", "--db", db, dir.file("outputs/good")}, dir.path());
+  EXPECT_TRUE(contains(again.out, "already imported, added 0 steps")) << again.out;
+}
+
 TEST(CliImport, FollowReadsAppendedStepsAndLeavesAPartialRecord) {
   REQUIRE_FIXTURES();
   TempDir dir;

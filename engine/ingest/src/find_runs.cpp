@@ -1,12 +1,24 @@
 #include <parity/ingest/find_runs.h>
 #include <parity/ingest/ingest_error.h>
 #include <parity/ingest/tensorboard_logdir.h>
+#include <parity/ingest/trainer_state.h>
 
 #include <filesystem>
 
 namespace parity::ingest {
 
 namespace {
+
+class TrainerStateReader : public RunReader {
+ public:
+  explicit TrainerStateReader(TrainerStateRun run) : run_(std::move(run)) {}
+  std::string name() const override { return run_.name(); }
+  bool poll() override { return run_.poll(); }
+  ImportedRun run(const ImportOptions& options) const override { return run_.run(options); }
+
+ private:
+  TrainerStateRun run_;
+};
 
 class TensorBoardReader : public RunReader {
  public:
@@ -27,6 +39,9 @@ std::vector<std::unique_ptr<RunReader>> find_runs(const std::string& path) {
   std::vector<std::unique_ptr<RunReader>> out;
   for (TensorBoardRun& r : find_tensorboard_runs(path)) {
     out.push_back(std::make_unique<TensorBoardReader>(std::move(r)));
+  }
+  for (TrainerStateRun& r : find_trainer_state_runs(path)) {
+    out.push_back(std::make_unique<TrainerStateReader>(std::move(r)));
   }
   return out;
 }

@@ -1,5 +1,6 @@
 // `run` (one setup) and `run-set` (several, one after another).
 #include <parity/config/run_config.h>
+#include <parity/launch/route_address.h>
 #include <parity/storage/supervisor.h>
 
 #include <iostream>
@@ -152,6 +153,16 @@ int run_command(const RunArgs& a) {
               << machines.master_addr << ":"
               << (machines.master_port > 0 ? machines.master_port : 29500)
               << " and that listens on the network\n";
+    // Where this machine's ranks bind Gloo, said before anything starts (and refused here when
+    // no route reaches the main process).
+    try {
+      std::cerr << "this machine's ranks use "
+                << launch::gloo_binding(machines.master_addr,
+                                        machines.master_port > 0 ? machines.master_port : 29500)
+                << " (" << launch::kGlooInterfaceVar << "=IFNAME chooses an interface)\n";
+    } catch (const launch::LaunchError& e) {
+      throw UsageError(e.what());
+    }
   }
   if (!db) {
     db = std::make_unique<storage::Database>(db_or_default(a.launch.db));

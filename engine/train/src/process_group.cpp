@@ -1,5 +1,9 @@
 #include "process_group.h"
 
+#include <parity/launch/launch_error.h>
+#include <parity/launch/route_address.h>
+
+#include <cstdlib>
 #include <torch/csrc/distributed/c10d/FileStore.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 #ifndef PARITY_NO_GLOO
@@ -58,13 +62,25 @@ c10::intrusive_ptr<Collectives> make_process_group(const c10::intrusive_ptr<c10d
 #else
   auto opts = c10d::ProcessGroupGloo::Options::create();
   opts->timeout = timeout;
-  // On one node the Gloo device binds to loopback so nothing is reachable from the network; a
-  // multi-node run binds to the interface that reaches the master.
+  // On one node the Gloo device binds to loopback so nothing is reachable from the network. A
+  // multi-node run binds to the interface GLOO_SOCKET_IFNAME names (PyTorch's convention), else
+  // to the local address of the route to the master: the address the host name resolves to is
+  // loopback on an ordinary host, and the other machines would be told to connect there.
   const bool multi_node =
       env.store_path.empty() && env.master_addr != "127.0.0.1" && env.master_addr != "localhost";
-  opts->devices.push_back(multi_node
-                              ? c10d::ProcessGroupGloo::createDefaultDevice()
-                              : c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1"));
+  const char* ifname = std::getenv(launch::kGlooInterfaceVar);
+  if (!multi_node) {
+    opts->devices.push_back(c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1"));
+  } else if (ifname && *ifname) {
+    opts->devices.push_back(c10d::ProcessGroupGloo::createDeviceForInterface(ifname));
+  } else {
+    try {
+      opts->devices.push_back(c10d::ProcessGroupGloo::createDeviceForHostname(
+          launch::route_address(env.master_addr, env.master_port)));
+    } catch (const launch::LaunchError& e) {
+      throw TrainError(e.what());
+    }
+  }
   return c10::make_intrusive<c10d::ProcessGroupGloo>(store, env.rank, env.world_size, opts);
 #endif
 }

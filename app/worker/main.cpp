@@ -121,6 +121,17 @@ int main(int argc, char** argv) {
     // One line: the launcher shows the last line of a failed rank's stderr.
     std::string msg = e.what();
     if (auto nl = msg.find('\n'); nl != std::string::npos) msg = msg.substr(0, nl);
+    // A peer's connection that closes or resets mid-collective is another rank that is gone (on
+    // another machine: a killed launcher, a lost network): said first, Gloo's words after.
+    for (const char* gone : {"Connection reset by peer", "Connection closed by peer",
+                             "Connection refused", "Broken pipe"}) {
+      if (msg.find(gone) == std::string::npos) continue;
+      msg =
+          "another rank is gone (its machine's run was stopped or killed, or the network "
+          "between them is down): " +
+          msg;
+      break;
+    }
     std::fprintf(stderr, "parity-worker rank %d: %s\n", rank, msg.c_str());
     return 1;
   }

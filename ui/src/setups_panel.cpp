@@ -38,7 +38,9 @@ QScrollArea* scrolled(QWidget* content) {
   // (Tab from Launch back to Label), which QScrollArea itself does not follow.
   area->setFocusPolicy(Qt::NoFocus);
   QObject::connect(qApp, &QApplication::focusChanged, area, [area](QWidget*, QWidget* now) {
-    if (now && area->widget() && area->widget()->isAncestorOf(now)) area->ensureWidgetVisible(now);
+    // No margins: a field in full view (one just clicked) stays under the mouse.
+    if (now && area->widget() && area->widget()->isAncestorOf(now))
+      area->ensureWidgetVisible(now, 0, 0);
   });
   return area;
 }

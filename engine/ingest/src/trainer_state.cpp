@@ -1,3 +1,4 @@
+#include <parity/config/python_json.h>
 #include <parity/ingest/ingest_error.h>
 #include <parity/ingest/params.h>
 #include <parity/ingest/trainer_state.h>
@@ -21,54 +22,9 @@ using nlohmann::json;
 
 namespace {
 
-// Python's json writes NaN, Infinity and -Infinity bare. Outside strings they become the strings
-// "NaN", "Infinity", "-Infinity", which number() reads back.
-std::string quote_non_finite(std::string_view text) {
-  std::string out;
-  out.reserve(text.size() + 16);
-  bool in_string = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      out += c;
-      if (c == '\\' && i + 1 < text.size()) {
-        out += text[++i];
-      } else if (c == '"') {
-        in_string = false;
-      }
-      continue;
-    }
-    if (c == '"') {
-      in_string = true;
-      out += c;
-      continue;
-    }
-    bool replaced = false;
-    for (std::string_view token : {"-Infinity", "Infinity", "NaN"}) {
-      if (text.substr(i, token.size()) == token) {
-        out += '"';
-        out += token;
-        out += '"';
-        i += token.size() - 1;
-        replaced = true;
-        break;
-      }
-    }
-    if (!replaced) out += c;
-  }
-  return out;
-}
-
-std::optional<double> number(const json& v) {
-  if (v.is_number()) return v.get<double>();
-  if (v.is_string()) {
-    const std::string s = v.get<std::string>();
-    if (s == "NaN") return std::numeric_limits<double>::quiet_NaN();
-    if (s == "Infinity") return std::numeric_limits<double>::infinity();
-    if (s == "-Infinity") return -std::numeric_limits<double>::infinity();
-  }
-  return std::nullopt;
-}
+// Python's json writes NaN, Infinity and -Infinity bare: config::quote_non_finite makes them
+// strings before parsing, and config::python_number reads them back.
+std::optional<double> number(const json& v) { return config::python_number(v); }
 
 std::optional<int64_t> whole(const json& state, const char* key) {
   const auto it = state.find(key);
@@ -79,7 +35,7 @@ std::optional<int64_t> whole(const json& state, const char* key) {
 }
 
 json parse_state(std::string_view text, const std::string& source) {
-  const json state = json::parse(quote_non_finite(text), nullptr, /*allow_exceptions=*/false);
+  const json state = json::parse(config::quote_non_finite(text), nullptr, /*allow_exceptions=*/false);
   if (!state.is_object()) throw IngestError(source + ": not a JSON object");
   if (!state.contains("log_history") || !state["log_history"].is_array())
     throw IngestError(source + ": no log_history (not a Hugging Face trainer_state.json)");

@@ -1,4 +1,5 @@
 #include <parity/launch/launch_error.h>
+#include <parity/config/python_json.h>
 #include <parity/launch/parity_line.h>
 
 #include <cmath>
@@ -11,49 +12,11 @@ namespace {
 
 constexpr std::string_view kPrefix = "PARITY ";
 
-// Python's json.dumps writes NaN, Infinity and -Infinity bare; strict JSON has no such tokens.
-// Outside strings they become the strings "NaN", "Infinity", "-Infinity", read back by number().
-std::string quote_non_finite(std::string_view text) {
-  std::string out;
-  out.reserve(text.size() + 8);
-  bool in_string = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      out += c;
-      if (c == '\\' && i + 1 < text.size()) {
-        out += text[++i];
-      } else if (c == '"') {
-        in_string = false;
-      }
-      continue;
-    }
-    if (c == '"') in_string = true;
-    bool matched = false;
-    for (std::string_view token : {"-Infinity", "Infinity", "NaN"}) {
-      if (text.substr(i, token.size()) == token) {
-        out += '"';
-        out += token;
-        out += '"';
-        i += token.size() - 1;
-        matched = true;
-        break;
-      }
-    }
-    if (!matched) out += c;
-  }
-  return out;
-}
-
+// Python's json.dumps writes NaN, Infinity and -Infinity bare: config::quote_non_finite makes
+// them strings before parsing, and config::python_number reads them back.
 double number(const nlohmann::json& j, const char* key) {
   const auto& v = j.at(key);
-  if (v.is_number()) return v.get<double>();
-  if (v.is_string()) {
-    const std::string s = v.get<std::string>();
-    if (s == "NaN") return std::numeric_limits<double>::quiet_NaN();
-    if (s == "Infinity") return std::numeric_limits<double>::infinity();
-    if (s == "-Infinity") return -std::numeric_limits<double>::infinity();
-  }
+  if (const auto n = config::python_number(v)) return *n;
   throw LaunchError(std::string("PARITY line: '") + key + "' is not a number: " + v.dump());
 }
 
@@ -72,7 +35,7 @@ std::optional<ParityLine> parse_parity_line(std::string_view line) {
   if (line.substr(0, kPrefix.size()) != kPrefix) return std::nullopt;
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(quote_non_finite(line.substr(kPrefix.size())));
+    j = nlohmann::json::parse(config::quote_non_finite(line.substr(kPrefix.size())));
   } catch (const nlohmann::json::exception& e) {
     throw LaunchError(std::string("PARITY line is not JSON: ") + e.what());
   }

@@ -254,6 +254,45 @@ TEST(CliWorker, DeviceSpecificSeedChangesRankOnesMasksOnly) {
   EXPECT_NE(losses(3, 1).at(0), losses(1, 1).at(0));  // rank 1: seed + 1, other masks
 }
 
+// The seed's equivalent pair trained for real with the default thread split (one process gets
+// the machine's threads, two get half each) is never called a possible bug, seed after seed.
+TEST(CliWorker, TheSeedsEquivalentPairIsNeverAPossibleBugOnAnySeed) {
+  TempDir home;
+  const std::string db = home.file("runs.db");
+  for (int seed = 1; seed <= 3; ++seed) {
+    for (const auto& [w, b] : {std::pair<const char*, const char*>{"1", "32"}, {"2", "16"}}) {
+      const CliResult r = run_cli({"run",
+                                   "--db",
+                                   db,
+                                   "--worker",
+                                   PARITY_WORKER,
+                                   "--dataset",
+                                   "synthetic-regression",
+                                   "--model",
+                                   "mlp",
+                                   "--hidden",
+                                   "16",
+                                   "--synthetic-samples",
+                                   "512",
+                                   "--epochs",
+                                   "2",
+                                   "--seed",
+                                   std::to_string(seed),
+                                   "--num-processes",
+                                   w,
+                                   "--per-device-batch-size",
+                                   b,
+                                   "--quiet"},
+                                  home.path());
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+    }
+    const std::string ref = std::to_string(2 * seed - 1), run = std::to_string(2 * seed);
+    const CliResult cmp = run_cli({"compare", "--db", db, "--reference", ref, run}, home.path());
+    ASSERT_EQ(cmp.exit_code, 0) << cmp.err;
+    EXPECT_FALSE(contains(cmp.out, "possible bug")) << "seed " << seed << ": " << cmp.out;
+  }
+}
+
 // `parity-cli demo` end to end, on 7,680 Fashion-MNIST images (60 global batches of 128): the
 // lesson's verdicts as the README tells it: 2x32 equivalent to 1x64, both 2x64 different, with
 // the global batch as their cause.

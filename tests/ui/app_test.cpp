@@ -62,5 +62,41 @@ TEST(ParityApp, ScreenshotOfADatabaseIsSavedAndExits) {
   }
 }
 
+// `parity --demo` end to end, as the README's quick start opens it: the four demo setups train
+// through parity-cli (Fashion-MNIST, 7,680 images), the window saves its screenshot once they
+// ended, and the runs it recorded tell the lesson: 2x32 equivalent to 1x64 (EMA 0.9 and a 1 %
+// tolerance, as parity-cli demo judges), both 2x64 different with the global batch as cause.
+TEST(ParityApp, TheDemoTrainsTheLessonAndTheVerdictsTellIt) {
+  if (!QFileInfo(parityExe()).isExecutable()) GTEST_SKIP() << "parity is not built";
+  QTemporaryDir dir;
+  const QString db = dir.filePath("demo.db"), png = dir.filePath("demo.png");
+  QProcess p;
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  env.insert("QT_QPA_PLATFORM", "offscreen");
+  env.insert("XDG_CONFIG_HOME", dir.filePath("config"));
+  p.setProcessEnvironment(env);
+  p.start(parityExe(), {"--db", db, "--demo", "--screenshot", png, "--timeout", "400"});
+  ASSERT_TRUE(p.waitForFinished(450000));
+  ASSERT_EQ(p.exitCode(), 0) << p.readAllStandardError().toStdString();
+  EXPECT_FALSE(QImage(png).isNull());
+  const QString cli = QFileInfo(parityExe()).dir().filePath("parity-cli");
+  QProcess cmp;
+  cmp.start(cli, {"compare", "--db", db, "--reference", "1", "2", "3", "4", "--ema", "0.9",
+                  "--rel-tolerance", "0.01"});
+  ASSERT_TRUE(cmp.waitForFinished(60000));
+  const QString out = QString::fromUtf8(cmp.readAllStandardOutput());
+  ASSERT_EQ(cmp.exitCode(), 0) << cmp.readAllStandardError().toStdString();
+  // The table's rows: "  2  2x32  equivalent ...".
+  auto row = [&](const QString& label) {
+    for (const QString& line : out.split('\n'))
+      if (line.contains(" " + label + " ") && !line.contains("run ")) return line;
+    return QString();
+  };
+  EXPECT_TRUE(row("2x32").contains("equivalent")) << out.toStdString();
+  EXPECT_TRUE(row("2x64 unscaled").contains("different")) << out.toStdString();
+  EXPECT_TRUE(row("2x64 linear").contains("different")) << out.toStdString();
+  EXPECT_TRUE(out.contains("global batch 128 vs 64")) << out.toStdString();
+}
+
 }  // namespace
 }  // namespace parity::ui

@@ -79,6 +79,8 @@ DataSizes finish(const RunConfig& c, int64_t whole, int64_t test, std::string so
   return s;
 }
 
+}  // namespace
+
 // One csv line's cells: commas outside double quotes separate, "" inside quotes is a quote.
 std::vector<std::string> split_csv_line(const std::string& line) {
   std::vector<std::string> cells(1);
@@ -98,8 +100,6 @@ std::vector<std::string> split_csv_line(const std::string& line) {
   }
   return cells;
 }
-
-}  // namespace
 
 std::vector<std::string> csv_columns(const std::string& path) {
   std::ifstream in(path);

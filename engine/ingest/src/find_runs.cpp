@@ -1,5 +1,6 @@
 #include <parity/ingest/find_runs.h>
 #include <parity/ingest/ingest_error.h>
+#include <parity/ingest/table_log.h>
 #include <parity/ingest/tensorboard_logdir.h>
 #include <parity/ingest/trainer_state.h>
 
@@ -18,6 +19,17 @@ class TrainerStateReader : public RunReader {
 
  private:
   TrainerStateRun run_;
+};
+
+class TableLogReader : public RunReader {
+ public:
+  explicit TableLogReader(TableLogRun run) : run_(std::move(run)) {}
+  std::string name() const override { return run_.name(); }
+  bool poll() override { return run_.poll(); }
+  ImportedRun run(const ImportOptions& options) const override { return run_.run(options); }
+
+ private:
+  TableLogRun run_;
 };
 
 class TensorBoardReader : public RunReader {
@@ -42,6 +54,9 @@ std::vector<std::unique_ptr<RunReader>> find_runs(const std::string& path) {
   }
   for (TrainerStateRun& r : find_trainer_state_runs(path)) {
     out.push_back(std::make_unique<TrainerStateReader>(std::move(r)));
+  }
+  for (TableLogRun& r : find_table_log_runs(path)) {
+    out.push_back(std::make_unique<TableLogReader>(std::move(r)));
   }
   return out;
 }

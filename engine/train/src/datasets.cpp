@@ -86,34 +86,6 @@ DataSplit load_idx(const config::RunConfig& config) {
   return split;
 }
 
-std::vector<std::string> split_csv_line(const std::string& line) {
-  std::vector<std::string> cells;
-  std::string cell;
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        cell += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        cell += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      cells.push_back(cell);
-      cell.clear();
-    } else if (c != '\r') {
-      cell += c;
-    }
-  }
-  cells.push_back(cell);
-  return cells;
-}
-
 // One csv file's features and targets, columns found by name in its own header.
 struct CsvTable {
   torch::Tensor inputs;
@@ -125,7 +97,7 @@ CsvTable read_csv(const std::string& path, const config::RunConfig& config) {
   if (!in) throw config::DatasetError("cannot open CSV " + path);
   std::string line;
   if (!std::getline(in, line)) throw config::DatasetError(path + ": empty CSV (no header)");
-  auto header = split_csv_line(line);
+  auto header = config::split_csv_line(line);
   config::require_unique_columns(header, path);
   std::unordered_map<std::string, size_t> column;
   for (size_t i = 0; i < header.size(); ++i) column[header[i]] = i;
@@ -149,7 +121,7 @@ CsvTable read_csv(const std::string& path, const config::RunConfig& config) {
   while (std::getline(in, line)) {
     ++row;
     if (line.empty() || line == "\r") continue;
-    auto cells = split_csv_line(line);
+    auto cells = config::split_csv_line(line);
     if (cells.size() != header.size()) {
       throw config::DatasetError(path + ":" + std::to_string(row) + ": " +
                                  std::to_string(cells.size()) + " cells, header has " +

@@ -36,6 +36,10 @@ std::optional<DataSizes> known_data_sizes(const RunConfig& config);
 /// lacks the target or a feature column (check_csv_columns), as the trainer would at its start.
 DataSizes read_data_sizes(const RunConfig& config);
 
+/// One csv line's cells: commas outside double quotes separate, "" inside quotes is a quote, a
+/// trailing \r is dropped (the one splitter of the trainer, plan and the table-log reader).
+std::vector<std::string> split_csv_line(const std::string& line);
+
 /// The column names of a csv's header (its first line; quoted cells as the trainer reads them).
 std::vector<std::string> csv_columns(const std::string& path);
 

@@ -12,6 +12,9 @@ ninja -C "$build_dir" -j"$(nproc)"
 if [ "${CI:-}" != true ]; then
   exec ctest --test-dir "$build_dir" --output-on-failure -LE gpu "$@"
 fi
+# In CI every parser is fuzzed too, 20 s a target (scripts/fuzz.sh: clang, libFuzzer, ASan and
+# UBSan); a crash, a leak or a UB report fails the run. Before ctest, whose summary ends the log.
+scripts/fuzz.sh 20
 # In CI every test must run: a test whose tool is missing fails rather than skips, and a
 # "Skipped" line from ctest fails the whole run as well.
 log=$(mktemp)

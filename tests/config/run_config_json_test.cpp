@@ -135,6 +135,14 @@ TEST(RunConfigJson, RoundTripKeepsEveryFieldOfTheTable) {
   EXPECT_EQ(to_json(back), to_json(c));
 }
 
+// A number past double's range is refused as bad JSON, naming it: it ended the program with
+// std::terminate (nlohmann's out_of_range escaped; found by tests/fuzz/run_config_fuzz).
+TEST(RunConfigJson, ANumberPastDoublesRangeIsRefusedNotFatal) {
+  const std::string error = error_of([] { from_json("{\"hidden\": [2e561, 28]}"); });
+  EXPECT_NE(error.find("must be valid JSON"), std::string::npos) << error;
+  EXPECT_NE(error.find("2e561"), std::string::npos) << error;
+}
+
 // One table of fields: JSON writes exactly config_fields(), and every one of them can be set
 // from its command-line text (what parity-cli's flags do) to the same value JSON carries.
 TEST(ConfigFields, EveryFieldIsInJsonAndSettableFromText) {

@@ -66,6 +66,13 @@ TEST(TableLog, APlainTableAndJsonlReadLossLrAndEvaluations) {
   EXPECT_EQ(jsonl[0].format, "jsonl");
   ASSERT_EQ(jsonl[0].points.size(), 2u);
   EXPECT_TRUE(std::isnan(jsonl[0].points[1].loss));
+  // A step past int64's range (or a fraction) is no step: skipped and counted (the cast was
+  // undefined behaviour; found by tests/fuzz/table_log_fuzz).
+  const auto huge = read_table_log("step,loss\n1,2.0\n2e19,1.0\n1.5,1.0\n", "h.csv");
+  ASSERT_EQ(huge.size(), 1u);
+  EXPECT_EQ(huge[0].points.size(), 1u);
+  const auto huge_jsonl = read_table_log("{\"step\": 1e300, \"loss\": 1}\n", "h.jsonl");
+  EXPECT_TRUE(huge_jsonl.empty());
   // No step column: no run (a data file, not a log); not text: refused.
   EXPECT_TRUE(read_table_log("x,y\n1,2\n", "data.csv").empty());
   EXPECT_THROW(read_table_log(std::string("step,loss\n1,\0", 13), "bin.csv"), IngestError);

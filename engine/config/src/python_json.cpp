@@ -1,5 +1,6 @@
 #include <parity/config/python_json.h>
 
+#include <cmath>
 #include <limits>
 
 namespace parity::config {
@@ -45,6 +46,14 @@ std::optional<double> python_number(const nlohmann::json& value) {
     if (s == "-Infinity") return -std::numeric_limits<double>::infinity();
   }
   return std::nullopt;
+}
+
+std::optional<int64_t> whole_number(double v) {
+  // 2^63 is exactly representable; every double below it (and at or above -2^63) fits.
+  if (!std::isfinite(v) || v != std::floor(v) || v >= 9223372036854775808.0 ||
+      v < -9223372036854775808.0)
+    return std::nullopt;
+  return static_cast<int64_t>(v);
 }
 
 }  // namespace parity::config

@@ -84,8 +84,11 @@ Table read_csv_table(std::string_view text, const std::string& file) {
   while (std::getline(in, line)) {
     if (line.empty() || line == "\r") continue;
     const std::vector<std::string> cells = config::split_csv_line(line);
-    double step = 0;
-    if (static_cast<size_t>(step_col) >= cells.size() || !parse_cell(cells[step_col], &step)) {
+    double v_step = 0;
+    std::optional<int64_t> step;
+    if (static_cast<size_t>(step_col) < cells.size() && parse_cell(cells[step_col], &v_step))
+      step = config::whole_number(v_step);
+    if (!step) {
       ++t.bad_cells;
       continue;
     }
@@ -98,7 +101,7 @@ Table read_csv_table(std::string_view text, const std::string& file) {
         continue;
       }
       TagSeries& s = t.runs[target[i].first][target[i].second];
-      s.steps.push_back(static_cast<int64_t>(step));
+      s.steps.push_back(*step);
       s.values.push_back(v);
     }
   }
@@ -117,7 +120,8 @@ Table read_jsonl_table(std::string_view text) {
       ++t.bad_cells;
       continue;
     }
-    const auto step = config::python_number(j["step"]);
+    const auto number = config::python_number(j["step"]);
+    const auto step = number ? config::whole_number(*number) : std::nullopt;
     if (!step) {
       ++t.bad_cells;
       continue;
@@ -128,7 +132,7 @@ Table read_jsonl_table(std::string_view text) {
       const auto v = config::python_number(value);
       if (!v) continue;
       TagSeries& s = t.runs[""][key];
-      s.steps.push_back(static_cast<int64_t>(*step));
+      s.steps.push_back(*step);
       s.values.push_back(*v);
     }
   }

@@ -30,12 +30,12 @@ std::optional<int64_t> whole(const json& state, const char* key) {
   const auto it = state.find(key);
   if (it == state.end()) return std::nullopt;
   const auto v = number(*it);
-  if (!v || !std::isfinite(*v) || *v != std::floor(*v)) return std::nullopt;
-  return static_cast<int64_t>(*v);
+  return v ? config::whole_number(*v) : std::nullopt;
 }
 
 json parse_state(std::string_view text, const std::string& source) {
-  const json state = json::parse(config::quote_non_finite(text), nullptr, /*allow_exceptions=*/false);
+  const json state =
+      json::parse(config::quote_non_finite(text), nullptr, /*allow_exceptions=*/false);
   if (!state.is_object()) throw IngestError(source + ": not a JSON object");
   if (!state.contains("log_history") || !state["log_history"].is_array())
     throw IngestError(source + ": no log_history (not a Hugging Face trainer_state.json)");
@@ -60,6 +60,7 @@ void fill_batch_facts(ImportedRun& run, const json& state, const json* final_ent
   if (!samples || !steps || !(*steps > 0) || !std::isfinite(*samples)) return;
   const double global = *samples / *steps;
   const double per_batch = global / static_cast<double>(*batch);
+  if (!(per_batch < 1e9)) return;  // no machine runs that: speed metrics that say nothing
   const auto rounded = static_cast<int64_t>(std::llround(per_batch));
   const std::string how =
       "train_samples_per_second / train_steps_per_second = " + param_number(global).text +

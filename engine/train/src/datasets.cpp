@@ -227,7 +227,7 @@ TokenRows read_jsonl(const std::string& path) {
     nlohmann::json j;
     try {
       j = nlohmann::json::parse(line);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {  // a number past double's range too
       throw config::DatasetError(where + ": not a JSON object (" + std::string(e.what()) + ")");
     }
     if (!j.is_object()) throw config::DatasetError(where + ": not a JSON object");

@@ -18,4 +18,8 @@ std::string quote_non_finite(std::string_view text);
 /// A JSON number, or one of those three strings as the double it stands for; nullopt otherwise.
 std::optional<double> python_number(const nlohmann::json& value);
 
+/// `v` as a step (or any count): a whole number an int64 holds; nullopt for a fraction, NaN, an
+/// infinity or a number past int64's range (casting those is undefined behaviour).
+std::optional<int64_t> whole_number(double v);
+
 }  // namespace parity::config

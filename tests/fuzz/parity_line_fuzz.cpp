@@ -1,0 +1,16 @@
+// libFuzzer target: a line of a user's command's stdout (the PARITY {json} protocol). A line that
+// is not the protocol is nullopt; a PARITY line that is wrong is refused with LaunchError.
+#include <parity/launch/launch_error.h>
+#include <parity/launch/parity_line.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  try {
+    parity::launch::parse_parity_line(std::string_view(reinterpret_cast<const char*>(data), size));
+  } catch (const parity::launch::LaunchError&) {
+  }
+  return 0;
+}

@@ -3,6 +3,7 @@
 #include <parity/launch/route_address.h>
 #include <parity/storage/supervisor.h>
 
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 
@@ -61,6 +62,7 @@ struct RunArgs {
   int node_rank = 0;
   std::string master_addr = "127.0.0.1";
   int master_port = 0;
+  std::string network_interface;
 };
 
 struct Machines {
@@ -145,6 +147,7 @@ int run_command(const RunArgs& a) {
   options.launch.node_rank = machines.node_rank;
   options.launch.master_addr = machines.master_addr;
   options.launch.master_port = machines.master_port;
+  options.launch.network_interface = a.network_interface;
   if (machines.nnodes > 1) {
     std::cerr << "multi-node run (" << machines.nnodes << " machines, this is machine "
               << machines.node_rank << ", " << config.num_processes / machines.nnodes << " of the "
@@ -154,15 +157,21 @@ int run_command(const RunArgs& a) {
               << (machines.master_port > 0 ? machines.master_port : 29500)
               << " and that listens on the network\n";
     // Where this machine's ranks bind Gloo, said before anything starts (and refused here when
-    // no route reaches the main process).
+    // no route reaches the main process or the interface named has no address).
     try {
+      const char* env = std::getenv(launch::kGlooInterfaceVar);
+      const bool chosen = !a.network_interface.empty() || (env && *env);
       std::cerr << "this machine's ranks use "
                 << launch::gloo_binding(machines.master_addr,
-                                        machines.master_port > 0 ? machines.master_port : 29500)
-                << " (" << launch::kGlooInterfaceVar << "=IFNAME chooses an interface)\n";
+                                        machines.master_port > 0 ? machines.master_port : 29500,
+                                        a.network_interface, "--network-interface")
+                << (chosen ? "" : " (--network-interface IFNAME chooses an interface)") << "\n";
     } catch (const launch::LaunchError& e) {
       throw UsageError(e.what());
     }
+  } else if (!a.network_interface.empty()) {
+    std::cerr << "--network-interface is for multi-node runs: one machine's ranks bind Gloo to "
+                 "127.0.0.1\n";
   }
   if (!db) {
     db = std::make_unique<storage::Database>(db_or_default(a.launch.db));
@@ -247,6 +256,10 @@ void add_run_command(CLI::App& app, int* exit_code) {
                   args->master_port, "rendezvous port (default: a free one; 29500 when multi-node)")
       ->group("Multi-node")
       ->check(CLI::Range(0, 65535));
+  sub->add_option("--network-interface,--network_interface", args->network_interface,
+                  "the interface this machine's ranks bind Gloo to, as PyTorch's "
+                  "GLOO_SOCKET_IFNAME (default: the one whose address routes to machine 0)")
+      ->group("Multi-node");
   sub->callback([args, exit_code] { *exit_code = run_command(*args); });
 }
 

@@ -123,6 +123,7 @@ int main(int argc, char** argv) {
     if (auto nl = msg.find('\n'); nl != std::string::npos) msg = msg.substr(0, nl);
     // A peer's connection that closes or resets mid-collective is another rank that is gone (on
     // another machine: a killed launcher, a lost network): said first, Gloo's words after.
+    bool peer_gone = false;
     for (const char* gone : {"Connection reset by peer", "Connection closed by peer",
                              "Connection refused", "Broken pipe"}) {
       if (msg.find(gone) == std::string::npos) continue;
@@ -130,9 +131,10 @@ int main(int argc, char** argv) {
           "another rank is gone (its machine's run was stopped or killed, or the network "
           "between them is down): " +
           msg;
+      peer_gone = true;
       break;
     }
     std::fprintf(stderr, "parity-worker rank %d: %s\n", rank, msg.c_str());
-    return 1;
+    return peer_gone ? parity::launch::kExitPeerGone : 1;
   }
 }

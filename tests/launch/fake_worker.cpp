@@ -17,6 +17,7 @@
 #include <dirent.h>
 #include <parity/config/run_config.h>
 #include <parity/launch/progress_protocol.h>
+#include <parity/launch/worker_contract.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -118,7 +119,8 @@ int main() {
   const std::string stepped = config_dir + "/rank0-stepped";  // rank 0 sent step 1
   if (mode == "stubborn") ::signal(SIGTERM, SIG_IGN);
   const bool endless = mode == "exit1" || mode == "sigkill" || mode == "hang" || mode == "hang0" ||
-                       mode == "chatty" || mode == "stubborn" || mode == "forever" || mode == "hog";
+                       mode == "chatty" || mode == "stubborn" || mode == "forever" ||
+                       mode == "hog" || mode == "peergone";
   const int64_t steps = config.max_steps > 0 ? config.max_steps : 5;
 
   if (rank == 0) {
@@ -142,6 +144,10 @@ int main() {
         return 1;
       }
       if (mode == "sigkill") ::raise(SIGKILL);
+      if (mode == "peergone") {
+        std::fprintf(stderr, "fake-worker: another rank is gone\n");
+        return kExitPeerGone;
+      }
       if (mode == "hog") {
         // Takes memory (every page touched) until something stops it: an OOM killer's victim.
         std::vector<std::unique_ptr<char[]>> held;

@@ -3,7 +3,9 @@
 #include <netinet/in.h>
 #include <parity/launch/progress_protocol.h>
 #include <parity/launch/rank_supervisor.h>
+#include <parity/launch/route_address.h>
 #include <parity/launch/run_folders.h>
+#include <parity/launch/store_probe.h>
 #include <parity/launch/worker_contract.h>
 #include <poll.h>
 #include <signal.h>
@@ -148,6 +150,8 @@ struct Cause {
   RunOutcome outcome = RunOutcome::kFailed;
   int rank = -1;
   std::string message;
+  /// The rank lost a peer (exited kExitPeerGone) or hung: another machine may be gone.
+  bool peer_lost = false;
 };
 
 /// Runs the ranks' poll loop: forwards rank 0's records, watches exits, hangs and the stop flag.
@@ -262,7 +266,9 @@ class Monitor {
     const Rank* first =
         *std::min_element(failed.begin(), failed.end(),
                           [&](const Rank* a, const Rank* b) { return key(a) < key(b); });
-    return {RunOutcome::kFailed, first->global, *exit_failure(*first)};
+    const bool peer_gone =
+        WIFEXITED(first->wait_status) && WEXITSTATUS(first->wait_status) == kExitPeerGone;
+    return {RunOutcome::kFailed, first->global, *exit_failure(*first), peer_gone};
   }
 
   void check_hangs(Clock::time_point now) {
@@ -274,7 +280,8 @@ class Monitor {
     if (silent)
       begin_stop({RunOutcome::kFailed, silent->global,
                   "rank " + std::to_string(silent->global) + " made no progress for " +
-                      format_seconds(options_.hang_timeout_s) + " s"},
+                      format_seconds(options_.hang_timeout_s) + " s",
+                  true},
                  now);
   }
 
@@ -428,6 +435,8 @@ LaunchResult RankSupervisor::run(StepSink& sink) {
     // with 2 threads on 2 busy cores ran 15x slower than with 1); sleeping waits do not. A user's
     // own setting wins.
     if (!std::getenv(kEnvOmpWaitPolicy)) vars.emplace_back(kEnvOmpWaitPolicy, "PASSIVE");
+    if (multi_node && !options_.network_interface.empty())
+      vars.emplace_back(kGlooInterfaceVar, options_.network_interface);
     start_rank(r, worker, vars, multi_node);
   }
 
@@ -435,6 +444,12 @@ LaunchResult RankSupervisor::run(StepSink& sink) {
   monitor.run();
 
   LaunchResult result = result_of(monitor, ranks, options_);
+  // A rank here lost a peer or hung, and rank 0 lives elsewhere: machine 0's store says whether
+  // machine 0 is gone, cannot be reached, or is there (then another machine is gone).
+  if (multi_node && options_.node_rank > 0 && monitor.cause() && monitor.cause()->peer_lost) {
+    if (auto why = main_machine_gone(dist.master_addr, dist.master_port))
+      result.message = *why + "; " + result.message;
+  }
   RunEnd final_end;
   final_end.outcome = result.outcome;
   final_end.message = result.message;

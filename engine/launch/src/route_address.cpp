@@ -1,14 +1,31 @@
 #include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <net/if.h>
 #include <netdb.h>
 #include <parity/launch/launch_error.h>
 #include <parity/launch/route_address.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <set>
 
 namespace parity::launch {
+namespace {
+
+// The numeric text of an IPv4 or IPv6 socket address.
+std::string numeric(const sockaddr* addr) {
+  char text[INET6_ADDRSTRLEN] = {};
+  const void* raw =
+      addr->sa_family == AF_INET6
+          ? static_cast<const void*>(&reinterpret_cast<const sockaddr_in6*>(addr)->sin6_addr)
+          : static_cast<const void*>(&reinterpret_cast<const sockaddr_in*>(addr)->sin_addr);
+  return ::inet_ntop(addr->sa_family, raw, text, sizeof text) ? text : "";
+}
+
+}  // namespace
 
 std::string route_address(const std::string& master_addr, int port) {
   addrinfo hints{};
@@ -31,12 +48,7 @@ std::string route_address(const std::string& master_addr, int port) {
     if (!routed) why = std::strerror(errno);
     ::close(fd);
     if (!routed) continue;
-    char text[INET6_ADDRSTRLEN] = {};
-    const void* raw =
-        local.ss_family == AF_INET6
-            ? static_cast<const void*>(&reinterpret_cast<sockaddr_in6*>(&local)->sin6_addr)
-            : static_cast<const void*>(&reinterpret_cast<sockaddr_in*>(&local)->sin_addr);
-    if (::inet_ntop(local.ss_family, raw, text, sizeof text)) {
+    if (std::string text = numeric(reinterpret_cast<const sockaddr*>(&local)); !text.empty()) {
       ::freeaddrinfo(found);
       return text;
     }
@@ -46,9 +58,45 @@ std::string route_address(const std::string& master_addr, int port) {
                     why);
 }
 
-std::string gloo_binding(const std::string& master_addr, int port) {
-  if (const char* ifname = std::getenv(kGlooInterfaceVar); ifname && *ifname)
-    return std::string("interface ") + ifname + " (" + kGlooInterfaceVar + ")";
+std::string interface_address(const std::string& ifname) {
+  ifaddrs* all = nullptr;
+  if (::getifaddrs(&all) != 0)
+    throw LaunchError("cannot list this machine's network interfaces: " +
+                      std::string(std::strerror(errno)));
+  std::string v4, v6;
+  std::set<std::string> names;
+  for (const ifaddrs* i = all; i; i = i->ifa_next) {
+    names.insert(i->ifa_name);
+    if (ifname != i->ifa_name || !i->ifa_addr) continue;
+    if (i->ifa_addr->sa_family == AF_INET && v4.empty()) v4 = numeric(i->ifa_addr);
+    if (i->ifa_addr->sa_family == AF_INET6 && v6.empty()) v6 = numeric(i->ifa_addr);
+  }
+  ::freeifaddrs(all);
+  if (!v4.empty()) return v4;  // Gloo's createDeviceForInterface prefers IPv4 too
+  if (!v6.empty()) return v6;
+  std::string known;
+  for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
+  if (!names.count(ifname))
+    throw LaunchError("no network interface " + ifname + " on this machine (it has " + known + ")");
+  throw LaunchError("the network interface " + ifname + " has no address");
+}
+
+std::string gloo_binding(const std::string& master_addr, int port, const std::string& ifname,
+                         const std::string& named_by) {
+  std::string name = ifname, source = named_by;
+  if (name.empty()) {
+    if (const char* env = std::getenv(kGlooInterfaceVar); env && *env) {
+      name = env;
+      source = kGlooInterfaceVar;
+    }
+  }
+  if (!name.empty()) {
+    try {
+      return interface_address(name) + " on interface " + name + " (" + source + ")";
+    } catch (const LaunchError& e) {
+      throw LaunchError(source + " " + name + ": " + e.what());
+    }
+  }
   return route_address(master_addr, port) + ", the address that routes to " + master_addr;
 }
 

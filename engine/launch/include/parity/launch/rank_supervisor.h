@@ -31,6 +31,9 @@ struct LaunchOptions {
   /// num_processes is the total over all nodes; each node runs num_processes / nnodes ranks.
   int nnodes = 1;
   int node_rank = 0;
+  /// Multi-node: the network interface the ranks bind Gloo to (passed as GLOO_SOCKET_IFNAME,
+  /// over the user's own); empty = GLOO_SOCKET_IFNAME if set, else the route to master_addr.
+  std::string network_interface;
   double hang_timeout_s = 120;  ///< a rank without progress this long is hung; 0 = never
   int threads_per_rank = 0;     ///< 0 = cores / local ranks (at least 1)
   std::string log_dir;          ///< where rank stderr logs go; empty = the private run folder

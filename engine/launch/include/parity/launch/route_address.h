@@ -18,9 +18,17 @@ std::string route_address(const std::string& master_addr, int port);
 /// The environment variable that names a network interface for Gloo, as PyTorch reads it.
 inline constexpr const char* kGlooInterfaceVar = "GLOO_SOCKET_IFNAME";
 
+/// The address Gloo binds to on the interface `ifname` (as createDeviceForInterface: its first
+/// IPv4 address, else IPv6). Throws LaunchError when there is no such interface (naming those
+/// there are) or it has no address.
+std::string interface_address(const std::string& ifname);
+
 /// What a multi-node rank on this machine binds to, in words, for the launcher to print:
-/// "interface eth1 (GLOO_SOCKET_IFNAME)" or "10.231.7.2, the address that routes to 10.231.7.1".
-/// Throws LaunchError as route_address() does.
-std::string gloo_binding(const std::string& master_addr, int port);
+/// "10.231.7.2 on interface eth1 (--network-interface)" when `ifname` is given (`named_by` says
+/// by whom), else GLOO_SOCKET_IFNAME's interface, else "10.231.7.2, the address that routes to
+/// 10.231.7.1". Throws LaunchError as route_address() and interface_address() do, naming what
+/// chose the interface.
+std::string gloo_binding(const std::string& master_addr, int port, const std::string& ifname = "",
+                         const std::string& named_by = "");
 
 }  // namespace parity::launch

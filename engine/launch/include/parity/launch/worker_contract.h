@@ -45,6 +45,11 @@ inline constexpr const char* kEnvLibraryThreads[] = {"OMP_NUM_THREADS", "OPENBLA
 /// OpenMP's spin-or-sleep policy (the supervisor sets PASSIVE unless the user set one).
 inline constexpr char kEnvOmpWaitPolicy[] = "OMP_WAIT_POLICY";
 
+/// A rank's exit status when a peer's connection closed or reset under it (another rank is gone:
+/// its machine's run ended or was killed, or the network is down); any other failure exits 1. A
+/// machine other than machine 0 then asks machine 0's store why (store_probe.h).
+inline constexpr int kExitPeerGone = 3;
+
 /// MASTER_PORT when none is given (torchrun's and Accelerate's default).
 inline constexpr int kDefaultMasterPort = 29500;
 

@@ -17,6 +17,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "run_facts_text.h"
+#include "table.h"
 
 namespace parity::cli {
 namespace {
@@ -192,9 +193,18 @@ int import_command(ImportArgs& a) {
   std::optional<storage::Database> db;
   if (!a.dry_run) db.emplace(db_or_default(a.db));
   int damaged = 0, unreadable = 0;
+  // Long imports show progress: one line per run before it is read (the window's progress bar
+  // reads the same lines).
+  if (!a.dry_run) std::cerr << "found " << readers.size() << " run(s)\n";
   auto import_once = [&](bool first) {
     int64_t added = 0;
+    size_t index = 0;
     for (auto& reader : readers) {
+      ++index;
+      if (first && !a.dry_run) {
+        std::cerr << "importing run " << index << " of " << readers.size() << ": "
+                  << terminal_safe(reader->name()) << std::endl;
+      }
       // One run that cannot be read is said and skipped; the others are imported.
       ingest::ImportedRun run;
       try {

@@ -204,6 +204,40 @@ TEST(BatchPlan, AccumulationNotesNameTheMicroStepNotTheGlobalBatch) {
       << p.notes.front();
 }
 
+// An imported run's setup line says what its facts know and "?" for the rest; derived facts
+// read as known ones, and the global batch only when all three of its factors are there.
+TEST(SetupText, FactsWithUnknownsReadAsQuestionMarks) {
+  RunFacts f;
+  EXPECT_EQ(describe_setup(f), "?×? acc ? = ? seed ?");
+  f.per_device_batch_size = Fact<int64_t>::known(16, "trainer_state.json: train_batch_size");
+  f.seed = Fact<int64_t>::known(3, "hparams");
+  EXPECT_EQ(describe_setup(f), "?×16 acc ? = ? seed 3");
+  f.num_processes = Fact<int64_t>::derived(2, "train_samples_per_second / ...");
+  f.gradient_accumulation_steps = Fact<int64_t>::known(1, "hparams");
+  f.mixed_precision = Fact<std::string>::known("bf16", "hparams");
+  f.lr_scaling = Fact<std::string>::known("linear", "hparams");
+  EXPECT_EQ(describe_setup(f), "2×16 = 32 lr linear bf16 seed 3");
+  f.gradient_accumulation_steps = Fact<int64_t>::known(4, "hparams");
+  f.lr_scaling = Fact<std::string>::known("none", "hparams");
+  f.mixed_precision = Fact<std::string>::known("no", "hparams");
+  EXPECT_EQ(describe_setup(f), "2×16 acc 4 = 128 seed 3");
+}
+
+// The Runs table's Data column: a file's name without its folder, a dataset's own name.
+TEST(SetupText, DataInAFewWords) {
+  RunConfig c;
+  EXPECT_EQ(describe_data(c), "fashion-mnist");
+  c.dataset = DatasetKind::kCsv;
+  c.data_path = "/home/u/data/train.csv";
+  EXPECT_EQ(describe_data(c), "train.csv");
+  c.dataset = DatasetKind::kIdx;
+  c.data_path = "/data/mnist/";
+  EXPECT_EQ(describe_data(c), "idx (mnist)");
+  c.dataset = DatasetKind::kJsonl;
+  c.data_path = "tokens.jsonl";
+  EXPECT_EQ(describe_data(c), "tokens.jsonl");
+}
+
 // What the CLI and the window both say about a setup, from one place.
 TEST(SetupText, LabelShapeAndDescription) {
   RunConfig c;

@@ -56,6 +56,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   setWindowIcon(QIcon(":/parity/parity.svg"));
   setCentralWidget(chartPanel_);
   createDocks();
+  createImport();
   createActions();
   createMenus();
   connectPlumbing();

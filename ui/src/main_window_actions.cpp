@@ -46,6 +46,9 @@ void MainWindow::createActions() {
                   tr("Create an empty database file and switch to it"));
   openDb_ = action(this, tr("&Open database…"), QKeySequence::Open,
                    tr("Switch to another database file"));
+  importRuns_ = action(this, tr("&Import runs…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I),
+                       tr("Runs trained elsewhere: TensorBoard logdirs, trainer_state.json, "
+                          "MLflow stores, CSV tables"));
   exportCurves_ = action(this, tr("Export &curves as CSV…"), QKeySequence(Qt::CTRL | Qt::Key_E),
                          tr("Curves of the runs drawn on the chart, long format, ranks included"));
   exportRuns_ =
@@ -73,6 +76,8 @@ void MainWindow::createActions() {
 
   connect(newDb_, &QAction::triggered, this, &MainWindow::newDatabase);
   connect(openDb_, &QAction::triggered, this, &MainWindow::chooseDatabase);
+  connect(importRuns_, &QAction::triggered, this, [this] { importRuns(); });
+  connect(runsPanel_, &RunsPanel::editFactsRequested, this, &MainWindow::editFacts);
   connect(exportCurves_, &QAction::triggered, this, &MainWindow::exportCurves);
   connect(exportRuns_, &QAction::triggered, this, &MainWindow::exportRuns);
   connect(exportPng_, &QAction::triggered, this, [this] { exportChart(false); });
@@ -103,6 +108,8 @@ void MainWindow::createMenus() {
   file->addAction(newDb_);
   file->addAction(openDb_);
   file->addSeparator();
+  file->addAction(importRuns_);
+  file->addSeparator();
   file->addAction(exportCurves_);
   file->addAction(exportRuns_);
   file->addAction(exportPng_);
@@ -119,6 +126,7 @@ void MainWindow::createMenus() {
   runs->addSeparator();
   runs->addAction(runsPanel_->renameAction());
   runs->addAction(runsPanel_->notesAction());
+  runs->addAction(runsPanel_->factsAction());
   runs->addAction(runsPanel_->deleteAction());
 
   QMenu* view = menuBar()->addMenu(tr("&View"));

@@ -1,5 +1,6 @@
 #include <parity/config/batch_plan.h>
 #include <parity/config/run_config.h>
+#include <parity/config/run_facts.h>
 #include <parity/config/setup_text.h>
 #include <parity/ui/runs_model.h>
 
@@ -18,7 +19,17 @@ bool sameRow(const storage::RunRow& a, const storage::RunRow& b) {
          a.started_at == b.started_at && a.finished_at == b.finished_at &&
          a.total_steps == b.total_steps && a.steps_done == b.steps_done &&
          a.samples_per_s == b.samples_per_s && a.final_loss == b.final_loss &&
-         a.final_eval_loss == b.final_eval_loss && a.final_accuracy == b.final_accuracy;
+         a.final_eval_loss == b.final_eval_loss && a.final_accuracy == b.final_accuracy &&
+         a.facts_json == b.facts_json && a.config_json == b.config_json &&
+         a.source_path == b.source_path;
+}
+
+// The last part of a path: "runs/1x32/" -> "1x32".
+QString lastPart(const std::string& path) {
+  QString p = QString::fromStdString(path);
+  while (p.size() > 1 && p.endsWith('/')) p.chop(1);
+  const int slash = p.lastIndexOf('/');
+  return slash < 0 ? p : p.mid(slash + 1);
 }
 
 QColor statusColor(storage::RunStatus status) {
@@ -66,6 +77,7 @@ void RunsModel::apply(const std::vector<storage::RunRow>& runs, const QList<qint
       endRemoveRows();
       shownChanged |= shown_.remove(id);
       setupCache_.remove(id);
+      sourceCache_.remove(id);
       globalBatch_.remove(id);
     }
     rowById_.clear();
@@ -82,6 +94,11 @@ void RunsModel::apply(const std::vector<storage::RunRow>& runs, const QList<qint
     }
     storage::RunRow& old = runs_[*it];
     if (sameRow(old, r)) continue;
+    if (old.facts_json != r.facts_json || old.config_json != r.config_json) {
+      setupCache_.remove(r.id);  // `parity-cli set` or the window's Edit facts changed them
+      sourceCache_.remove(r.id);
+      globalBatch_.remove(r.id);
+    }
     const bool ended = storage::is_active(old.status) && !storage::is_active(r.status);
     old = r;
     emit dataChanged(index(*it, 0), index(*it, kColumnCount - 1));
@@ -120,6 +137,7 @@ void RunsModel::clear() {
   runs_.clear();
   rowById_.clear();
   setupCache_.clear();
+  sourceCache_.clear();
   globalBatch_.clear();
   const bool hadShown = !shown_.isEmpty();
   shown_.clear();
@@ -198,6 +216,14 @@ QString RunsModel::setupSummary(const storage::RunRow& r) const {
   if (it != setupCache_.constEnd()) return *it;
   QString text;
   try {
+    if (r.origin != "engine" && !r.facts_json.empty()) {
+      // Imported or the user's command: what the facts say, "?" where nothing does.
+      const config::RunFacts facts = config::run_facts_from_json(r.facts_json);
+      text = QString::fromStdString(config::describe_setup(facts));
+      globalBatch_.insert(r.id, facts.global_batch().value_or(0));
+      setupCache_.insert(r.id, text);
+      return text;
+    }
     const config::RunConfig c = config::from_json(r.config_json);
     text = QString::fromStdString(config::describe_setup(c));
     globalBatch_.insert(r.id, config::global_batch_size(c));
@@ -248,10 +274,43 @@ QVariant RunsModel::display(const storage::RunRow& r, int column) const {
     case kAccuracy:
       if (!r.final_accuracy || *r.final_accuracy < 0) return QString();
       return QString("%1 %").arg(*r.final_accuracy * 100.0, 0, 'f', 2);
+    case kSource:
+      return sourceText(r);
     case kNotes:
       return QString::fromStdString(r.notes);
     default:
       return {};
+  }
+}
+
+QString RunsModel::sourceText(const storage::RunRow& r) const {
+  if (r.origin == "imported") return tr("imported: %1").arg(lastPart(r.source_path));
+  if (r.origin == "command") return tr("your command");
+  auto it = sourceCache_.constFind(r.id);
+  if (it != sourceCache_.constEnd()) return *it;
+  QString text;
+  try {
+    text = QString::fromStdString(config::describe_data(config::from_json(r.config_json)));
+  } catch (const std::exception&) {
+  }
+  sourceCache_.insert(r.id, text);
+  return text;
+}
+
+QString RunsModel::sourceTip(const storage::RunRow& r) const {
+  if (r.origin == "imported") {
+    return tr("Imported from %1\nIts facts say how it trained, each known, derived or "
+              "unknown: Runs > Edit facts fills or corrects them")
+        .arg(QString::fromStdString(r.source_path));
+  }
+  if (r.origin == "command") return tr("Launched as your own command");
+  try {
+    const config::RunConfig c = config::from_json(r.config_json);
+    return c.data_path.empty()
+               ? tr("Trained by Parity on %1").arg(QString::fromStdString(to_string(c.dataset)))
+               : tr("Trained by Parity on %1").arg(QString::fromStdString(c.data_path));
+  } catch (const std::exception&) {
+    return {};
   }
 }
 
@@ -318,6 +377,7 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
         return shared.isEmpty() ? what : what + "\n" + shared;
       }
       if (column == kNotes && !r->notes.empty()) return QString::fromStdString(r->notes);
+      if (column == kSource) return sourceTip(*r);
       return {};
     case Qt::ForegroundRole:
       if (column == kStatus) {
@@ -375,7 +435,8 @@ QVariant RunsModel::headerData(int section, Qt::Orientation orientation, int rol
     static const char* kNames[] = {
         QT_TR_NOOP("#"),          QT_TR_NOOP("Label"),    QT_TR_NOOP("Status"),
         QT_TR_NOOP("Progress"),   QT_TR_NOOP("Setup"),    QT_TR_NOOP("Samples/s"),
-        QT_TR_NOOP("Final loss"), QT_TR_NOOP("Accuracy"), QT_TR_NOOP("Notes")};
+        QT_TR_NOOP("Final loss"), QT_TR_NOOP("Accuracy"), QT_TR_NOOP("Data / source"),
+        QT_TR_NOOP("Notes")};
     return section >= 0 && section < kColumnCount ? tr(kNames[section]) : QVariant();
   }
   if (role == Qt::ToolTipRole && section == kSetup) {

@@ -28,7 +28,7 @@ RunsPanel::RunsPanel(RunsModel* model, QWidget* parent)
   proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
   proxy_->setDynamicSortFilter(true);
 
-  filter_->setPlaceholderText(tr("Filter runs by label, status, setup or notes"));
+  filter_->setPlaceholderText(tr("Filter runs by label, status, setup, data or notes"));
   filter_->setClearButtonEnabled(true);
   connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
 
@@ -63,6 +63,7 @@ RunsPanel::RunsPanel(RunsModel* model, QWidget* parent)
   header->resizeSection(RunsModel::kSpeed, 84);
   header->resizeSection(RunsModel::kFinalLoss, 84);
   header->resizeSection(RunsModel::kAccuracy, 76);
+  header->resizeSection(RunsModel::kSource, 150);
 
   show_ = new QAction(tr("Show on chart"), this);
   hide_ = new QAction(tr("Hide from chart"), this);
@@ -74,6 +75,8 @@ RunsPanel::RunsPanel(RunsModel* model, QWidget* parent)
   stop_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
   delete_ = new QAction(tr("&Delete run…"), this);
   delete_->setShortcut(QKeySequence::Delete);
+  facts_ = new QAction(tr("Edit &facts…"), this);
+  facts_->setStatusTip(tr("How an imported run trained: processes, batch, lr, seed, …"));
   for (QAction* a : {rename_, notes_, stop_, delete_}) {
     a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     addAction(a);
@@ -87,6 +90,10 @@ RunsPanel::RunsPanel(RunsModel* model, QWidget* parent)
   connect(notes_, &QAction::triggered, this, &RunsPanel::editNotes);
   connect(stop_, &QAction::triggered, this, [this] { emit stopRequested(selectedRunIds()); });
   connect(delete_, &QAction::triggered, this, [this] { emit deleteRequested(selectedRunIds()); });
+  connect(facts_, &QAction::triggered, this, [this] {
+    const QList<qint64> ids = selectedRunIds();
+    if (ids.size() == 1) emit editFactsRequested(ids.front());
+  });
   connect(view_, &QWidget::customContextMenuRequested, this, &RunsPanel::showMenu);
   connect(view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
     updateActions();
@@ -122,6 +129,11 @@ void RunsPanel::updateActions() {
   for (qint64 id : ids) stoppable |= canStop_ && canStop_(id);
   rename_->setEnabled(ids.size() == 1);
   notes_->setEnabled(ids.size() == 1);
+  const storage::RunRow* one = ids.size() == 1 ? model_->runById(ids.front()) : nullptr;
+  facts_->setEnabled(one && one->origin != "engine");
+  facts_->setToolTip(facts_->isEnabled() ? QString()
+                                         : tr("A run Parity trained has its config as its "
+                                              "facts; select one imported run"));
   delete_->setEnabled(!ids.isEmpty());
   show_->setEnabled(!ids.isEmpty());
   hide_->setEnabled(!ids.isEmpty());
@@ -155,6 +167,7 @@ void RunsPanel::showMenu(const QPoint& pos) {
   menu.addSeparator();
   menu.addAction(rename_);
   menu.addAction(notes_);
+  menu.addAction(facts_);
   menu.addSeparator();
   menu.addAction(stop_);
   menu.addAction(delete_);

@@ -36,4 +36,29 @@ std::string describe_setup(const RunConfig& c) {
   return text;
 }
 
+std::string describe_setup(const RunFacts& f) {
+  auto num = [](const Fact<int64_t>& fact) { return fact.has_value() ? str(*fact) : "?"; };
+  std::string text = num(f.num_processes) + "×" + num(f.per_device_batch_size);
+  if (!f.gradient_accumulation_steps.has_value() || *f.gradient_accumulation_steps > 1)
+    text += " acc " + num(f.gradient_accumulation_steps);
+  const auto global = f.global_batch();
+  text += " = " + (global ? str(*global) : std::string("?"));
+  if (f.lr_scaling.has_value() && *f.lr_scaling != "none") text += " lr " + *f.lr_scaling;
+  if (f.mixed_precision.has_value() && *f.mixed_precision != "no") text += " " + *f.mixed_precision;
+  text += " seed " + num(f.seed);
+  return text;
+}
+
+std::string describe_data(const RunConfig& c) {
+  if (c.data_path.empty()) return to_string(c.dataset);
+  std::string path = c.data_path;
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  const auto slash = path.find_last_of('/');
+  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  // A folder of IDX files says its dataset too; a file's name says which file.
+  return c.dataset == DatasetKind::kFashionMnist || c.dataset == DatasetKind::kIdx
+             ? to_string(c.dataset) + " (" + name + ")"
+             : name;
+}
+
 }  // namespace parity::config

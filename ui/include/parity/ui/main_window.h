@@ -15,6 +15,7 @@
 class QAction;
 class QDockWidget;
 class QLabel;
+class QProgressBar;
 
 namespace parity::ui {
 
@@ -22,6 +23,7 @@ class ChartPanel;
 class ComparePanel;
 class DatabaseClient;
 class EquivalentBatchPanel;
+class RunImporter;
 class RunLauncher;
 class RunsModel;
 class RunsPanel;
@@ -51,6 +53,13 @@ class MainWindow : public QMainWindow {
   /// Replaces the setups with the demo's and launches them once the database is open.
   void launchDemo();
   void launch(const std::vector<config::RunConfig>& configs);
+  /// File > Import runs…: the import dialog, showing the runs under `paths` when given.
+  void importRuns(const QStringList& paths = {});
+  /// Imports `paths` into the open database (progress in the status bar; with `follow` until
+  /// stopped).
+  void startImport(const QStringList& paths, bool follow);
+  /// Runs > Edit facts… of an imported run.
+  void editFacts(qint64 runId);
 
   /// Everything listed and drawn; with waitForRuns also no launched run still going.
   bool isSettled(bool waitForRuns) const;
@@ -63,6 +72,7 @@ class MainWindow : public QMainWindow {
   EquivalentBatchPanel* equivalentPanel() const { return equivalentPanel_; }
   ComparePanel* comparePanel() const { return comparePanel_; }
   RunLauncher* launcher() const { return launcher_; }
+  RunImporter* importer() const { return importer_; }
 
  signals:
   void databaseReady(const QString& path);
@@ -70,6 +80,8 @@ class MainWindow : public QMainWindow {
  protected:
   void closeEvent(QCloseEvent* event) override;
   void resizeEvent(QResizeEvent* event) override;
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
 
  private:
   // main_window_actions.cpp
@@ -84,6 +96,10 @@ class MainWindow : public QMainWindow {
   void resetLayout();
   void showDock(QDockWidget* dock);
   QString askSavePath(const QString& title, const QString& name, const QString& filter);
+
+  // main_window_import.cpp
+  void createImport();
+  void onImportFinished(int exitCode, const QString& summary, const QString& problems);
 
   // main_window.cpp
   void createDocks();
@@ -101,6 +117,10 @@ class MainWindow : public QMainWindow {
   MainWindowOptions options_;
   DatabaseClient* db_;
   RunLauncher* launcher_;
+  RunImporter* importer_ = nullptr;
+  QWidget* importBox_ = nullptr;
+  QLabel* importLabel_ = nullptr;
+  QProgressBar* importBar_ = nullptr;
   SetupsModel* setups_;
   RunsModel* runs_;
   SetupsPanel* setupsPanel_;
@@ -118,6 +138,7 @@ class MainWindow : public QMainWindow {
 
   QAction* newDb_ = nullptr;
   QAction* openDb_ = nullptr;
+  QAction* importRuns_ = nullptr;
   QAction* exportCurves_ = nullptr;
   QAction* exportRuns_ = nullptr;
   QAction* exportPng_ = nullptr;

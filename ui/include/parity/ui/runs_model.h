@@ -27,6 +27,7 @@ class RunsModel : public QAbstractTableModel {
     kSpeed,
     kFinalLoss,
     kAccuracy,
+    kSource,  ///< the data it trained on, or where it was imported from
     kNotes,
     kColumnCount
   };
@@ -91,6 +92,8 @@ class RunsModel : public QAbstractTableModel {
   QVariant display(const storage::RunRow& r, int column) const;
   QVariant sortValue(const storage::RunRow& r, int column) const;
   QString setupSummary(const storage::RunRow& r) const;
+  QString sourceText(const storage::RunRow& r) const;
+  QString sourceTip(const storage::RunRow& r) const;
   double progress(const storage::RunRow& r) const;
   double samplesPerSecond(const storage::RunRow& r) const;
   QString eta(const storage::RunRow& r) const;
@@ -99,6 +102,7 @@ class RunsModel : public QAbstractTableModel {
   QHash<qint64, int> rowById_;
   QSet<qint64> shown_;
   mutable QHash<qint64, QString> setupCache_;
+  mutable QHash<qint64, QString> sourceCache_;
   mutable QHash<qint64, int64_t> globalBatch_;
   bool listedOnce_ = false;
   int initialShown_ = 8;

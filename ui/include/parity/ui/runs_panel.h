@@ -29,6 +29,8 @@ class RunsPanel : public QWidget {
   QAction* notesAction() const { return notes_; }
   QAction* stopAction() const { return stop_; }
   QAction* deleteAction() const { return delete_; }
+  /// Edit facts… of the one imported run selected (editFactsRequested).
+  QAction* factsAction() const { return facts_; }
 
   /// Whether the window can stop this run (it launched it); used to enable Stop.
   void setCanStop(std::function<bool(qint64)> canStop);
@@ -36,6 +38,7 @@ class RunsPanel : public QWidget {
  signals:
   void stopRequested(const QList<qint64>& runIds);
   void deleteRequested(const QList<qint64>& runIds);
+  void editFactsRequested(qint64 runId);
   void selectionChanged();
 
  private:
@@ -54,6 +57,7 @@ class RunsPanel : public QWidget {
   QAction* notes_;
   QAction* stop_;
   QAction* delete_;
+  QAction* facts_;
   std::function<bool(qint64)> canStop_;
 };
 

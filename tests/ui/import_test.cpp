@@ -5,6 +5,7 @@
 #include <parity/config/run_facts.h>
 #include <parity/ui/facts_dialog.h>
 #include <parity/ui/import_dialog.h>
+#include <parity/ui/main_window.h>
 #include <parity/ui/run_importer.h>
 #include <parity/ui/run_launcher.h>
 #include <parity/ui/runs_model.h>
@@ -13,6 +14,10 @@
 #include <QDir>
 #include <QFile>
 #include <QLineEdit>
+#include <QMimeData>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QUrl>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -169,6 +174,40 @@ TEST(FactsDialog, GivesOnlyTheChangedFactsAsFlags) {
   batch->setText("32");
   ok->click();
   EXPECT_EQ(dialog.result(), QDialog::Accepted);
+}
+
+// A folder or file dropped on the window opens the import dialog on it (nothing is imported
+// before the user presses Import); a drag of anything but local files is not accepted.
+TEST(MainWindowImport, ADroppedFolderOpensTheImportDialogOnIt) {
+  QTemporaryDir dir;
+  writeFile(dir.filePath("steps.csv"), "step,loss\n1,2.0\n2,1.5\n");
+  MainWindow window(MainWindowOptions{false, true});
+  window.show();
+  window.openDatabase(dir.filePath("r.db"));
+  ASSERT_TRUE(test::waitFor([&] { return window.isSettled(false); }));
+  QMimeData web;
+  web.setUrls({QUrl("https://example.com/runs")});
+  QDragEnterEvent refused(QPoint(10, 10), Qt::CopyAction, &web, Qt::LeftButton, Qt::NoModifier);
+  QCoreApplication::sendEvent(&window, &refused);
+  EXPECT_FALSE(refused.isAccepted());
+
+  QMimeData local;
+  local.setUrls({QUrl::fromLocalFile(dir.filePath("steps.csv"))});
+  QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &local, Qt::LeftButton, Qt::NoModifier);
+  QCoreApplication::sendEvent(&window, &enter);
+  EXPECT_TRUE(enter.isAccepted());
+  QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &local, Qt::LeftButton, Qt::NoModifier);
+  QCoreApplication::sendEvent(&window, &drop);
+  auto* dialog = window.findChild<ImportDialog*>("importDialog");
+  ASSERT_NE(dialog, nullptr);
+  EXPECT_EQ(dialog->paths(), QStringList{dir.filePath("steps.csv")});
+  ASSERT_TRUE(test::waitFor([&] { return dialog->runsFound() == 1; }, 30000));
+  storage::Database db(dir.filePath("r.db").toStdString());
+  EXPECT_TRUE(db.list_runs().empty()) << "nothing is imported before Import is pressed";
+  dialog->importButton()->click();
+  ASSERT_TRUE(test::waitFor([&] { return window.runsModel()->rowCount() == 1; }, 30000));
+  EXPECT_EQ(window.runsModel()->index(0, RunsModel::kSource).data().toString(),
+            "imported: steps.csv");
 }
 
 }  // namespace

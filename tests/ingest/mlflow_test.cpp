@@ -336,17 +336,20 @@ TEST(Mlflow, ADatabaseThatIsNotMlflowIsLeftAlone) {
   EXPECT_EQ(read(root / "notes.db"), "not SQLite at all, just text\n");
 }
 
-TEST(Mlflow, RunsOfOneNameAreToldApartByTheirId) {
+TEST(Mlflow, RunNamesAsGivenAndRunsOfOneNameToldApartByTheirId) {
   test_support::TempDir dir;
   const fs::path mlruns = fs::path(dir.path()) / "mlruns";
   experiment(mlruns, "0", "Default");
   // The Trainer names every run after its output_dir: two runs of one script share the name.
   write(run_folder(mlruns, "0", "1111aaaa2222", "out") / "metrics" / "loss", "1 1 1\n");
   write(run_folder(mlruns, "0", "3333bbbb4444", "out") / "metrics" / "loss", "1 1 1\n");
+  // A name YAML would type as a number is read from the tag as given.
+  run_folder(mlruns, "0", "5555cccc6666", "1e3");
   auto runs = find_mlflow_runs(mlruns.string());
-  ASSERT_EQ(runs.size(), 2u);
+  ASSERT_EQ(runs.size(), 3u);
   EXPECT_EQ(runs[0]->name(), "Default/out (1111aaaa)");
   EXPECT_EQ(runs[1]->name(), "Default/out (3333bbbb)");
+  EXPECT_EQ(runs[2]->name(), "Default/1e3");
 }
 
 }  // namespace

@@ -74,10 +74,9 @@ void add_run(const fs::path& folder, const std::string& experiment,
   f.experiment = experiment;
   f.run_id = text_of(*meta, "run_id");
   if (f.run_id.empty()) f.run_id = text_of(*meta, "run_uuid");
-  f.run_name = text_of(*meta, "run_name");
-  if (f.run_name.empty()) {
-    if (const auto tag = read_small_file(folder / "tags" / "mlflow.runName")) f.run_name = *tag;
-  }
+  // The tag holds the name as given; meta.yaml's run_name went through YAML's typing.
+  if (const auto tag = read_small_file(folder / "tags" / "mlflow.runName")) f.run_name = *tag;
+  if (f.run_name.empty()) f.run_name = text_of(*meta, "run_name");
   if (f.run_name.empty()) f.run_name = f.run_id;
   f.make = [folder = folder.string(), experiment, run_name = f.run_name](std::string name) {
     return std::make_unique<MlflowFileRun>(std::move(name), folder, experiment, run_name);

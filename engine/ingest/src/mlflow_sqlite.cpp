@@ -1,6 +1,7 @@
 // MLflow's SQLite store (its tables in mlflow/store/tracking/dbmodels/models.py), read-only: the
 // file is opened with SQLite's mode=ro (never written, no journal made), or immutable=1 where
-// mode=ro cannot open it (a WAL database in a folder Parity cannot write).
+// mode=ro cannot read it (a hot journal left by an MLflow killed mid-commit, which a read-only
+// connection may not roll back; a WAL database in a folder Parity cannot write).
 #include <parity/ingest/ingest_error.h>
 #include <parity/ingest/mlflow.h>
 #include <sqlite3.h>

@@ -207,6 +207,7 @@ TEST(Mlflow, FileStoreFollowReadsOnlyWhatIsNewAndLeavesAHalfLine) {
 
 // The tables MLflow's SQLAlchemy models create in SQLite (models.py; the migrations' result).
 const char* const kSchema = R"(
+BEGIN;
 CREATE TABLE experiments (experiment_id INTEGER NOT NULL, name VARCHAR(256) NOT NULL,
   artifact_location VARCHAR(256), lifecycle_stage VARCHAR(32), creation_time BIGINT,
   last_update_time BIGINT, CONSTRAINT experiment_pk PRIMARY KEY (experiment_id), UNIQUE (name));
@@ -256,6 +257,7 @@ INSERT INTO metrics VALUES ('lr', 0.001, 1000, 'aaaa1111', 1, 0);
 INSERT INTO metrics VALUES ('eval_loss', 1.7, 2000, 'aaaa1111', 2, 0);
 INSERT INTO metrics VALUES ('train/loss', 3.0, 2000, 'bbbb2222', 1, 0);
 INSERT INTO metrics VALUES ('train/loss', 1.0, 2000, 'cccc3333', 1, 0);
+COMMIT;
 )";
 
 void exec(const std::string& file, const std::string& sql) {
@@ -316,6 +318,42 @@ TEST(Mlflow, SqliteStoreRunsOfTwoExperimentsReadWithoutWritingAndFollowed) {
   EXPECT_TRUE(std::isnan(b2.points[2].loss));
   EXPECT_EQ(*b2.facts.per_device_batch_size, 16);
   EXPECT_EQ(runs[0]->run({}).points.size(), 3u);  // nothing doubled
+}
+
+// MLflow killed mid-commit leaves a hot journal, which a mode=ro connection may not roll back
+// ("attempt to write a readonly database"): the store is read with immutable=1 instead, the
+// journal left where it is and the file unchanged.
+TEST(Mlflow, AStoreLeftMidCommitIsReadImmutableWithoutRollingBack) {
+  test_support::TempDir dir;
+  const fs::path root(dir.path());
+  const std::string live = (root / "live.db").string(), left = (root / "left.db").string();
+  exec(live,
+       std::string("PRAGMA journal_mode=DELETE;") + kSchema + "CREATE TABLE filler (x BLOB);");
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(live.c_str(), &db), SQLITE_OK);
+  // A tiny cache spills the transaction's pages into the file before the commit.
+  ASSERT_EQ(sqlite3_exec(db,
+                         "PRAGMA cache_size=1; BEGIN; WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL "
+                         "SELECT i + 1 FROM n WHERE i < 2000) INSERT INTO filler SELECT "
+                         "randomblob(500) FROM n;",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  fs::copy_file(live, left);
+  fs::copy_file(live + "-journal", left + "-journal");
+  sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+  sqlite3_close(db);
+  const std::string bytes = read(left), journal = read(left + "-journal");
+
+  auto runs = find_runs(left);
+  ASSERT_EQ(runs.size(), 2u);
+  ASSERT_TRUE(runs[0]->poll());
+  const ImportedRun a = runs[0]->run({});
+  EXPECT_EQ(a.points.size(), 3u);
+  bool said = false;
+  for (const auto& n : a.notes) said = said || n.find("immutable") != std::string::npos;
+  EXPECT_TRUE(said);
+  EXPECT_EQ(read(left), bytes);
+  EXPECT_EQ(read(left + "-journal"), journal);  // not rolled back: MLflow's own to do
 }
 
 TEST(Mlflow, ADatabaseThatIsNotMlflowIsLeftAlone) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <parity/test_support/ci_skip.h>
 #include <signal.h>
+#include <sqlite3.h>
 #include <sys/wait.h>
 
 #include <chrono>
@@ -170,6 +171,72 @@ TEST(CliImport, AnOutputDirImportsAndADamagedOneIsNamedAndSkipped) {
   // Again: the same run, nothing doubled.
   const CliResult again = run_cli({"import", "--db", db, dir.file("outputs/good")}, dir.path());
   EXPECT_TRUE(contains(again.out, "already imported, added 0 steps")) << again.out;
+}
+
+// MLflow's stores (shared/research/import-formats.md §3): a file store laid out as
+// mlflow/store/tracking/file_store.py writes it, listed by --dry-run with its facts from the
+// params; an SQLite store (mlflow/store/tracking/dbmodels/models.py's tables) imported, and
+// imported again without doubling, its file untouched.
+TEST(CliImport, MlflowStoresListAndImportWithTheirFacts) {
+  TempDir dir;
+  const std::string db = dir.file("p.db");
+  const std::string run = dir.file("mlruns/1/0a1b2c3d");
+  fs::create_directories(run + "/metrics/train");
+  fs::create_directories(run + "/params");
+  std::ofstream(dir.file("mlruns/1/meta.yaml"))
+      << "experiment_id: '1'\nlifecycle_stage: active\nname: glue\n";
+  std::ofstream(run + "/meta.yaml")
+      << "experiment_id: '1'\nlifecycle_stage: active\nrun_id: 0a1b2c3d\nrun_name: bert\n"
+         "run_uuid: 0a1b2c3d\nstatus: 3\n";
+  std::ofstream(run + "/metrics/train/loss") << "1000 2.5 1\n2000 2.0 2\n3000 nan 3\n";
+  std::ofstream(run + "/params/per_device_train_batch_size") << "8";
+  std::ofstream(run + "/params/seed") << "42";
+  const CliResult dry =
+      run_cli({"import", "--db", db, "--dry-run", dir.file("mlruns")}, dir.path());
+  ASSERT_EQ(dry.exit_code, 0) << dry.err;
+  EXPECT_TRUE(contains(dry.out, "glue/bert  (mlflow, " + run + ")")) << dry.out;
+  EXPECT_TRUE(contains(dry.out, "3 steps of train/loss, 0 evaluations")) << dry.out;
+  EXPECT_TRUE(contains(dry.out,
+                       "per-device batch        8         known (MLflow params: "
+                       "per_device_train_batch_size)"))
+      << dry.out;
+  EXPECT_TRUE(contains(dry.out, "seed                    42        known")) << dry.out;
+  EXPECT_FALSE(fs::exists(db));
+
+  const std::string store = dir.file("mlflow.db");
+  sqlite3* raw = nullptr;
+  ASSERT_EQ(sqlite3_open(store.c_str(), &raw), SQLITE_OK);
+  const int rc = sqlite3_exec(
+      raw,
+      "CREATE TABLE experiments (experiment_id INTEGER PRIMARY KEY, name VARCHAR(256), "
+      "artifact_location VARCHAR(256), lifecycle_stage VARCHAR(32), creation_time BIGINT, "
+      "last_update_time BIGINT);"
+      "CREATE TABLE runs (run_uuid VARCHAR(32) PRIMARY KEY, name VARCHAR(250), status VARCHAR(9),"
+      " start_time BIGINT, lifecycle_stage VARCHAR(20), experiment_id INTEGER);"
+      "CREATE TABLE metrics (key VARCHAR(250), value FLOAT NOT NULL, timestamp BIGINT, "
+      "run_uuid VARCHAR(32), step BIGINT NOT NULL DEFAULT 0, is_nan BOOLEAN NOT NULL DEFAULT 0);"
+      "CREATE TABLE params (key VARCHAR(250), value VARCHAR(8000) NOT NULL, run_uuid VARCHAR(32));"
+      "CREATE TABLE tags (key VARCHAR(250), value VARCHAR(5000), run_uuid VARCHAR(32));"
+      "INSERT INTO experiments VALUES (0, 'Default', '', 'active', 1, 1);"
+      "INSERT INTO runs VALUES ('ffff0001', 'sweep-1', 'FINISHED', 1, 'active', 0);"
+      "INSERT INTO params VALUES ('gradient_accumulation_steps', '4', 'ffff0001');"
+      "INSERT INTO metrics VALUES ('loss', 2.0, 1000, 'ffff0001', 1, 0);"
+      "INSERT INTO metrics VALUES ('loss', 0.0, 2000, 'ffff0001', 2, 1);",
+      nullptr, nullptr, nullptr);
+  sqlite3_close(raw);
+  ASSERT_EQ(rc, SQLITE_OK);
+  const std::string before = read_file(store);
+  const CliResult first = run_cli({"import", "--db", db, store}, dir.path());
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_TRUE(contains(first.out, "run 1  Default/sweep-1: imported 2 steps")) << first.out;
+  const CliResult again = run_cli({"import", "--db", db, store}, dir.path());
+  EXPECT_TRUE(contains(again.out, "already imported, added 0 steps")) << again.out;
+  const CliResult show = run_cli({"show", "--db", db, "1"}, dir.path());
+  EXPECT_TRUE(contains(show.out,
+                       "accumulation            4         known (MLflow params: "
+                       "gradient_accumulation_steps)"))
+      << show.out;
+  EXPECT_EQ(read_file(store), before);
 }
 
 TEST(CliImport, FollowReadsAppendedStepsAndLeavesAPartialRecord) {

@@ -1,5 +1,6 @@
 #include <parity/ingest/find_runs.h>
 #include <parity/ingest/ingest_error.h>
+#include <parity/ingest/mlflow.h>
 #include <parity/ingest/table_log.h>
 #include <parity/ingest/tensorboard_logdir.h>
 #include <parity/ingest/trainer_state.h>
@@ -49,6 +50,11 @@ std::vector<std::unique_ptr<RunReader>> find_runs(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw IngestError(path + " does not exist");
   std::vector<std::unique_ptr<RunReader>> out;
+  // An MLflow database is the whole answer: the other readers take a file's folder for a logdir.
+  if (std::filesystem::is_regular_file(path, ec)) {
+    out = find_mlflow_runs(path);
+    if (!out.empty()) return out;
+  }
   for (TensorBoardRun& r : find_tensorboard_runs(path)) {
     out.push_back(std::make_unique<TensorBoardReader>(std::move(r)));
   }
@@ -58,6 +64,8 @@ std::vector<std::unique_ptr<RunReader>> find_runs(const std::string& path) {
   for (TableLogRun& r : find_table_log_runs(path)) {
     out.push_back(std::make_unique<TableLogReader>(std::move(r)));
   }
+  if (!std::filesystem::is_regular_file(path, ec))
+    for (auto& r : find_mlflow_runs(path)) out.push_back(std::move(r));
   return out;
 }
 

@@ -20,14 +20,20 @@ printf 'step,loss\n1,2.0\n2,1.5\n3,1.2\n4,1.0\n5,0.9\n' >"$dir/live/steps.csv"
 
 # refresh: a map of the window as it is now (Ctrl+2 then Ctrl+1 move the focus and show the
 # Runs tab, which maps it). Without a window manager a closed dialog leaves no window focused.
+# The map used is one where the Runs table is back in sight (a tab behind is moved off screen).
 refresh() {
-  local m
+  local m i
   xdotool windowfocus --sync "$win" 2>/dev/null || true
   xdotool key --clearmodifiers ctrl+2
   sleep 0.2
   m=$(mark)
   xdotool key --clearmodifiers ctrl+1
-  wait_map "$m" 5 || true
+  for ((i = 0; i < 20; i++)); do
+    wait_map "$m" 5 || true
+    [ -n "$(find_in_map '^parity-trace: widget runsDock QTableView "runsView" [0-9]')" ] && return 0
+    m=$(mark)
+    sleep 0.3
+  done
 }
 # until_in_map REGEX SECONDS: refreshes the map until a line matches REGEX.
 until_in_map() {

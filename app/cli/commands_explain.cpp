@@ -70,6 +70,14 @@ int explain_command(const ExplainArgs& a) {
     return kExitOk;
   }
   const auto& cfs = plan.counterfactuals;
+  if (!plan.not_here.empty()) {
+    std::cout << "not proved here: " << plan.not_here << "\n";
+    for (size_t i = 0; i < cfs.size(); ++i) {
+      std::cout << "[" << i + 1 << "/" << cfs.size() << "] " << cfs[i].cause << ": "
+                << cfs[i].why_not << "\n";
+    }
+    return kExitOk;
+  }
   SignalStop stop;
   RunnerOptions options;
   if (!a.dry_run) {

@@ -216,6 +216,7 @@ void DatabaseWorker::proveRun(int requestId, qint64 referenceId, qint64 runId) {
       emit proofQueued(requestId, q);  // nothing to prove
       return;
     }
+    if (!plan.not_here.empty()) q.untestable << QString::fromStdString(plan.not_here);
     for (const analysis::Counterfactual& cf : plan.counterfactuals) {
       const std::vector<int64_t> ids =
           stored_runs::record_counterfactual(*db_, cf, runId, referenceId);

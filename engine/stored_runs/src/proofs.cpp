@@ -25,6 +25,28 @@ ProofPlan plan_proof(const storage::Database& db, int64_t reference, int64_t run
   plan.counterfactuals =
       analysis::counterfactuals(stored.config, stored_ref.config, plan.original.reasons,
                                 stored.train_size, stored_ref.train_size);
+  // An imported run's config holds its facts over the engine's defaults (Fashion-MNIST, the
+  // MLP): training it would prove nothing about the user's own model and data.
+  for (const int64_t id : {run, reference}) {
+    const auto row = db.get_run(id);
+    if (!row || row->origin == "engine") continue;
+    plan.not_here = "run " + std::to_string(id) + " was " +
+                    (row->origin == "imported" ? "imported from " + row->source_path
+                                               : std::string("trained by your own command")) +
+                    ": Parity's engine has neither its data nor its model; align each cause below "
+                    "in your own training, then import that run and compare";
+    break;
+  }
+  if (!plan.not_here.empty()) {
+    // What to train elsewhere is each cause as the verdict said it (with what would align it).
+    plan.counterfactuals.clear();
+    for (const analysis::Reason& reason : plan.original.reasons) {
+      analysis::Counterfactual cf;
+      cf.cause = reason.key;
+      cf.why_not = reason.text;
+      plan.counterfactuals.push_back(std::move(cf));
+    }
+  }
   return plan;
 }
 

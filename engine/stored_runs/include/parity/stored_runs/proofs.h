@@ -24,6 +24,11 @@ struct ProofPlan {
   std::string reference_label;
   /// Empty unless the original is 'different'.
   std::vector<analysis::Counterfactual> counterfactuals;
+  /// Why Parity's engine cannot train these counterfactuals, when it cannot: one of the runs was
+  /// imported from a log (its data and model are the user's, not Parity's). The counterfactuals
+  /// are then one per cause of the verdict, with nothing to run: `why_not` holds the cause's text
+  /// (what differs and what aligns it), to be done in the user's own training.
+  std::string not_here;
 };
 /// The counterfactuals that would prove why `run` differs from `reference`. Throws
 /// StoredRunError / StorageError as compare_stored().

@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "cli_common.h"
+#include "command_runner.h"
 #include "commands.h"
 #include "config_flags.h"
 #include "table.h"
@@ -60,6 +61,7 @@ std::vector<RunConfig> setups_of(const PlanArgs& a) {
   for (auto& c : configs) {
     if (c.label.empty()) c.label = config::default_label(c);
     require_valid(c);
+    require_command(c);
   }
   return configs;
 }
@@ -147,6 +149,14 @@ void print_setup_table(const PlanArgs& a, const std::vector<RunConfig>& configs)
   if (unequal)
     std::cout << "* global batch differs from " << configs.front().label << " (" << first_global
               << "): the curves will differ unless the learning rate compensates\n";
+  // Your command: what each setup will run, {run_dir} and the port as a run would get them.
+  bool header = false;
+  for (const auto& c : configs) {
+    if (c.command.empty()) continue;
+    if (!header) std::cout << "\nYour command, as each setup will run it:\n";
+    header = true;
+    std::cout << "  " << c.label << ": " << preview_command(c, "<db>.logs/run-N", 0) << "\n";
+  }
 }
 
 std::string indices_text(const config::Batch& batch, int64_t max_indices) {

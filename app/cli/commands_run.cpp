@@ -10,6 +10,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "config_flags.h"
+#include "command_runner.h"
 #include "run_runner.h"
 
 namespace parity::cli {
@@ -119,6 +120,7 @@ int run_command(const RunArgs& a) {
       config = config::from_json(row->config_json);
       if (config.label.empty()) config.label = row->label;
       require_valid(config);
+      require_command(config);
       require_hostable(config, a.nnodes);
       machines_of(a);  // its checks, so the window's row says why
     } catch (const std::exception& e) {
@@ -130,6 +132,7 @@ int run_command(const RunArgs& a) {
     config = a.config.build();
     if (config.label.empty()) config.label = config::default_label(config);
     require_valid(config);
+    require_command(config);
   }
   const Machines machines = machines_of(a);
   if (!attach) require_hostable(config, machines.nnodes);
@@ -175,7 +178,8 @@ int run_command(const RunArgs& a) {
   }
   if (!db) {
     db = std::make_unique<storage::Database>(db_or_default(a.launch.db));
-    config.threads_per_rank = launch::resolved_threads_per_rank(config, options.launch);
+    if (config.command.empty())  // the user's command sets its own threads
+      config.threads_per_rank = launch::resolved_threads_per_rank(config, options.launch);
     run_id = db->create_run(config.label, config::to_json(config), storage::RunStatus::kQueued,
                             storage::SupervisorIdentity::current());
   }
@@ -196,8 +200,10 @@ int run_set_command(const RunSetArgs& a) {
   for (auto& c : configs) {
     if (c.label.empty()) c.label = config::default_label(c);
     require_valid(c);
+    require_command(c);
     require_hostable(c, 1);
-    c.threads_per_rank = launch::resolved_threads_per_rank(c);  // recorded with the run
+    if (c.command.empty())
+      c.threads_per_rank = launch::resolved_threads_per_rank(c);  // recorded with the run
   }
   SignalStop stop;
   RunnerOptions options = a.launch.runner(stop);

@@ -25,6 +25,8 @@ void ProgressLine::start(const launch::RunStart& start) {
     std::fprintf(stderr, "WARNING: %s\n", start.blas_warning.c_str());
   }
   if (options_.quiet) return;
+  // The user's own command plans nothing Parity can see: its steps come as it reports them.
+  if (start.total_steps == 0 && start.train_samples == 0 && start.effective_lr == 0) return;
   const std::string evaluation = start.test_samples > 0
                                      ? std::to_string(start.test_samples) + " evaluate"
                                      : "none evaluate (no test data: no evaluation)";

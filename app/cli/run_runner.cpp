@@ -1,5 +1,7 @@
 #include "run_runner.h"
 
+#include "command_runner.h"
+
 #include <parity/config/batch_plan.h>
 #include <parity/config/memory_estimate.h>
 #include <parity/launch/rank_capacity.h>
@@ -90,6 +92,7 @@ void make_logs_folder_private(const std::string& db_path) {
 }  // namespace
 
 void require_hostable(const config::RunConfig& config, int machines) {
+  if (!config.command.empty()) return;  // the user's command runs its own processes
   if (machines > 1 && config.num_processes % machines != 0)
     throw UsageError("--num-processes " + std::to_string(config.num_processes) +
                      " is the total over the machines and must divide by --num-machines " +
@@ -153,11 +156,25 @@ RunReport run_recorded(storage::Database& db, int64_t run_id, const config::RunC
   DbSink sink(db, run_id, &progress, options.busy_wait_s);
   try {
     if (options.log_dir.empty()) make_logs_folder_private(db.path());
-    launch::LaunchResult result = launch::RankSupervisor(config, launch).run(sink);
-    report.outcome = result.outcome;
-    report.message = result.message;
-    report.samples_per_s = result.samples_per_s;
-    report.log_dir = result.log_dir;
+    if (!config.command.empty()) {
+      // The user's own command: {run_dir} is the run's log folder, kept with its outputs.
+      launch::make_private_folder(launch.log_dir);
+      CommandRunOptions command;
+      command.run_dir = launch.log_dir;
+      command.hang_timeout_s = launch.hang_timeout_s;
+      command.stop = launch.stop;
+      const CommandRunResult result = run_user_command(db, run_id, config, command, sink);
+      report.outcome = result.outcome;
+      report.message = result.message;
+      report.samples_per_s = result.samples_per_s;
+      report.log_dir = launch.log_dir;
+    } else {
+      launch::LaunchResult result = launch::RankSupervisor(config, launch).run(sink);
+      report.outcome = result.outcome;
+      report.message = result.message;
+      report.samples_per_s = result.samples_per_s;
+      report.log_dir = result.log_dir;
+    }
   } catch (const launch::LaunchError& e) {
     report.outcome = launch::RunOutcome::kFailed;
     report.message = e.what();

@@ -131,6 +131,16 @@ ImportOutcome Database::import_run(const ImportedRunRecord& run,
   return out;
 }
 
+void Database::set_origin(int64_t run_id, const std::string& origin,
+                          const std::string& source_path) {
+  if (schema_ < 5) throw StorageError("set_origin: the database's schema has no origin");
+  Statement st(db_, "UPDATE runs SET origin = ?2, source_path = ?3 WHERE id = ?1");
+  st.bind(1, run_id).bind(2, origin).bind(3, source_path).run();
+  if (sqlite3_changes(db_) == 0) {
+    throw StorageError("set_origin: no run with id " + std::to_string(run_id));
+  }
+}
+
 void Database::set_facts(int64_t run_id, const std::string& facts_json,
                          const std::string& config_json) {
   if (schema_ < 5) throw StorageError("set_facts: the database's schema has no facts");

@@ -56,6 +56,9 @@ RunConfig unusual() {
   c.scheduler_gamma = 0.5;
   c.loss = LossKind::kMse;
   c.eval_every_epoch = false;
+  c.command = "python3 train.py --bs {per_device_batch_size} --name 'a b'";
+  c.workdir = "/home/u/project";
+  c.command_env = {"OMP_NUM_THREADS=1", "WANDB_MODE=offline"};
   return c;
 }
 
@@ -172,6 +175,26 @@ TEST(ConfigFields, EveryFieldIsInJsonAndSettableFromText) {
     set_field_from_text(from_text, key, text);
   }
   EXPECT_EQ(to_json(from_text), to_json(c));
+}
+
+// An engine setup's JSON has no command keys (it reads as it did before they existed); a command
+// setup's has them, and its data and model are not the engine's to check.
+TEST(ConfigFields, CommandKeysOnlyForACommandSetupWhoseDataIsItsOwn) {
+  RunConfig c;
+  EXPECT_EQ(to_json(c).find("command"), std::string::npos);
+  EXPECT_EQ(to_json(c).find("workdir"), std::string::npos);
+  c.command = "python3 train.py";
+  c.dataset = DatasetKind::kCsv;  // no data file, no target: the engine would refuse it
+  c.device = Device::kCuda;       // the user's script may use a GPU this build has not
+  EXPECT_TRUE(check(c).empty()) << check(c).front().message;
+  EXPECT_NE(to_json(c).find("\"command\": \"python3 train.py\""), std::string::npos) << to_json(c);
+  c.command_env = {"=x"};
+  ASSERT_EQ(check(c).size(), 1u);
+  EXPECT_EQ(check(c).front().field, "command_env");
+  RunConfig engine;
+  engine.workdir = "/tmp";
+  ASSERT_FALSE(check(engine).empty());
+  EXPECT_EQ(check(engine).front().field, "workdir");
 }
 
 TEST(ConfigFields, TextThatIsNotTheFieldsKindNamesTheField) {

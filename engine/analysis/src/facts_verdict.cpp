@@ -4,6 +4,7 @@
 #include <parity/analysis/facts_verdict.h>
 #include <parity/config/batch_plan.h>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -231,6 +232,15 @@ Comparison compare_with_facts(const FactRun& reference, const std::vector<FactRu
   }
   Comparison cmp = compare(ref, runs, options);
   for (size_t i = 0; i < others.size() && i + 1 < cmp.rows.size(); ++i) {
+    // The padding of an epoch's last batches needs the training set's size: when no fact says
+    // it, the size compare() saw is the config's default dataset, not the run's.
+    if (!reference.facts.train_samples.has_value() && !others[i].facts.train_samples.has_value()) {
+      for (auto* list : {&cmp.rows[i + 1].reasons, &cmp.rows[i + 1].info}) {
+        list->erase(std::remove_if(list->begin(), list->end(),
+                                   [](const Reason& r) { return r.key == "padding"; }),
+                    list->end());
+      }
+    }
     FactsReader(reference, others[i], step_axis).read(cmp.rows[i + 1]);
   }
   return cmp;

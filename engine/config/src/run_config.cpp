@@ -278,6 +278,21 @@ std::vector<Problem> problems(const RunConfig& c) {
   if (!(std::isfinite(c.synthetic_noise) && c.synthetic_noise >= 0)) {
     add("synthetic_noise", fmt(c.synthetic_noise), "must be a finite number >= 0");
   }
+  if (!c.command.empty()) {
+    // The user's own command trains: its data, model and device are its own business; its
+    // template is checked where it is expanded (launch::split_command).
+    for (const std::string& kv : c.command_env) {
+      const auto eq = kv.find('=');
+      if (eq == 0 || eq == std::string::npos)
+        add("command_env", kv, "each entry is NAME=VALUE with a name before the '='");
+    }
+    return out;
+  }
+  if (!c.workdir.empty() || !c.command_env.empty()) {
+    add(c.workdir.empty() ? "command_env" : "workdir",
+        c.workdir.empty() ? c.command_env.front() : c.workdir, "is for a command setup",
+        "without --command");
+  }
   if (c.device == Device::kCuda && !cuda_build()) {
     add("device", "cuda", "this build of Parity has no CUDA (LibTorch CPU); use cpu");
   }

@@ -260,6 +260,13 @@ const std::vector<FieldIo>& fields() {
             "per-batch|global: each micro-batch's mean / k, or sum over all items / their count"),
       field("eval_every_epoch", &RunConfig::eval_every_epoch, K::kBool, kExperiment,
             "true|false: evaluate on the test set after each epoch"),
+      field("command", &RunConfig::command, K::kText, kExperiment,
+            "your own training command, e.g. 'python train.py --bs {per_device_batch_size}' "
+            "(its PARITY lines are the losses; empty = Parity's engine)"),
+      field("workdir", &RunConfig::workdir, K::kPath, kExperiment,
+            "your command: the folder it runs in (default: the current one)"),
+      field("command_env", &RunConfig::command_env, K::kColumns, kExperiment,
+            "your command: NAME=VALUE,NAME=VALUE set in its environment"),
   };
   return kFields;
 }
@@ -375,7 +382,16 @@ json canonical_object(const json& j, const std::string& where) {
 
 std::string to_json(const RunConfig& config, int indent) {
   ordered_json j = ordered_json::object();
-  for (const FieldIo& f : fields()) j[std::string(f.info.name)] = f.write(config);
+  for (const FieldIo& f : fields()) {
+    // The command's fields are written only for a command setup: an engine config's JSON stays
+    // as it was before they existed.
+    const std::string name(f.info.name);
+    if (config.command.empty() &&
+        (name == "command" || name == "workdir" || name == "command_env") &&
+        config.workdir.empty() && config.command_env.empty())
+      continue;
+    j[name] = f.write(config);
+  }
   return j.dump(indent);
 }
 

@@ -26,13 +26,12 @@ ProofPlan plan_proof(const storage::Database& db, int64_t reference, int64_t run
       analysis::counterfactuals(stored.config, stored_ref.config, plan.original.reasons,
                                 stored.train_size, stored_ref.train_size);
   // An imported run's config holds its facts over the engine's defaults (Fashion-MNIST, the
-  // MLP): training it would prove nothing about the user's own model and data.
+  // MLP): training it would prove nothing about the user's own model and data. A command run's
+  // config holds its command: its counterfactuals run that command with the aligned values.
   for (const int64_t id : {run, reference}) {
     const auto row = db.get_run(id);
-    if (!row || row->origin == "engine") continue;
-    plan.not_here = "run " + std::to_string(id) + " was " +
-                    (row->origin == "imported" ? "imported from " + row->source_path
-                                               : std::string("trained by your own command")) +
+    if (!row || row->origin != "imported") continue;
+    plan.not_here = "run " + std::to_string(id) + " was imported from " + row->source_path +
                     ": Parity's engine has neither its data nor its model; align each cause below "
                     "in your own training, then import that run and compare";
     break;

@@ -107,6 +107,13 @@ struct RunConfig {
   LossNormalization loss_normalization = LossNormalization::kPerBatch;
   bool eval_every_epoch = true;
 
+  // Your command: the setup runs the user's own training command instead of Parity's engine
+  // (launch/command_template.h: placeholders such as {per_device_batch_size} take the setup's
+  // values); its losses are captured from its PARITY lines. Empty = the engine trains it.
+  std::string command;
+  std::string workdir;                    ///< where the command runs; empty = the current folder
+  std::vector<std::string> command_env;  ///< NAME=VALUE set in the command's environment
+
   int64_t effective_data_seed() const { return data_seed.value_or(seed); }
   LossKind effective_loss() const;
   /// Token data (jsonl): inputs are ids, every label position is an item of the loss.

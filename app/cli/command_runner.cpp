@@ -1,0 +1,164 @@
+#include "command_runner.h"
+
+#include "cli_common.h"
+
+#include <parity/config/batch_plan.h>
+#include <parity/config/run_facts.h>
+#include <parity/launch/command_supervisor.h>
+#include <parity/launch/command_template.h>
+#include <parity/launch/launch_error.h>
+#include <parity/launch/rank_supervisor.h>
+
+#include <chrono>
+#include <cmath>
+#include <iostream>
+#include <optional>
+
+namespace parity::cli {
+
+namespace {
+
+std::optional<double> number_of(const std::string& json_text) {
+  try {
+    size_t used = 0;
+    const double v = std::stod(json_text, &used);
+    if (used == json_text.size() && std::isfinite(v)) return v;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+std::string plain(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.10g", v);
+  return buf;
+}
+
+std::vector<std::pair<std::string, std::string>> env_pairs(const config::RunConfig& c) {
+  std::vector<std::pair<std::string, std::string>> env;
+  for (const std::string& kv : c.command_env) {
+    const auto eq = kv.find('=');
+    env.emplace_back(kv.substr(0, eq), eq == std::string::npos ? "" : kv.substr(eq + 1));
+  }
+  return env;
+}
+
+}  // namespace
+
+config::RunFacts command_facts(const config::RunConfig& c) {
+  using config::Fact;
+  const std::string from = "the setup (your command)";
+  config::RunFacts f;
+  f.num_processes = Fact<int64_t>::known(c.num_processes, from);
+  f.per_device_batch_size = Fact<int64_t>::known(c.per_device_batch_size, from);
+  f.gradient_accumulation_steps = Fact<int64_t>::known(c.gradient_accumulation_steps, from);
+  f.learning_rate = Fact<double>::known(c.lr, from);
+  f.lr_scaling = Fact<std::string>::known(config::to_string(c.lr_scaling), from);
+  f.seed = Fact<int64_t>::known(c.seed, from);
+  f.mixed_precision = Fact<std::string>::known(config::to_string(c.mixed_precision), from);
+  f.epochs = Fact<int64_t>::known(c.epochs, from);
+  return f;
+}
+
+std::string hparams_mismatch(const std::map<std::string, std::string>& hparams,
+                             const config::RunConfig& c) {
+  // The names training scripts log (transformers' TrainingArguments, Accelerate's), each with
+  // the setup's value as the command should have used it.
+  const std::pair<const char*, double> expected[] = {
+      {"per_device_train_batch_size", static_cast<double>(c.per_device_batch_size)},
+      {"per_device_batch_size", static_cast<double>(c.per_device_batch_size)},
+      {"gradient_accumulation_steps", static_cast<double>(c.gradient_accumulation_steps)},
+      {"num_processes", static_cast<double>(c.num_processes)},
+      {"world_size", static_cast<double>(c.num_processes)},
+      {"learning_rate", config::effective_lr(c)},
+      {"seed", static_cast<double>(c.seed)},
+  };
+  std::string out;
+  for (const auto& [name, want] : expected) {
+    const auto it = hparams.find(name);
+    if (it == hparams.end()) continue;
+    const auto got = number_of(it->second);
+    if (got && std::abs(*got - want) <= 1e-9 * std::max(1.0, std::abs(want))) continue;
+    out += std::string(out.empty() ? "" : "; ") + "the command logged " + name + " " +
+           it->second + ", the setup says " + plain(want);
+  }
+  return out;
+}
+
+std::string preview_command(const config::RunConfig& config, const std::string& run_dir,
+                            int64_t run_id) {
+  launch::CommandContext context;
+  context.run_dir = run_dir;
+  context.run_id = run_id;
+  context.main_process_port = 29500;
+  const auto words = launch::split_command(config.command);
+  return launch::quote_command(
+      launch::expand_command(words, launch::command_values(config, context)));
+}
+
+void require_command(const config::RunConfig& config) {
+  if (config.command.empty()) return;
+  try {
+    preview_command(config, "RUN_DIR", 0);
+  } catch (const launch::LaunchError& e) {
+    throw UsageError(std::string("--command: ") + e.what());
+  }
+}
+
+CommandRunResult run_user_command(storage::Database& db, int64_t run_id,
+                                  const config::RunConfig& config,
+                                  const CommandRunOptions& options, launch::StepSink& sink) {
+  CommandRunResult out;
+  std::vector<std::string> words;
+  launch::CommandOptions command;
+  try {
+    launch::CommandContext context;
+    context.run_dir = options.run_dir;
+    context.run_id = run_id;
+    context.main_process_port = launch::free_port();
+    words = launch::expand_command(launch::split_command(config.command),
+                                   launch::command_values(config, context));
+  } catch (const launch::LaunchError& e) {
+    out.message = e.what();
+    return out;
+  }
+  // A command run is judged on its facts: the values the setup gave its command are known; what
+  // the command does with its own model and data (their size, its sampler) is not Parity's to say.
+  config::RunFacts facts = command_facts(config);
+  db.set_origin(run_id, "command", launch::quote_command(words));
+  db.set_facts(run_id, config::to_json(facts), "");
+  std::cerr << "[" << config.label << "] runs " << launch::quote_command(words) << "\n";
+
+  command.workdir = config.workdir;
+  command.env = env_pairs(config);
+  command.log_path = options.run_dir + "/command.log";
+  command.hang_timeout_s = options.hang_timeout_s;
+  command.samples_per_step = config::global_batch_size(config);
+  command.stop = options.stop;
+  const auto started = std::chrono::steady_clock::now();
+  launch::CommandResult result;
+  try {
+    result = launch::CommandSupervisor(words, command).run(sink);
+  } catch (const launch::LaunchError& e) {
+    out.message = e.what();
+    return out;
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  out.outcome = result.outcome;
+  out.message = result.message;
+  if (seconds > 0 && result.steps > 0)
+    out.samples_per_s = result.steps * config::global_batch_size(config) / seconds;
+  if (const std::string mismatch = hparams_mismatch(result.hparams, config); !mismatch.empty()) {
+    std::cerr << "[" << config.label << "] " << mismatch << "\n";
+    const auto row = db.get_run(run_id);
+    db.set_notes(run_id, (row && !row->notes.empty() ? row->notes + "; " : "") + mismatch);
+  }
+  if (result.protocol_errors > 0) {
+    std::cerr << "[" << config.label << "] " << result.protocol_errors
+              << " PARITY line(s) did not parse (see " << command.log_path << ")\n";
+  }
+  return out;
+}
+
+}  // namespace parity::cli

@@ -1,0 +1,193 @@
+// "Your command" (#19): `parity-cli run --command TEMPLATE` runs the user's own training program
+// with the setup's values, records its PARITY lines as the run's steps, and judges and proves it
+// like any run. Python scripts play the user's program (the test is the user; Parity itself runs
+// no shell and no Python).
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "cli_test_util.h"
+
+namespace parity::cli::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+void write(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+}
+
+// A data-parallel job in miniature: its loss falls with the samples the whole job has seen
+// (per-device batch x processes x step), as a real one's does, so 2x16 trains as 1x32.
+const char* kJob = R"(import argparse, json, math, sys
+p = argparse.ArgumentParser()
+p.add_argument("--bs", type=int); p.add_argument("--w", type=int); p.add_argument("--lr", type=float)
+p.add_argument("--seed", type=int); p.add_argument("--label", default=""); p.add_argument("--out")
+p.add_argument("--say-bs", type=int); p.add_argument("--mode", default="ok")
+a = p.parse_args()
+if a.out:
+    open(a.out + "/label.txt", "w").write(a.label)
+print("starting", a.label, file=sys.stderr)
+print("PARITY " + json.dumps({"hparams": {"per_device_train_batch_size": a.say_bs or a.bs, "seed": a.seed}}))
+for step in range(1, 21):
+    samples = step * a.bs * a.w
+    loss = 2.0 * math.exp(-a.lr * samples / 32)
+    if a.mode == "nan" and step == 5: loss = float("nan")
+    if a.mode == "fail" and step == 5: sys.exit(3)
+    print("PARITY " + json.dumps({"step": step, "loss": loss, "lr": a.lr}), flush=True)
+    if a.mode == "slow": __import__("time").sleep(0.2)
+)";
+
+struct CommandTest : public ::testing::Test {
+  void SetUp() override {
+    write(dir.file("job.py"), kJob);
+    db = dir.file("c.db");
+  }
+  CliResult run(const std::vector<std::string>& extra, const std::string& tail = "") {
+    std::vector<std::string> args = {
+        "run", "--db", db, "-q", "--command",
+        "python3 " + dir.file("job.py") +
+            " --bs {per_device_batch_size} --w {num_processes} --lr {learning_rate} --seed {seed} " +
+            tail};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_cli(args, dir.path());
+  }
+  TempDir dir;
+  std::string db;
+};
+
+// The steps are the command's PARITY lines, exactly; the run is a command run with the setup's
+// values as known facts, its command as it ran, and {run_dir} its private folder.
+TEST_F(CommandTest, RecordsTheCommandsLinesAsTheRunsSteps) {
+  const CliResult r = run({"--num-processes", "2", "--per-device-batch-size", "16", "--label",
+                           "mine"},
+                          "--label {label} --out {run_dir}");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const CliResult show = run_cli({"show", "--db", db, "1"}, dir.path());
+  EXPECT_NE(show.out.find("finished"), std::string::npos) << show.out;
+  EXPECT_NE(show.out.find("origin: command from python3 "), std::string::npos) << show.out;
+  EXPECT_NE(show.out.find("--bs 16 --w 2 --lr 0.05 --seed 42"), std::string::npos) << show.out;
+  EXPECT_NE(show.out.find("per-device batch        16        known (the setup (your command))"),
+            std::string::npos)
+      << show.out;
+  EXPECT_NE(show.out.find("training samples        -         unknown"), std::string::npos)
+      << show.out;
+  const CliResult csv = run_cli({"export", "--db", db, "--runs", "1", "-o", "-"}, dir.path());
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  // step 20 of 2x16: 640 samples, loss 2 exp(-0.05 * 20) = 0.7357588823428847
+  EXPECT_NE(csv.out.find(",20,"), std::string::npos) << csv.out;
+  EXPECT_NE(csv.out.find("0.73575888"), std::string::npos) << csv.out;
+  // {run_dir} is the run's log folder, private and kept, with the command's other output.
+  const std::string run_dir = dir.file("c.db.logs/run-1");
+  EXPECT_EQ(fs::status(run_dir).permissions() & fs::perms::all, fs::perms::owner_all);
+  std::ifstream label(run_dir + "/label.txt");
+  std::string text((std::istreambuf_iterator<char>(label)), {});
+  EXPECT_EQ(text, "mine");
+  std::ifstream log(run_dir + "/command.log");
+  std::string logged((std::istreambuf_iterator<char>(log)), {});
+  EXPECT_NE(logged.find("starting mine"), std::string::npos) << logged;
+}
+
+// A value is one argument whatever it holds: a label with ';', '$(…)', quotes and spaces runs
+// nothing but the program named.
+TEST_F(CommandTest, AHostileLabelIsOneArgumentAndExecutesNothing) {
+  const std::string evil = "x; touch " + dir.file("PWNED") + " $(touch " + dir.file("PWNED2") +
+                           ") 'q' \"d\" `touch " + dir.file("PWNED3") + "`";
+  const CliResult r = run({"--label", evil}, "--label {label} --out {run_dir}");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(fs::exists(dir.file("PWNED")));
+  EXPECT_FALSE(fs::exists(dir.file("PWNED2")));
+  EXPECT_FALSE(fs::exists(dir.file("PWNED3")));
+  std::ifstream label(dir.file("c.db.logs/run-1/label.txt"));
+  std::string text((std::istreambuf_iterator<char>(label)), {});
+  EXPECT_EQ(text, evil);
+}
+
+// Refused before anything is written: an unknown placeholder, an unterminated quote.
+TEST_F(CommandTest, ABadTemplateIsRefusedBeforeTheDatabase) {
+  CliResult r = run({}, "--x {batch}");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("unknown placeholder {batch}"), std::string::npos) << r.err;
+  r = run({}, "--x 'open");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_FALSE(fs::exists(db));
+}
+
+// plan --command prints what each setup will run, values in place and quoted as a shell reads them.
+TEST_F(CommandTest, PlanPrintsTheExpandedCommand) {
+  const CliResult r = run_cli({"plan", "--num-processes", "2", "--per-device-batch-size", "16",
+                               "--label", "two words", "--command",
+                               "python3 t.py --bs {per_device_batch_size} --label {label}"},
+                              dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("two words: python3 t.py --bs 16 --label 'two words'"), std::string::npos)
+      << r.out;
+}
+
+// A command that fails, diverges or is stopped ends its run so, with the reason.
+TEST_F(CommandTest, FailureNanAndStopEndTheRunWithTheReason) {
+  CliResult r = run({"--label", "fails"}, "--mode fail");
+  EXPECT_EQ(r.exit_code, 1);
+  r = run({"--label", "nan"}, "--mode nan");
+  EXPECT_EQ(r.exit_code, 1);
+  const CliResult list = run_cli({"list", "--db", db}, dir.path());
+  EXPECT_NE(list.out.find("fails  failed"), std::string::npos) << list.out;
+  EXPECT_NE(list.out.find("nan  diverged"), std::string::npos) << list.out;
+  const CliResult show = run_cli({"show", "--db", db, "1"}, dir.path());
+  EXPECT_NE(show.out.find("exit"), std::string::npos) << show.out;
+  EXPECT_NE(show.out.find("steps 4/"), std::string::npos) << show.out;
+
+  // Stop: SIGTERM to parity-cli stops the command's group; the run is stopped.
+  const pid_t pid =
+      start_cli({"run", "--db", db, "-q", "--label", "stopped", "--command",
+                 "python3 " + dir.file("job.py") + " --bs 8 --w 1 --lr 0.1 --seed 1 --mode slow"},
+                dir.path(), dir.file("o.txt"), dir.file("e.txt"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  ::kill(pid, SIGTERM);
+  EXPECT_EQ(wait_cli(pid), 1);
+  const CliResult after = run_cli({"list", "--db", db}, dir.path());
+  EXPECT_NE(after.out.find("stopped  stopped"), std::string::npos) << after.out;
+  // ("[j]ob" so that the shell running pgrep, whose command line holds the pattern, is no match)
+  EXPECT_NE(::system(("pgrep -f '" + dir.path() + "/[j]ob.py' >/dev/null").c_str()), 0)
+      << "the command's processes are gone";
+}
+
+// What the command says it ran with is checked against the setup, and a mismatch is said and
+// kept in the run's notes.
+TEST_F(CommandTest, AnHparamsMismatchIsSaidAndNoted) {
+  const CliResult r = run({"--per-device-batch-size", "32"}, "--say-bs 16");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("the command logged per_device_train_batch_size 16, the setup says 32"),
+            std::string::npos)
+      << r.err;
+  const CliResult show = run_cli({"show", "--db", db, "1"}, dir.path());
+  EXPECT_NE(show.out.find("the command logged per_device_train_batch_size 16"), std::string::npos)
+      << show.out;
+}
+
+// compare judges command runs on their facts, and explain proves the verdict by running the
+// same command with the cause aligned: 2x32 vs 1x32 differs by its global batch; the command at
+// 2x16 is equivalent to 1x32.
+TEST_F(CommandTest, ProveRunsTheSameCommandWithTheCauseAligned) {
+  ASSERT_EQ(run({"--num-processes", "1", "--per-device-batch-size", "32"}).exit_code, 0);
+  ASSERT_EQ(run({"--num-processes", "2", "--per-device-batch-size", "32"}).exit_code, 0);
+  const CliResult cmp = run_cli({"compare", "--db", db, "-r", "1", "2"}, dir.path());
+  ASSERT_EQ(cmp.exit_code, 0) << cmp.err;
+  EXPECT_NE(cmp.out.find("global batch 64 vs 32"), std::string::npos) << cmp.out;
+  EXPECT_EQ(cmp.out.find("dataset size"), std::string::npos) << "no dataset is known: " << cmp.out;
+  const CliResult ex = run_cli({"explain", "--db", db, "--reference", "1", "2"}, dir.path());
+  ASSERT_EQ(ex.exit_code, 0) << ex.err;
+  EXPECT_NE(ex.err.find("runs python3 "), std::string::npos) << ex.err;
+  EXPECT_NE(ex.err.find("--bs 16 --w 2"), std::string::npos) << ex.err;
+  EXPECT_NE(ex.out.find("global_batch"), std::string::npos) << ex.out;
+  EXPECT_NE(ex.out.find("confirmed: equivalent now"), std::string::npos) << ex.out;
+}
+
+}  // namespace
+}  // namespace parity::cli::testing

@@ -110,10 +110,16 @@ ExperimentForm::ExperimentForm(QWidget* parent)
       gamma_(real(this, 0, 1, 4, 0.05)),
       epochs_(spin(this, 0, 100000)),
       maxSteps_(spin(this, 0, kIntMax)),
+      trainer_(new QComboBox(this)),
+      command_(new QLineEdit(this)),
+      workdir_(new QLineEdit(this)),
+      commandEnv_(new QLineEdit(this)),
+      commandPreview_(note(this)),
       lrPreview_(new LrPreview(this)),
       scheduleNote_(note(this)),
       inspector_(new ModelInspector(this)) {
   setUpEditors();
+  addCommandFields();
   addDataFields();
   addModelFields();
   addOptimizationFields();
@@ -296,6 +302,8 @@ void ExperimentForm::datasetChosen() {
 
 void ExperimentForm::updateVisibility() {
   using namespace config;
+  // Every field shown, then hidden where it does not apply (the trainer's choice last).
+  for (const QString& f : fieldNames()) setFieldVisible(f, true);
   const auto d = comboValue<DatasetKind>(dataset_);
   const bool synthetic = d == DatasetKind::kSyntheticRegression;
   setFieldVisible("data_path", !synthetic);
@@ -334,6 +342,7 @@ void ExperimentForm::updateVisibility() {
   }
   setFieldVisible("scheduler_step_size", s == SchedulerKind::kStep);
   setFieldVisible("scheduler_gamma", s == SchedulerKind::kStep);
+  applyCommandMode();
 }
 
 void ExperimentForm::browseData() {
@@ -412,9 +421,16 @@ void ExperimentForm::setConfig(const config::RunConfig& c) {
   gamma_->setValue(c.scheduler_gamma);
   epochs_->setValue(c.epochs);
   maxSteps_->setValue(clampInt(c.max_steps));
+  trainer_->setCurrentIndex(c.command.empty() ? 0 : 1);
+  command_->setText(QString::fromStdString(c.command));
+  workdir_->setText(QString::fromStdString(c.workdir));
+  QStringList env;
+  for (const auto& kv : c.command_env) env << QString::fromStdString(kv);
+  commandEnv_->setText(env.join(", "));
   updateVisibility();
   loading_ = false;
   refreshDerived();
+  refreshCommand();
 }
 
 config::RunConfig ExperimentForm::config(const config::RunConfig& base) const {
@@ -464,6 +480,15 @@ config::RunConfig ExperimentForm::config(const config::RunConfig& base) const {
   c.scheduler_gamma = gamma_->value();
   c.epochs = epochs_->value();
   c.max_steps = maxSteps_->value();
+  // Your command: only while chosen (an engine setup keeps none of it).
+  const bool command = trainer_->currentIndex() == 1;
+  c.command = command ? command_->text().trimmed().toStdString() : std::string();
+  c.workdir = command ? workdir_->text().trimmed().toStdString() : std::string();
+  c.command_env.clear();
+  if (command) {
+    for (const QString& kv : commandEnv_->text().split(',', Qt::SkipEmptyParts))
+      if (!kv.trimmed().isEmpty()) c.command_env.push_back(kv.trimmed().toStdString());
+  }
   return c;
 }
 

@@ -290,7 +290,10 @@ QString RunsModel::sourceText(const storage::RunRow& r) const {
   if (it != sourceCache_.constEnd()) return *it;
   QString text;
   try {
-    text = QString::fromStdString(config::describe_data(config::from_json(r.config_json)));
+    // A command setup still queued is not yet marked as a command run: its config says it.
+    const config::RunConfig c = config::from_json(r.config_json);
+    text = c.command.empty() ? QString::fromStdString(config::describe_data(c))
+                             : tr("your command");
   } catch (const std::exception&) {
   }
   sourceCache_.insert(r.id, text);

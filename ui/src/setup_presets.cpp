@@ -96,10 +96,16 @@ void applyExperiment(const config::RunConfig& e, config::RunConfig& s) {
   s.loss = e.loss;
   s.loss_normalization = e.loss_normalization;
   s.eval_every_epoch = e.eval_every_epoch;
+  s.command = e.command;
+  s.workdir = e.workdir;
+  s.command_env = e.command_env;
 }
 
 bool isExperimentField(const std::string& field) {
-  static const std::set<std::string> kFields = {"epochs",
+  static const std::set<std::string> kFields = {"command",
+                                                "workdir",
+                                                "command_env",
+                                                "epochs",
                                                 "max_steps",
                                                 "dataset",
                                                 "data_path",

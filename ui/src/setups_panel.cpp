@@ -160,6 +160,8 @@ void SetupsPanel::connectModel() {
   connect(experimentForm_, &ExperimentForm::edited, this, &SetupsPanel::storeExperiment);
   connect(experimentForm_, &ExperimentForm::modelProblemChanged, this,
           &SetupsPanel::refreshValidation);
+  connect(experimentForm_, &ExperimentForm::commandProblemChanged, this,
+          &SetupsPanel::refreshValidation);
   connect(experimentForm_, &ExperimentForm::dataProblemChanged, this,
           &SetupsPanel::refreshValidation);
   connect(model_, &SetupsModel::setupsChanged, this, &SetupsPanel::refreshValidation);
@@ -302,6 +304,9 @@ QString SetupsPanel::importMessage() const { return importNote_->text(); }
 void SetupsPanel::updatePreviewSetup() {
   experimentForm_->setPreviewSetup(model_->rowCount() > 0 ? model_->config(0)
                                                           : model_->experiment());
+  std::vector<config::RunConfig> setups;
+  for (int r = 0; r < model_->rowCount(); ++r) setups.push_back(model_->config(r));
+  experimentForm_->setCommandSetups(setups);
 }
 
 void SetupsPanel::loadCurrent() {
@@ -351,7 +356,11 @@ void SetupsPanel::refreshValidation() {
   const QString modelProblem = experimentForm_->modelProblem();
   if (!modelProblem.isEmpty())
     loose << tr("The model file cannot be trained: %1").arg(modelProblem);
-  const bool experimentOk = modelProblem.isEmpty() && dataProblem.isEmpty();
+  // Your command that cannot run (none typed, an unknown placeholder) would fail every run.
+  const QString commandProblem = experimentForm_->commandProblem();
+  if (!commandProblem.isEmpty()) loose << commandProblem;
+  const bool experimentOk =
+      modelProblem.isEmpty() && dataProblem.isEmpty() && commandProblem.isEmpty();
   const bool launchable = model_->allValid() && experimentOk;
 
   int invalid = 0;

@@ -54,6 +54,8 @@ class ConfigForm : public QWidget {
   void addField(const QString& field, const QString& label, QWidget* editor,
                 const QString& toolTip = {}, const QStringList& aliases = {});
   void setFieldVisible(const QString& field, bool visible);
+  /// Every field added, in no particular order.
+  QStringList fieldNames() const { return fields_.keys(); }
   /// Emits edited() unless the form is being filled from a config.
   void changed();
 

@@ -13,6 +13,7 @@
 #include <parity/ui/config_form.h>
 
 #include <optional>
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
@@ -38,6 +39,14 @@ class ExperimentForm : public ConfigForm {
   /// The setup the schedule's default length and the lr preview are computed for (the first
   /// setup's full config; its experiment fields are replaced by the editors').
   void setPreviewSetup(const config::RunConfig& setup);
+  /// Every setup, for the preview of the command each will run (Trains: your command).
+  void setCommandSetups(const std::vector<config::RunConfig>& setups);
+  /// The command each setup will run, one line each ("1x256: python3 train.py --bs 256"), or
+  /// why the template cannot run; for tests.
+  QString commandPreviewText() const;
+  /// Why the command cannot run (an unknown placeholder, a bad quote, none typed); empty when it
+  /// can or the engine trains. Launch stays off while it is set.
+  QString commandProblem() const { return commandProblem_; }
 
   /// What the form shows beside the editors; for tests.
   QString dataSizesText() const;
@@ -50,15 +59,16 @@ class ExperimentForm : public ConfigForm {
   bool countingData() const { return !countingKey_.isEmpty(); }
   /// Why the chosen TorchScript file cannot be trained (the worker's message); empty when it
   /// can, or no file is inspected. Launch stays off while it is set.
-  QString modelProblem() const { return modelProblem_; }
+  QString modelProblem() const { return commandMode() ? QString() : modelProblem_; }
   /// Why the data cannot be trained on, as reading it said (a file missing, a target or feature
   /// column not in the csv's header: the engine's message, as `parity-cli plan` gives it); empty
   /// when it can, or while nothing was read. Shown under Data; Launch stays off while it is set.
-  QString dataProblem() const { return dataProblem_; }
+  QString dataProblem() const { return commandMode() ? QString() : dataProblem_; }
 
  signals:
   void modelProblemChanged();
   void dataProblemChanged();
+  void commandProblemChanged();
 
  private:
   QWidget* pathRow(QLineEdit* edit, const QString& toolTip, void (ExperimentForm::*browse)());
@@ -66,12 +76,19 @@ class ExperimentForm : public ConfigForm {
   void addDataFields();
   void addModelFields();
   void addOptimizationFields();
+  // experiment_form_command.cpp: Trains: Parity's engine / your command.
+  void addCommandFields();
+  bool commandMode() const;
+  /// In command mode only the command's fields and the lr are shown.
+  void applyCommandMode();
+  void refreshCommand();
   void connectEditors();
   void datasetChosen();
   void updateVisibility();
   void browseData();
   void browseTestData();
   void browseModelFile();
+  void browseWorkdir();
   void setModelProblem(const QString& problem);
   void setDataProblem(const QString& problem);
   void dataCounted(const QString& key, const std::optional<config::DataSizes>& sizes,
@@ -119,6 +136,13 @@ class ExperimentForm : public ConfigForm {
   QDoubleSpinBox* gamma_;
   QSpinBox* epochs_;
   QSpinBox* maxSteps_;
+  QComboBox* trainer_;
+  QLineEdit* command_;
+  QLineEdit* workdir_;
+  QLineEdit* commandEnv_;
+  QLabel* commandPreview_;
+  QString commandProblem_;
+  std::vector<config::RunConfig> commandSetups_;
   LrPreview* lrPreview_;
   QLabel* scheduleNote_;
   ModelInspector* inspector_;

@@ -16,6 +16,9 @@ pkgs=(
   # xdotool scripts), iproute2 (the multi-machine tests' network namespaces). Under CI=true a test
   # whose tool is missing fails rather than skips, so this list is every test's needs.
   imagemagick python3 iproute2
+  # "Your command" tests: a real PyTorch DDP job as the user's own script (the same torch 1.13 as
+  # the LibTorch). Parity itself never needs Python.
+  python3-torch
   # scripts/fuzz.sh (run by scripts/test.sh in CI): clang with libFuzzer and the sanitizers.
   clang libclang-rt-14-dev
 )

@@ -3,12 +3,15 @@
 // like any run. Python scripts play the user's program (the test is the user; Parity itself runs
 // no shell and no Python).
 #include <gtest/gtest.h>
+#include <parity/test_support/ci_skip.h>
 #include <signal.h>
 #include <sys/wait.h>
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <sstream>
 #include <thread>
 
 #include "cli_test_util.h"
@@ -185,6 +188,77 @@ TEST_F(CommandTest, ProveRunsTheSameCommandWithTheCauseAligned) {
   ASSERT_EQ(ex.exit_code, 0) << ex.err;
   EXPECT_NE(ex.err.find("runs python3 "), std::string::npos) << ex.err;
   EXPECT_NE(ex.err.find("--bs 16 --w 2"), std::string::npos) << ex.err;
+  EXPECT_NE(ex.out.find("global_batch"), std::string::npos) << ex.out;
+  EXPECT_NE(ex.out.find("confirmed: equivalent now"), std::string::npos) << ex.out;
+}
+
+// The user's command is a real PyTorch DDP job (tests/app/data/ddp_job.py: Debian's
+// python3-torch, two processes over Gloo) on a CSV, reporting PARITY lines. With the engine's
+// init and data order, 2x8 equals the engine's own 1x16 to float32 rounding at every step and
+// compare calls it equivalent; 2x16 differs by its global batch, and explain proves it by running
+// the same job at 2x8.
+TEST_F(CommandTest, ARealDdpJobMatchesTheEngineAndIsProved) {
+  if (::system("/usr/bin/python3 -c 'import torch' 2>/dev/null") != 0)
+    PARITY_SKIP_OR_FAIL() << "python3-torch is not installed (scripts/install-deps.sh installs it)";
+  std::string csv = "x,y\n";
+  for (int i = 0; i < 64; ++i) {
+    const double x = (i - 32) / 16.0;
+    csv += std::to_string(x) + "," + std::to_string(0.75 * x + 0.25 + ((i * 7) % 5 - 2) / 8.0) + "\n";
+  }
+  write(dir.file("rows.csv"), csv);
+  const std::vector<std::string> common = {"--lr", "0.1", "--epochs", "2", "--seed", "3"};
+  std::vector<std::string> engine = {"run", "--db", db, "-q", "--label", "engine 1x16",
+                                     "--dataset", "csv", "--data", dir.file("rows.csv"),
+                                     "--target", "y", "--task", "regression", "--model", "linear",
+                                     "--init", "zeros", "--num-processes", "1",
+                                     "--per-device-batch-size", "16"};
+  engine.insert(engine.end(), common.begin(), common.end());
+  ASSERT_EQ(run_cli(engine, dir.path()).exit_code, 0);
+  const std::string job = std::string(PARITY_TEST_DATA) + "/ddp_job.py";
+  auto ddp = [&](const char* label, const char* processes, const char* batch) {
+    std::vector<std::string> args = {
+        "run", "--db", db, "-q", "--label", label, "--num-processes", processes,
+        "--per-device-batch-size", batch, "--command",
+        "/usr/bin/python3 " + job + " --nproc {num_processes} --port {main_process_port} --data " +
+            dir.file("rows.csv") + " --bs {per_device_batch_size} --lr {learning_rate} --seed "
+            "{seed} --epochs 2"};
+    args.insert(args.end(), common.begin(), common.end());
+    return run_cli(args, dir.path());
+  };
+  CliResult r = ddp("ddp 2x8", "2", "8");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = ddp("ddp 2x16", "2", "16");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+
+  // Every step of 2x8 against the engine's 1x16.
+  const CliResult csvout = run_cli({"export", "--db", db, "--runs", "1,2", "--no-ranks", "-o", "-"},
+                                   dir.path());
+  ASSERT_EQ(csvout.exit_code, 0) << csvout.err;
+  std::map<int, std::map<int64_t, double>> loss;  // run -> step -> loss
+  std::istringstream lines(csvout.out);
+  std::string line;
+  std::getline(lines, line);  // header: run_id,label,step,epoch,samples,rank,loss,...
+  while (std::getline(lines, line)) {
+    std::vector<std::string> cells;
+    std::stringstream cs(line);
+    for (std::string c; std::getline(cs, c, ',');) cells.push_back(c);
+    ASSERT_GE(cells.size(), 7u) << line;
+    loss[std::stoi(cells[0])][std::stoll(cells[2])] = std::stod(cells[6]);
+  }
+  ASSERT_EQ(loss[1].size(), 8u);
+  ASSERT_EQ(loss[2].size(), 8u);
+  for (const auto& [step, l] : loss[1])
+    EXPECT_NEAR(loss[2][step], l, 1e-5 * std::abs(l)) << "step " << step;
+
+  const CliResult cmp = run_cli({"compare", "--db", db, "-r", "1", "2", "3"}, dir.path());
+  ASSERT_EQ(cmp.exit_code, 0) << cmp.err;
+  EXPECT_NE(cmp.out.find("run 2 (ddp 2x8): equivalent"), std::string::npos) << cmp.out;
+  EXPECT_NE(cmp.out.find("run 3 (ddp 2x16): different"), std::string::npos) << cmp.out;
+  EXPECT_NE(cmp.out.find("global batch 32 vs 16"), std::string::npos) << cmp.out;
+  const CliResult ex = run_cli({"explain", "--db", db, "--reference", "1", "3"}, dir.path());
+  ASSERT_EQ(ex.exit_code, 0) << ex.err;
+  EXPECT_NE(ex.err.find("--nproc 2 --port"), std::string::npos) << ex.err;
+  EXPECT_NE(ex.err.find("--bs 8 --lr 0.1"), std::string::npos) << ex.err;
   EXPECT_NE(ex.out.find("global_batch"), std::string::npos) << ex.out;
   EXPECT_NE(ex.out.find("confirmed: equivalent now"), std::string::npos) << ex.out;
 }

@@ -8,10 +8,13 @@
 #include <parity/launch/command_template.h>
 #include <parity/launch/launch_error.h>
 #include <parity/launch/rank_supervisor.h>
+#include <parity/ingest/find_runs.h>
+#include <parity/ingest/ingest_error.h>
 
 #include <chrono>
 #include <cmath>
 #include <iostream>
+#include <memory>
 #include <optional>
 
 namespace parity::cli {
@@ -42,6 +45,68 @@ std::vector<std::pair<std::string, std::string>> env_pairs(const config::RunConf
   }
   return env;
 }
+
+// The trainer_state.json or TensorBoard files the command writes under {run_dir}, followed
+// while it runs with import's readers; each call hands on what is new.
+class FileCapture {
+ public:
+  FileCapture(std::string run_dir, std::string mode)
+      : run_dir_(std::move(run_dir)), mode_(std::move(mode)) {}
+
+  void operator()(bool parity_steps, std::vector<launch::StepRecord>& steps,
+                  std::vector<launch::EvalRecord>& evals) {
+    if (mode_ == "stdout" || (mode_ == "auto" && parity_steps)) return;
+    try {
+      if (!reader_ && !find()) return;
+      if (!reader_->poll() && !first_) return;
+      first_ = false;
+      const ingest::ImportedRun run = reader_->run({});
+      for (const ingest::ImportedPoint& p : run.points) {
+        if (p.step <= last_step_) continue;
+        launch::StepRecord s;
+        s.step = p.step;
+        s.loss = p.loss;
+        s.lr = std::isfinite(p.lr) ? p.lr : 0;
+        s.epoch = std::isfinite(p.epoch) ? p.epoch : 0;
+        steps.push_back(s);
+        last_step_ = p.step;
+      }
+      int epoch = 0;
+      for (const ingest::ImportedEval& e : run.evals) {
+        ++epoch;
+        if (e.step <= last_eval_) continue;
+        launch::EvalRecord r;
+        r.epoch = epoch;
+        r.step = e.step;
+        r.loss = e.loss;
+        r.accuracy = e.accuracy.value_or(-1);
+        evals.push_back(r);
+        last_eval_ = e.step;
+      }
+    } catch (const ingest::IngestError&) {
+      // A file half written: read again at the next call.
+    }
+  }
+
+ private:
+  // The first run under {run_dir} whose format the mode accepts.
+  bool find() {
+    for (auto& r : ingest::find_runs(run_dir_)) {
+      const ingest::ImportedRun probe = r->run({});
+      if (mode_ == "trainer-state" && probe.format != "trainer_state") continue;
+      if (mode_ == "tensorboard" && probe.format != "tensorboard") continue;
+      if (probe.format != "trainer_state" && probe.format != "tensorboard") continue;
+      reader_ = std::move(r);
+      return true;
+    }
+    return false;
+  }
+
+  std::string run_dir_, mode_;
+  std::unique_ptr<ingest::RunReader> reader_;
+  bool first_ = true;
+  int64_t last_step_ = 0, last_eval_ = 0;
+};
 
 }  // namespace
 
@@ -135,6 +200,13 @@ CommandRunResult run_user_command(storage::Database& db, int64_t run_id,
   command.hang_timeout_s = options.hang_timeout_s;
   command.samples_per_step = config::global_batch_size(config);
   command.stop = options.stop;
+  if (config.capture != "stdout") {
+    command.side_capture = [capture = std::make_shared<FileCapture>(options.run_dir,
+                                                                    config.capture)](
+                               bool parity, auto& steps, auto& evals) {
+      (*capture)(parity, steps, evals);
+    };
+  }
   const auto started = std::chrono::steady_clock::now();
   launch::CommandResult result;
   try {

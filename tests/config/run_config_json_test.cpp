@@ -59,6 +59,7 @@ RunConfig unusual() {
   c.command = "python3 train.py --bs {per_device_batch_size} --name 'a b'";
   c.workdir = "/home/u/project";
   c.command_env = {"OMP_NUM_THREADS=1", "WANDB_MODE=offline"};
+  c.capture = "tensorboard";
   return c;
 }
 

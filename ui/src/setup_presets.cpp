@@ -99,12 +99,14 @@ void applyExperiment(const config::RunConfig& e, config::RunConfig& s) {
   s.command = e.command;
   s.workdir = e.workdir;
   s.command_env = e.command_env;
+  s.capture = e.capture;
 }
 
 bool isExperimentField(const std::string& field) {
   static const std::set<std::string> kFields = {"command",
                                                 "workdir",
                                                 "command_env",
+                                                "capture",
                                                 "epochs",
                                                 "max_steps",
                                                 "dataset",

@@ -278,6 +278,10 @@ std::vector<Problem> problems(const RunConfig& c) {
   if (!(std::isfinite(c.synthetic_noise) && c.synthetic_noise >= 0)) {
     add("synthetic_noise", fmt(c.synthetic_noise), "must be a finite number >= 0");
   }
+  if (c.capture != "auto" && c.capture != "stdout" && c.capture != "trainer-state" &&
+      c.capture != "tensorboard") {
+    add("capture", c.capture, "one of auto, stdout, trainer-state, tensorboard");
+  }
   if (!c.command.empty()) {
     // The user's own command trains: its data, model and device are its own business; its
     // template is checked where it is expanded (launch::split_command).

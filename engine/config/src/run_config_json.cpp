@@ -267,6 +267,9 @@ const std::vector<FieldIo>& fields() {
             "your command: the folder it runs in (default: the current one)"),
       field("command_env", &RunConfig::command_env, K::kColumns, kExperiment,
             "your command: NAME=VALUE,NAME=VALUE set in its environment"),
+      field("capture", &RunConfig::capture, K::kText, kExperiment,
+            "your command: auto|stdout|trainer-state|tensorboard, where its losses come from "
+            "(auto: PARITY lines, else the files it writes under {run_dir})"),
   };
   return kFields;
 }
@@ -387,8 +390,8 @@ std::string to_json(const RunConfig& config, int indent) {
     // as it was before they existed.
     const std::string name(f.info.name);
     if (config.command.empty() &&
-        (name == "command" || name == "workdir" || name == "command_env") &&
-        config.workdir.empty() && config.command_env.empty())
+        (name == "command" || name == "workdir" || name == "command_env" || name == "capture") &&
+        config.workdir.empty() && config.command_env.empty() && config.capture == "auto")
       continue;
     j[name] = f.write(config);
   }

@@ -114,6 +114,7 @@ class CommandRun {
     result_.pid = pid_;
     while (!exited_ || out_open_) {
       poll_once();
+      if (options_.side_capture && seconds_since(last_side_) >= 0.5) capture_side();
       if (!stop_reason_.empty()) break;
       check_limits();
       if (!stop_reason_.empty()) break;
@@ -121,6 +122,7 @@ class CommandRun {
     }
     if (!line_.empty()) handle_line(line_);
     stop_group();
+    if (options_.side_capture && stop_reason_.empty()) capture_side();  // what it wrote last
     return finish();
   }
 
@@ -181,8 +183,23 @@ class CommandRun {
       return;
     }
     for (const auto& [k, v] : parsed->hparams) result_.hparams[k] = v;
-    if (parsed->step) record_step(*parsed->step);
+    if (parsed->step) {
+      ++parity_steps_;
+      record_step(*parsed->step);
+    }
     if (parsed->eval) sink_.on_eval(*parsed->eval);
+  }
+
+  void capture_side() {
+    last_side_ = Clock::now();
+    std::vector<StepRecord> steps;
+    std::vector<EvalRecord> evals;
+    options_.side_capture(parity_steps_ > 0, steps, evals);
+    for (const StepRecord& s : steps) {
+      record_step(s);
+      if (!stop_reason_.empty()) return;
+    }
+    for (const EvalRecord& e : evals) sink_.on_eval(e);
   }
 
   void record_step(StepRecord s) {
@@ -327,8 +344,10 @@ class CommandRun {
   std::string line_;
   bool out_open_ = true, exited_ = false, started_ = false, stopped_ = false, diverged_ = false;
   int status_ = 0;
+  int64_t parity_steps_ = 0;  ///< step records from PARITY lines (not the side capture)
   std::string stop_reason_;
-  Clock::time_point start_ = Clock::now(), last_step_ = start_, exit_time_ = start_;
+  Clock::time_point start_ = Clock::now(), last_step_ = start_, exit_time_ = start_,
+                    last_side_ = start_;
 };
 
 }  // namespace

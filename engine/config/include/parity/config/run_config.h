@@ -113,6 +113,10 @@ struct RunConfig {
   std::string command;
   std::string workdir;                    ///< where the command runs; empty = the current folder
   std::vector<std::string> command_env;  ///< NAME=VALUE set in the command's environment
+  /// Where the command's losses come from: "auto" (its PARITY lines; without them the
+  /// trainer_state.json or TensorBoard files it writes under {run_dir}, followed live),
+  /// "stdout", "trainer-state" or "tensorboard".
+  std::string capture = "auto";
 
   int64_t effective_data_seed() const { return data_seed.value_or(seed); }
   LossKind effective_loss() const;

@@ -19,6 +19,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -36,6 +37,13 @@ struct CommandOptions {
   /// When a step line has no "samples": step x this (the setup's global batch); 0 = leave 0.
   int64_t samples_per_step = 0;
   const std::atomic<bool>* stop = nullptr;  ///< set to stop the run (outcome kStopped)
+  /// Records read elsewhere while the command runs (the trainer_state.json or TensorBoard files
+  /// it writes): asked every half second and once after the command ended, told whether PARITY
+  /// step lines came on stdout; what it appends is recorded as the PARITY lines' records are
+  /// (hang timeout, divergence). Called on run()'s thread. Empty = stdout only.
+  std::function<void(bool parity_steps, std::vector<StepRecord>& steps,
+                     std::vector<EvalRecord>& evals)>
+      side_capture;
 };
 
 struct CommandResult {

@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets of every parser users hand Parity (tests/fuzz: TensorBoard event
 # files, trainer_state.json, CSV/JSONL logs, the PARITY stdout protocol, the ranks' progress
-# lines, run configs, CSV headers) with clang, AddressSanitizer and UndefinedBehaviorSanitizer
-# into build-fuzz/, then runs each for SECONDS (default 20) from its seeds with a fixed seed
-# (-seed=1: a run is a prefix of any longer run). Fails on a crash, a leak or a UB report; the
-# input that found it is kept in build-fuzz/findings/. Prints executions and coverage per target.
+# lines, run configs, CSV headers, `accelerate config` YAML) with clang, AddressSanitizer and
+# UndefinedBehaviorSanitizer into build-fuzz/, then runs each for SECONDS (default 20) from its
+# seeds with a fixed seed (-seed=1: a run is a prefix of any longer run). Fails on a crash, a
+# leak or a UB report; the input that found it is kept in build-fuzz/findings/. Prints executions
+# and coverage per target.
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (every target when none is named)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-20}
 [ $# -gt 0 ] && shift
-all=(tensorboard_events trainer_state table_log parity_line progress_line run_config csv_header)
+all=(tensorboard_events trainer_state table_log parity_line progress_line run_config csv_header
+  accelerate_config)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 build=${PARITY_FUZZ_BUILD_DIR:-build-fuzz}

@@ -101,5 +101,43 @@ TEST(AccelerateConfig, BadFilesAndValuesAreNamed) {
   EXPECT_THROW(read_accelerate_config("/nonexistent/acc.yaml"), ConfigError);
 }
 
+// Found by tests/fuzz/accelerate_config_fuzz ("{{}}"): a key that is a mapping or a list escaped
+// as YAML::TypedBadConversion from the key's conversion to a name, past the CLI's and the window's
+// catch of ConfigError.
+TEST(AccelerateConfig, KeysThatAreNotNamesAreNamed) {
+  for (const char* text : {"{{}}", "[a]: 1\n", "? {num_processes: 2}\n: 4\n", "? [1, 2]\n"}) {
+    try {
+      parse_accelerate_config(text, "acc.yaml");
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find("has a key that is not a name"), std::string::npos)
+          << e.what();
+    }
+  }
+  // A null key is a name ("null") Parity does not use, as before.
+  const AccelerateConfig a = parse_accelerate_config("~: 1\nnum_processes: 2\n", "acc.yaml");
+  EXPECT_EQ(a.num_processes, 2);
+  ASSERT_EQ(a.ignored.size(), 1u);
+  EXPECT_EQ(a.ignored[0], "null");
+}
+
+TEST(AccelerateConfig, TextAndFileReadAlike) {
+  const std::string text = "num_processes: 4\nmixed_precision: bf16\nuse_cpu: true\n";
+  const std::string path = write(text);
+  const AccelerateConfig from_file = read_accelerate_config(path);
+  std::remove(path.c_str());
+  const AccelerateConfig from_text = parse_accelerate_config(text, path);
+  EXPECT_EQ(from_file.num_processes, 4);
+  EXPECT_EQ(from_text.num_processes, from_file.num_processes);
+  EXPECT_EQ(from_text.mixed_precision, from_file.mixed_precision);
+  EXPECT_EQ(from_text.device, from_file.device);
+  EXPECT_EQ(from_text.device, Device::kCpu);
+  // An empty file is no mapping, whichever way it is read.
+  const std::string empty = write("");
+  EXPECT_THROW(read_accelerate_config(empty), ConfigError);
+  std::remove(empty.c_str());
+  EXPECT_THROW(parse_accelerate_config("", "acc.yaml"), ConfigError);
+}
+
 }  // namespace
 }  // namespace parity::config

@@ -1,7 +1,9 @@
 #include <parity/config/accelerate_config.h>
 #include <yaml-cpp/yaml.h>
 
+#include <fstream>
 #include <set>
+#include <sstream>
 
 namespace parity::config {
 namespace {
@@ -32,11 +34,17 @@ T scalar(const YAML::Node& node, const std::string& key, const std::string& path
 }  // namespace
 
 AccelerateConfig read_accelerate_config(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError("accelerate_config", path, "cannot be opened");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_accelerate_config(text.str(), path);
+}
+
+AccelerateConfig parse_accelerate_config(std::string_view yaml_text, const std::string& path) {
   YAML::Node root;
   try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    throw ConfigError("accelerate_config", path, "cannot be opened");
+    root = YAML::Load(std::string(yaml_text));
   } catch (const YAML::Exception& e) {
     throw ConfigError("accelerate_config", path, std::string("is not YAML: ") + e.what());
   }
@@ -46,6 +54,12 @@ AccelerateConfig read_accelerate_config(const std::string& path) {
   }
   AccelerateConfig out;
   for (const auto& item : root) {
+    // A key that is a list or a mapping ("[a]: 1", "{a: 1}: 2") is YAML but no key of this file.
+    if (item.first.IsSequence() || item.first.IsMap()) {
+      throw ConfigError("accelerate_config", path,
+                        "has a key that is not a name (" + YAML::Dump(item.first) +
+                            "); `accelerate config` writes names");
+    }
     const std::string key = item.first.as<std::string>();
     const YAML::Node& v = item.second;
     if (v.IsNull()) continue;

@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace parity::config {
@@ -31,6 +32,10 @@ struct AccelerateConfig {
 /// not YAML, or a used key holds a value Parity cannot take (mixed_precision fp8, a process count
 /// that is not a number ...), naming the key.
 AccelerateConfig read_accelerate_config(const std::string& path);
+
+/// The file's text (the entry point over bytes; read_accelerate_config reads the file and calls
+/// it). `path` names the file in errors. Throws ConfigError as read_accelerate_config does.
+AccelerateConfig parse_accelerate_config(std::string_view yaml_text, const std::string& path);
 
 /// Sets the setup's fields from the file's (num_processes / num_machines ranks per machine is
 /// checked by the launcher; the setup keeps the total).

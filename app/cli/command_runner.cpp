@@ -89,10 +89,12 @@ class FileCapture {
   }
 
  private:
-  // The first run under {run_dir} whose format the mode accepts.
+  // The first run under {run_dir} with steps whose format the mode accepts.
   bool find() {
     for (auto& r : ingest::find_runs(run_dir_)) {
+      r->poll();
       const ingest::ImportedRun probe = r->run({});
+      if (probe.points.empty()) continue;  // nothing written yet: look again at the next call
       if (mode_ == "trainer-state" && probe.format != "trainer_state") continue;
       if (mode_ == "tensorboard" && probe.format != "tensorboard") continue;
       if (probe.format != "trainer_state" && probe.format != "tensorboard") continue;

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -131,6 +132,48 @@ TEST_F(CommandTest, PlanPrintsTheExpandedCommand) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("two words: python3 t.py --bs 16 --label 'two words'"), std::string::npos)
       << r.out;
+}
+
+// A Hugging Face Trainer-like script prints no PARITY line but saves checkpoint-N/
+// trainer_state.json under {run_dir}: with capture auto its steps are followed while it runs (they
+// arrive in groups, one per checkpoint, before it ends); with capture stdout it has none.
+TEST_F(CommandTest, TrainerStateFilesAreFollowedWhileTheCommandRuns) {
+  write(dir.file("hf.py"), R"(import json, os, sys, time
+out, bs = sys.argv[1], int(sys.argv[2])
+hist = []
+for step in range(1, 13):
+    hist.append({"loss": round(2.0 / step, 4), "learning_rate": 0.05, "epoch": step / 12, "step": step})
+    if step % 4 == 0:
+        d = os.path.join(out, "checkpoint-%d" % step)
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "trainer_state.json.tmp"), "w") as f:
+            json.dump({"global_step": step, "train_batch_size": bs, "log_history": hist}, f)
+        os.replace(os.path.join(d, "trainer_state.json.tmp"), os.path.join(d, "trainer_state.json"))
+        time.sleep(0.8)
+)");
+  const std::string command = "python3 " + dir.file("hf.py") + " {run_dir} {per_device_batch_size}";
+  CliResult r = run_cli({"run", "--db", db, "-q", "--per-device-batch-size", "8", "--command",
+                         command},
+                        dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const CliResult csv = run_cli({"export", "--db", db, "--runs", "1", "--no-ranks", "-o", "-"},
+                                dir.path());
+  std::istringstream lines(csv.out);
+  std::string line;
+  std::getline(lines, line);
+  std::set<std::string> arrivals;  // time_s, the last cell: one value per read of the files
+  int steps = 0;
+  while (std::getline(lines, line)) {
+    ++steps;
+    arrivals.insert(line.substr(line.rfind(',') + 1));
+  }
+  EXPECT_EQ(steps, 12) << csv.out;
+  EXPECT_GE(arrivals.size(), 2u) << "all steps arrived at once, not while it ran: " << csv.out;
+  EXPECT_NE(csv.out.find(",12,1,96,-1,0.1666"), std::string::npos) << csv.out;
+
+  r = run_cli({"run", "--db", db, "-q", "--capture", "stdout", "--command", command}, dir.path());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("without printing a PARITY step line"), std::string::npos) << r.err;
 }
 
 // A command that fails, diverges or is stopped ends its run so, with the reason.

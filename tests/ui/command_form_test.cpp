@@ -55,8 +55,13 @@ TEST(CommandForm, TheCommandsFieldsAndPreviewOnlyInCommandMode) {
 
   command->setText("python3 t.py --bs {per_device_batch_size}");
   emit command->editingFinished();
+  auto* capture = qobject_cast<QComboBox*>(form.editor("capture"));
+  ASSERT_NE(capture, nullptr);
+  EXPECT_TRUE(capture->isVisibleTo(&form));
+  capture->setCurrentIndex(capture->findData("trainer-state"));
   const config::RunConfig c = form.config(setup("1x32", 1, 32));
   EXPECT_EQ(c.command, "python3 t.py --bs {per_device_batch_size}");
+  EXPECT_EQ(c.capture, "trainer-state");
   trainer->setCurrentIndex(0);
   EXPECT_TRUE(form.config(setup("1x32", 1, 32)).command.empty()) << "the engine keeps none of it";
   EXPECT_TRUE(form.editor("dataset")->isVisibleTo(&form));

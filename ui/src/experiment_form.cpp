@@ -114,6 +114,7 @@ ExperimentForm::ExperimentForm(QWidget* parent)
       command_(new QLineEdit(this)),
       workdir_(new QLineEdit(this)),
       commandEnv_(new QLineEdit(this)),
+      capture_(new QComboBox(this)),
       commandPreview_(note(this)),
       lrPreview_(new LrPreview(this)),
       scheduleNote_(note(this)),
@@ -427,6 +428,7 @@ void ExperimentForm::setConfig(const config::RunConfig& c) {
   QStringList env;
   for (const auto& kv : c.command_env) env << QString::fromStdString(kv);
   commandEnv_->setText(env.join(", "));
+  capture_->setCurrentIndex(std::max(0, capture_->findData(QString::fromStdString(c.capture))));
   updateVisibility();
   loading_ = false;
   refreshDerived();
@@ -484,6 +486,7 @@ config::RunConfig ExperimentForm::config(const config::RunConfig& base) const {
   const bool command = trainer_->currentIndex() == 1;
   c.command = command ? command_->text().trimmed().toStdString() : std::string();
   c.workdir = command ? workdir_->text().trimmed().toStdString() : std::string();
+  c.capture = command ? capture_->currentData().toString().toStdString() : std::string("auto");
   c.command_env.clear();
   if (command) {
     for (const QString& kv : commandEnv_->text().split(',', Qt::SkipEmptyParts))

@@ -42,7 +42,17 @@ void ExperimentForm::addCommandFields() {
                    &ExperimentForm::browseWorkdir));
   addField("command_env", tr("Environment"), commandEnv_,
            tr("Variables set for the command, NAME=VALUE separated by commas"));
+  capture_->addItem(tr("auto: PARITY lines, else its files"), "auto");
+  capture_->addItem(tr("PARITY lines on stdout"), "stdout");
+  capture_->addItem(tr("trainer_state.json under {run_dir}"), "trainer-state");
+  capture_->addItem(tr("TensorBoard files under {run_dir}"), "tensorboard");
+  addField("capture", tr("Losses from"), capture_,
+           tr("Where the command's losses come from: its PARITY lines, or the files it writes "
+              "under {run_dir}, followed while it runs"));
   addField("command_preview", tr("Each setup runs"), commandPreview_);
+  connect(capture_, &QComboBox::currentIndexChanged, this, [this] {
+    if (!loading_) changed();
+  });
   connect(trainer_, &QComboBox::currentIndexChanged, this, [this] {
     if (loading_) return;
     updateVisibility();
@@ -61,8 +71,8 @@ void ExperimentForm::addCommandFields() {
 bool ExperimentForm::commandMode() const { return trainer_->currentIndex() == 1; }
 
 void ExperimentForm::applyCommandMode() {
-  static const QSet<QString> kCommandFields = {"trainer", "command", "workdir", "command_env",
-                                               "command_preview", "lr"};
+  static const QSet<QString> kCommandFields = {"trainer",     "command", "workdir", "command_env",
+                                               "capture",     "command_preview", "lr"};
   const bool command = commandMode();
   for (const QString& f : fieldNames()) {
     if (f == "trainer") continue;

@@ -140,6 +140,7 @@ class ExperimentForm : public ConfigForm {
   QLineEdit* command_;
   QLineEdit* workdir_;
   QLineEdit* commandEnv_;
+  QComboBox* capture_;
   QLabel* commandPreview_;
   QString commandProblem_;
   std::vector<config::RunConfig> commandSetups_;

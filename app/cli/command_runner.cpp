@@ -1,21 +1,21 @@
 #include "command_runner.h"
 
-#include "cli_common.h"
-
 #include <parity/config/batch_plan.h>
 #include <parity/config/run_facts.h>
+#include <parity/ingest/find_runs.h>
+#include <parity/ingest/ingest_error.h>
 #include <parity/launch/command_supervisor.h>
 #include <parity/launch/command_template.h>
 #include <parity/launch/launch_error.h>
 #include <parity/launch/rank_supervisor.h>
-#include <parity/ingest/find_runs.h>
-#include <parity/ingest/ingest_error.h>
 
 #include <chrono>
 #include <cmath>
 #include <iostream>
 #include <memory>
 #include <optional>
+
+#include "cli_common.h"
 
 namespace parity::cli {
 
@@ -61,6 +61,7 @@ class FileCapture {
       if (!reader_->poll() && !first_) return;
       first_ = false;
       const ingest::ImportedRun run = reader_->run({});
+      note_hparams(run.facts);
       for (const ingest::ImportedPoint& p : run.points) {
         if (p.step <= last_step_) continue;
         launch::StepRecord s;
@@ -104,6 +105,22 @@ class FileCapture {
     return false;
   }
 
+  // What the files say the command ran with, named as hparams_mismatch() reads them.
+  void note_hparams(const config::RunFacts& f) {
+    auto put = [&](const char* name, const auto& fact) {
+      if (fact.has_value() && fact.provenance == config::Provenance::kKnown)
+        hparams[name] = std::to_string(*fact);
+    };
+    put("per_device_train_batch_size", f.per_device_batch_size);
+    put("gradient_accumulation_steps", f.gradient_accumulation_steps);
+    put("num_processes", f.num_processes);
+    put("seed", f.seed);
+  }
+
+ public:
+  std::map<std::string, std::string> hparams;  ///< read from the files so far
+
+ private:
   std::string run_dir_, mode_;
   std::unique_ptr<ingest::RunReader> reader_;
   bool first_ = true;
@@ -202,10 +219,9 @@ CommandRunResult run_user_command(storage::Database& db, int64_t run_id,
   command.hang_timeout_s = options.hang_timeout_s;
   command.samples_per_step = config::global_batch_size(config);
   command.stop = options.stop;
+  const auto capture = std::make_shared<FileCapture>(options.run_dir, config.capture);
   if (config.capture != "stdout") {
-    command.side_capture = [capture = std::make_shared<FileCapture>(options.run_dir,
-                                                                    config.capture)](
-                               bool parity, auto& steps, auto& evals) {
+    command.side_capture = [capture](bool parity, auto& steps, auto& evals) {
       (*capture)(parity, steps, evals);
     };
   }
@@ -223,6 +239,8 @@ CommandRunResult run_user_command(storage::Database& db, int64_t run_id,
   out.message = result.message;
   if (seconds > 0 && result.steps > 0)
     out.samples_per_s = result.steps * config::global_batch_size(config) / seconds;
+  // What its files said counts as what it logged (its own PARITY hparams line first).
+  for (const auto& [name, value] : capture->hparams) result.hparams.emplace(name, value);
   if (const std::string mismatch = hparams_mismatch(result.hparams, config); !mismatch.empty()) {
     std::cerr << "[" << config.label << "] " << mismatch << "\n";
     const auto row = db.get_run(run_id);

@@ -174,6 +174,15 @@ for step in range(1, 13):
   r = run_cli({"run", "--db", db, "-q", "--capture", "stdout", "--command", command}, dir.path());
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("without printing a PARITY step line"), std::string::npos) << r.err;
+
+  // What the files say it ran with is checked too: its trainer_state says batch 4.
+  r = run_cli({"run", "--db", db, "-q", "--per-device-batch-size", "8", "--command",
+               "python3 " + dir.file("hf.py") + " {run_dir} 4"},
+              dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("the command logged per_device_train_batch_size 4, the setup says 8"),
+            std::string::npos)
+      << r.err;
 }
 
 // A command that fails, diverges or is stopped ends its run so, with the reason.

@@ -187,12 +187,11 @@ pid_t worker_in(const std::string& ns) {
 bool wait_stepping(const TempDir& home) {
   for (int i = 0; i < 600; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    if (fs::exists(home.file("machine0.db")) &&
-        storage::Database(home.file("machine0.db"), storage::OpenMode::kReadOnly)
-                .list_runs()
-                .at(0)
-                .steps_done >= 5)
-      return true;
+    if (!fs::exists(home.file("machine0.db"))) continue;
+    // The file exists a moment before its run's row does.
+    const auto runs =
+        storage::Database(home.file("machine0.db"), storage::OpenMode::kReadOnly).list_runs();
+    if (!runs.empty() && runs.front().steps_done >= 5) return true;
   }
   return false;
 }

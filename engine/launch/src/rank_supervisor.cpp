@@ -85,18 +85,49 @@ struct Rank {
   bool reaped = false;
   int wait_status = 0;
   int64_t oom_kills_at_spawn = -1;  // the kernel's OOM-kill count when it started (-1: unknown)
+  std::string oom_file;             // where that count is read (oom_counter_file())
 };
 
-/// How many processes the kernel's OOM killer has killed since boot (/proc/vmstat oom_kill), or
-/// -1 where the kernel does not say.
-int64_t oom_kills() {
-  std::ifstream in("/proc/vmstat");
+/// The "oom_kill N" count in `file` (a cgroup's memory.events or memory.oom_control, or
+/// /proc/vmstat), or -1 where it does not say.
+int64_t oom_kills(const std::string& file) {
+  std::ifstream in(file);
   std::string key;
-  int64_t value = 0;
+  std::string value;
   while (in >> key >> value) {
-    if (key == "oom_kill") return value;
+    if (key != "oom_kill") continue;
+    try {
+      return std::stoll(value);
+    } catch (const std::exception&) {
+      return -1;
+    }
   }
   return -1;
+}
+
+/// Where the kernel counts the OOM kills of the processes of this one's memory cgroup, which
+/// the ranks are born in: cgroup v2's memory.events.local (else memory.events), v1's
+/// memory.oom_control. /proc/vmstat (every OOM kill on the machine) only when neither can be
+/// read: with it, a process killed elsewhere meanwhile (another job's cgroup) reads as our
+/// rank's OOM, as a rank killed by hand did once in the test suite.
+std::string oom_counter_file() {
+  std::ifstream in("/proc/self/cgroup");
+  std::vector<std::string> candidates;
+  for (std::string line; std::getline(in, line);) {
+    const auto c1 = line.find(':'), c2 = line.find(':', c1 == std::string::npos ? 0 : c1 + 1);
+    if (c1 == std::string::npos || c2 == std::string::npos) continue;
+    const std::string controllers = "," + line.substr(c1 + 1, c2 - c1 - 1) + ",";
+    const std::string path = line.substr(c2 + 1);
+    if (line.rfind("0::", 0) == 0) {
+      candidates.push_back("/sys/fs/cgroup" + path + "/memory.events.local");
+      candidates.push_back("/sys/fs/cgroup" + path + "/memory.events");
+    } else if (controllers.find(",memory,") != std::string::npos) {
+      candidates.insert(candidates.begin(), "/sys/fs/cgroup/memory" + path + "/memory.oom_control");
+    }
+  }
+  for (const std::string& file : candidates)
+    if (oom_kills(file) >= 0) return file;
+  return "/proc/vmstat";
 }
 
 /// Signals a rank's whole process group (the worker may have children of its own).
@@ -133,8 +164,10 @@ std::optional<std::string> exit_failure(const Rank& r) {
     int sig = WTERMSIG(st);
     std::string msg =
         who + " was killed by signal " + std::to_string(sig) + " (" + signal_name(sig) + ")";
-    // The OOM killer sends SIGKILL: when it killed something since the rank started, say so.
-    if (sig == SIGKILL && r.oom_kills_at_spawn >= 0 && oom_kills() > r.oom_kills_at_spawn) {
+    // The OOM killer sends SIGKILL: when it killed something in the rank's cgroup since the
+    // rank started, say so.
+    if (sig == SIGKILL && r.oom_kills_at_spawn >= 0 &&
+        oom_kills(r.oom_file) > r.oom_kills_at_spawn) {
       msg +=
           ": out of memory (the kernel's OOM killer); a smaller per-device batch or model, or "
           "fewer processes, fits";
@@ -333,7 +366,8 @@ void start_rank(Rank& r, const std::string& worker, const EnvVars& vars, bool dr
   Fd read_end = safe_fd(p[0]), write_end = safe_fd(p[1]);
   ::fcntl(read_end.get(), F_SETFL, O_NONBLOCK);
   r.last_seen = Clock::now();
-  r.oom_kills_at_spawn = oom_kills();
+  r.oom_file = oom_counter_file();
+  r.oom_kills_at_spawn = oom_kills(r.oom_file);
   r.pid = spawn(worker, rank_environment(vars, drop_store), write_end.get(), log.get());
   r.status = std::move(read_end);
 }

@@ -5,6 +5,7 @@
 #include <parity/ui/database_client.h>
 #include <parity/ui/equivalent_batch_panel.h>
 #include <parity/ui/error_advice.h>
+#include <parity/ui/experiment_form.h>
 #include <parity/ui/loss_chart.h>
 #include <parity/ui/main_window.h>
 #include <parity/ui/run_launcher.h>
@@ -154,6 +155,15 @@ void MainWindow::connectPlumbing() {
   });
 
   connect(setupsPanel_, &SetupsPanel::launchRequested, this, &MainWindow::launch);
+  // The Equivalent batch table plans a csv's setups with the rows the Experiment tab counted.
+  ExperimentForm* experiment = setupsPanel_->experimentForm();
+  const auto countedRows = [this, experiment] {
+    const auto sizes = experiment->dataSizes();
+    equivalentPanel_->setCountedTrainSize(sizes ? std::optional<int64_t>(sizes->train)
+                                                : std::nullopt);
+  };
+  connect(experiment, &ExperimentForm::dataSizesChanged, this, countedRows);
+  countedRows();
   connect(setupsPanel_->concurrencyBox(), &QSpinBox::valueChanged, launcher_,
           &RunLauncher::setMaxConcurrent);
   launcher_->setMaxConcurrent(setupsPanel_->concurrencyBox()->value());

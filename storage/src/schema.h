@@ -108,8 +108,18 @@ ALTER TABLE runs ADD COLUMN facts_json      TEXT NOT NULL DEFAULT '';
 CREATE UNIQUE INDEX runs_by_source ON runs(source_identity) WHERE source_identity <> '';
 )sql";
 
+// Version 6: which runs the user chose to draw or hide on the window's chart, so reopening the
+// database shows what they left (a run without a row follows the window's default: the newest
+// are drawn). A deleted run's choice goes with it.
+inline constexpr const char* kSchemaV6 = R"sql(
+CREATE TABLE run_shown (
+  run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+  shown  INTEGER NOT NULL
+);
+)sql";
+
 inline constexpr Migration kMigrations[] = {
-    {1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4}, {5, kSchemaV5},
+    {1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4}, {5, kSchemaV5}, {6, kSchemaV6},
 };
 
 }  // namespace parity::storage::detail

@@ -47,7 +47,7 @@ TEST(DatabaseImport, MigratesAVersion4DatabaseWhoseRunsAreTheEngines) {
     EXPECT_FALSE(viewer.find_run_by_source("x"));
   }
   Database db(path);
-  EXPECT_EQ(db.schema_version(), 5);
+  EXPECT_EQ(db.schema_version(), Database::kSchemaVersion);
   const RunRow run = *db.get_run(old);
   EXPECT_EQ(run.label, "engine run");
   EXPECT_EQ(run.origin, "engine");

@@ -176,7 +176,7 @@ TEST(Database, MigratesAVersion2DatabaseWithoutReconcilingItsRuns) {
     EXPECT_EQ(viewer.get_run(old)->supervisor.pid, 0);
   }
   Database db(path);
-  EXPECT_EQ(db.schema_version(), 5);
+  EXPECT_EQ(db.schema_version(), Database::kSchemaVersion);
   EXPECT_EQ(db.get_run(old)->train_size, 512);
   EXPECT_EQ(db.get_run(old)->supervisor.pid, 0);
   // A running row without a supervisor (it predates them) is left alone: nothing can tell.

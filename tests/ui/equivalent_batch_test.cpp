@@ -1,14 +1,21 @@
 #include <gtest/gtest.h>
 #include <parity/ui/equivalent_batch_panel.h>
+#include <parity/ui/experiment_form.h>
+#include <parity/ui/main_window.h>
 #include <parity/ui/reference_batch_model.h>
 #include <parity/ui/setup_plan_model.h>
 #include <parity/ui/setup_presets.h>
 #include <parity/ui/setups_model.h>
+#include <parity/ui/setups_panel.h>
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
+#include <QFile>
 #include <QLabel>
 #include <QSignalSpy>
+#include <QTemporaryDir>
+
+#include "test_util.h"
 
 namespace parity::ui {
 namespace {
@@ -76,6 +83,23 @@ TEST(SetupPlanModel, StepsPerEpochFromTheTrainingSetSize) {
   c.train_samples = 6400;
   model.setSetups({c}, 64);
   EXPECT_EQ(model.index(0, SetupPlanModel::kStepsPerEpoch).data().toLongLong(), 100);
+}
+
+// A csv's setups are planned with the rows the Experiment tab counted: steps per epoch and the
+// samples even_batches repeats are numbers, not "?" (10 rows, 2 processes of 3 repeat 2).
+TEST(SetupPlanModel, ACsvSetupIsPlannedWithTheCountedRows) {
+  SetupPlanModel model;
+  config::RunConfig c = setup("2x3", 2, 3);
+  c.dataset = config::DatasetKind::kCsv;
+  c.data_path = "data.csv";
+  model.setSetups({c}, 6);
+  EXPECT_EQ(model.index(0, SetupPlanModel::kStepsPerEpoch).data().toString(), "?");
+  EXPECT_EQ(model.index(0, SetupPlanModel::kRepeated).data().toString(), "?");
+  model.setSetups({c}, 6, 10);
+  EXPECT_EQ(model.index(0, SetupPlanModel::kStepsPerEpoch).data().toLongLong(), 2);
+  EXPECT_EQ(model.index(0, SetupPlanModel::kRepeated).data().toLongLong(), 2);
+  EXPECT_TRUE(
+      model.index(0, SetupPlanModel::kRepeated).data(SetupPlanModel::kDiffersRole).toBool());
 }
 
 // The even_batches tail: a setup whose last batches are padded shows, highlighted, how many samples
@@ -170,6 +194,33 @@ TEST(EquivalentBatchPanel, AReferenceOfZeroIsRefusedInlineAndTheLastValidOneKept
   EXPECT_FALSE(error->isVisible());
   EXPECT_EQ(panel.referenceBatch(), 64);
   EXPECT_EQ(changed.count(), 1);
+}
+
+// The window hands the Experiment tab's count to the Equivalent batch table (issue #24 item 9:
+// "?" for the user's own csv although the Experiment tab had counted its rows).
+TEST(EquivalentBatchPanel, TheWindowPlansACsvWithTheRowsTheExperimentTabCounted) {
+  QTemporaryDir dir;
+  QFile file(dir.filePath("data.csv"));
+  ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+  file.write("x,y\n");
+  for (int i = 0; i < 10; ++i) file.write(QString("%1,%2\n").arg(i).arg(2 * i).toUtf8());
+  file.close();
+  MainWindow window({false, true});
+  config::RunConfig e = window.setupsModel()->experiment();
+  e.dataset = config::DatasetKind::kCsv;
+  e.task = config::Task::kRegression;
+  e.model = config::ModelKind::kLinear;
+  e.target = "y";
+  e.data_path = file.fileName().toStdString();
+  window.setupsModel()->reset(e, {setup("2x3", 2, 3)});
+  ExperimentForm* form = window.setupsPanel()->experimentForm();
+  ASSERT_TRUE(test::waitFor([&] { return form->dataSizes().has_value(); }));
+  EXPECT_EQ(form->dataSizes()->train, 10);
+  const SetupPlanModel* plan = window.equivalentPanel()->planModel();
+  ASSERT_EQ(plan->rowCount(), 1);
+  EXPECT_EQ(plan->index(0, SetupPlanModel::kStepsPerEpoch).data().toLongLong(), 2);
+  EXPECT_EQ(plan->index(0, SetupPlanModel::kRepeated).data().toLongLong(), 2);
+  EXPECT_FALSE(plan->index(0, SetupPlanModel::kNotes).data().toString().contains("known once"));
 }
 
 }  // namespace

@@ -162,6 +162,13 @@ TEST_F(LossChartTest, HoverShowsEachRunsValuesAtTheCursor) {
   EXPECT_NEAR(step, 50000, 5000) << line.toStdString();
   EXPECT_TRUE(line.contains(QString("%1 samples").arg(step * 64))) << line.toStdString();
   EXPECT_TRUE(chart->describeAt(plot.topLeft() - QPointF(5, 5)).isEmpty());
+  EXPECT_FALSE(text.contains("(ended)")) << text.toStdString();
+  // Past run 2's last step (50,000) it shows that point, and says the run ended there.
+  const QString late =
+      chart->describeAt(QPointF(plot.left() + plot.width() * 0.9, plot.center().y()));
+  const QString run2 = late.split('\n').filter("2x64:").value(0);
+  EXPECT_TRUE(run2.contains("step 50000") && run2.endsWith(" (ended)")) << late.toStdString();
+  EXPECT_FALSE(late.split('\n').filter("1x64:").value(0).contains("(ended)")) << late.toStdString();
 }
 
 TEST(LossChartPalette, TwentyRunsGetTwentyColoursThatStayApart) {
@@ -199,6 +206,25 @@ TEST_F(LossChartTest, ZoomRedecimatesTheVisibleRange) {
   chart->resetZoom();
   EXPECT_FALSE(chart->isZoomed());
   EXPECT_NEAR(chart->xRange().second, 100000, 1);
+}
+
+// Zooming out with the wheel or panning stops at the data: no negative samples seen, nothing past
+// the last point; zoomed out to the whole data is no zoom.
+TEST_F(LossChartTest, WheelZoomAndPanStayOnTheData) {
+  chart->setXAxis(analysis::Axis::kSamples);
+  chart->redrawNow();
+  const QRectF plot = chart->chart()->plotArea();
+  chart->zoomAt(0.25, 1, plot.center());  // in
+  ASSERT_TRUE(chart->isZoomed());
+  chart->panPixels(QPointF(plot.width() * 4, 0));  // far to the left of the first point
+  EXPECT_GE(chart->xRange().first, 64 - 1e-6);     // the first step's samples
+  chart->zoomAt(1.25, 1, QPointF(plot.left() + 2, plot.center().y()));  // out at the left edge
+  EXPECT_GE(chart->xRange().first, 64 - 1e-6);
+  chart->panPixels(QPointF(-plot.width() * 8, 0));
+  EXPECT_LE(chart->xRange().second, 100000.0 * 64 + 1e-6);  // both runs end at 6.4 M
+  for (int i = 0; i < 10; ++i) chart->zoomAt(1.25, 1, plot.center());
+  EXPECT_FALSE(chart->isZoomed());
+  EXPECT_GE(chart->xRange().first, 0);
 }
 
 TEST_F(LossChartTest, AxisChoiceChangesTheRange) {

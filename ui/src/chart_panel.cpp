@@ -251,6 +251,9 @@ void ChartPanel::setXAxis(analysis::Axis kind) {
 void ChartPanel::setSmoothing(double beta) { smoothing_->setValue(beta); }
 void ChartPanel::setLogY(bool on) { logY_->setChecked(on); }
 void ChartPanel::setShowRanks(bool on) { ranks_->setChecked(on); }
-void ChartPanel::setStatusText(const QString& text) { status_->setText(text); }
+void ChartPanel::setStatusText(const QString& text, const QString& toolTip) {
+  status_->setText(text);
+  status_->setToolTip(toolTip.isEmpty() ? text : toolTip);
+}
 
 }  // namespace parity::ui

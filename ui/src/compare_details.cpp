@@ -76,6 +76,14 @@ void ComparePanel::showDetails(int row) {
   QString text = QString("<b>#%1 %2: %3</b> — %4")
                      .arg(r.id)
                      .arg(html(r.label), html(analysis::to_string(r.verdict)), html(r.summary));
+  const QString other = otherExperiment_.value(r.id);
+  if (!other.isEmpty()) {
+    text += "<p style=\"color:#c62828\"><b>" + tr("Another experiment:") + "</b> " +
+            other.toHtmlEscaped() + ". " +
+            tr("Its curve differs for that before anything below: compare it with a reference "
+               "of the same data and model.") +
+            "</p>";
+  }
   auto list = [&](const QString& title, const std::vector<analysis::Reason>& reasons) {
     if (reasons.empty()) return;
     text += "<p>" + title + "</p><ul>";
@@ -160,6 +168,13 @@ QString ComparePanel::statusText() const {
     different += r.verdict == analysis::Verdict::kDifferent ? 1 : 0;
   // The newest Prove first, as what the user just asked for, then the comparison's summary.
   QStringList parts;
+  if (!otherExperiment_.isEmpty()) {
+    QStringList ids;
+    for (const auto& r : comparison_.rows)
+      if (otherExperiment_.contains(r.id)) ids << QString("#%1").arg(r.id);
+    parts << tr("%1 trained another experiment than the reference (its data or model)")
+                 .arg(ids.join(", "));
+  }
   for (int i = queuedProofs_.size() - 1; i >= 0; --i) parts << proofNote(queuedProofs_[i]);
   parts << tr("%1 run(s) compared, %2 different; noise floor from %3")
                .arg(std::max(0, static_cast<int>(comparison_.rows.size()) - 1))

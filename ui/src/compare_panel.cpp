@@ -3,6 +3,7 @@
 #include <parity/ui/compare_panel.h>
 #include <parity/ui/database_client.h>
 #include <parity/ui/elided_label.h>
+#include <parity/ui/experiment_match.h>
 #include <parity/ui/runs_model.h>
 
 #include <QComboBox>
@@ -185,6 +186,20 @@ void ComparePanel::proveSelected() {
   emit proveRequested(referenceId(), comparison_.rows[row].id);
 }
 
+// The runs compared with a reference of another experiment: their curves differ for that
+// before any batch or lr cause the verdict may name.
+void ComparePanel::noteOtherExperiments() {
+  otherExperiment_.clear();
+  const storage::RunRow* reference = runs_->runById(comparison_.reference_id);
+  if (!reference) return;
+  for (const analysis::RunComparison& r : comparison_.rows) {
+    const storage::RunRow* run = runs_->runById(r.id);
+    if (!run || r.id == reference->id) continue;
+    const QString difference = experimentDifference(*run, *reference);
+    if (!difference.isEmpty()) otherExperiment_.insert(r.id, difference);
+  }
+}
+
 qint64 ComparePanel::referenceId() const { return reference_->currentData().toLongLong(); }
 
 void ComparePanel::refillReferences() {
@@ -215,12 +230,14 @@ void ComparePanel::show(const analysis::Comparison& c) {
   const QTableWidgetItem* current = verdicts_->item(verdicts_->currentRow(), 0);
   const qint64 selected = current ? current->data(Qt::UserRole).toLongLong() : 0;
   verdicts_->setRowCount(static_cast<int>(c.rows.size()));
+  noteOtherExperiments();
   for (int row = 0; row < static_cast<int>(c.rows.size()); ++row) {
     const analysis::RunComparison& r = c.rows[row];
     const bool reference = r.verdict == analysis::Verdict::kReference;
-    const QString why = r.verdict == analysis::Verdict::kDifferent
-                            ? joinReasons(r.reasons)
-                            : QString::fromStdString(r.summary);
+    QString why = r.verdict == analysis::Verdict::kDifferent ? joinReasons(r.reasons)
+                                                             : QString::fromStdString(r.summary);
+    const QString other = otherExperiment_.value(r.id);
+    if (!other.isEmpty()) why = tr("Another experiment (%1); %2").arg(other, why);
     // A run that shared the cores with another measured less than it would alone: say so, as
     // the runs table does.
     const storage::RunRow* stored = runs_->runById(r.id);
@@ -253,6 +270,7 @@ void ComparePanel::show(const analysis::Comparison& c) {
         item->setToolTip(QString::fromStdString(r.summary) +
                          (r.info.empty() ? QString() : "\n" + joinReasons(r.info)));
       }
+      if (col == kWhyColumn && !other.isEmpty()) item->setForeground(QColor(0xc6, 0x28, 0x28));
       if (col == 1) {
         item->setForeground(r.verdict == analysis::Verdict::kEquivalent  ? QColor(0x2e, 0x7d, 0x32)
                             : r.verdict == analysis::Verdict::kDifferent ? QColor(0xc6, 0x28, 0x28)

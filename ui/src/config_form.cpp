@@ -1,7 +1,9 @@
 #include <parity/ui/config_form.h>
 
+#include <QAbstractButton>
 #include <QFormLayout>
 #include <QLabel>
+#include <QRegularExpression>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -53,7 +55,11 @@ void ConfigForm::addField(const QString& field, const QString& label, QWidget* e
   labelWidget->setBuddy(editor);
   if (!toolTip.isEmpty()) labelWidget->setToolTip(toolTip);
   form_->addRow(labelWidget, row);
-  fields_.insert(field, Field{row, editor, message});
+  auto* button = qobject_cast<QAbstractButton*>(editor);  // a check box says its own label
+  QString plain = label.isEmpty() && button ? button->text() : label;
+  plain.remove('&');
+  if (plain.endsWith(':')) plain.chop(1);
+  fields_.insert(field, Field{row, editor, message, plain});
   for (const QString& a : aliases) alias_.insert(a, field);
 }
 
@@ -76,9 +82,9 @@ QStringList ConfigForm::showIssues(const std::vector<config::ConfigIssue>& issue
     field = alias_.value(field, field);
     // A hidden row's message would be seen by no one: it goes to the panel's summary instead.
     if (fields_.contains(field) && !fields_.value(field).hidden) {
-      byField[field] << QString::fromStdString(issue.message);
+      byField[field] << inFormWords(issue.message);
     } else {
-      unplaced << QString::fromStdString(issue.message);
+      unplaced << inFormWords(issue.message);
     }
   }
   for (auto it = fields_.begin(); it != fields_.end(); ++it) {
@@ -87,6 +93,36 @@ QStringList ConfigForm::showIssues(const std::vector<config::ConfigIssue>& issue
     it->message->setVisible(!messages.isEmpty());
   }
   return unplaced;
+}
+
+QString ConfigForm::inFormWords(const std::string& message) const {
+  QString text = QString::fromStdString(message);
+  // check()'s "data_path: \"\" is not allowed; ..." names the config key: the form names its
+  // label, and an empty value is just what is missing.
+  const qsizetype colon = text.indexOf(": ");
+  const auto named = fields_.constFind(text.left(colon));  // an alias is another key: kept
+  if (colon > 0 && named != fields_.constEnd()) {
+    const QString empty = QStringLiteral("\"\" is not allowed; ");
+    text = text.mid(colon + 2).startsWith(empty)
+               ? text.mid(colon + 2 + empty.size())
+               : (named->label.isEmpty() ? text.left(colon) : named->label) + text.mid(colon);
+  }
+  static const QRegularExpression kHint(R"( ?\(--[a-z-]+(?: [A-Z][A-Za-z.]*)?\))");
+  text.remove(kHint);
+  static const QRegularExpression kFlag(R"(--([a-z][a-z-]*))");
+  QString out;
+  qsizetype at = 0;
+  for (auto it = kFlag.globalMatch(text); it.hasNext();) {
+    const QRegularExpressionMatch m = it.next();
+    QString field = m.captured(1).replace('-', '_');
+    if (field == "data") field = "data_path";  // the command line's one short name
+    field = alias_.value(field, field);
+    const auto f = fields_.constFind(field);
+    out +=
+        text.mid(at, m.capturedStart() - at) + (f == fields_.constEnd() ? m.captured() : f->label);
+    at = m.capturedEnd();
+  }
+  return out + text.mid(at);
 }
 
 QString ConfigForm::issueText(const QString& field) const {

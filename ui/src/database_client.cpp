@@ -11,6 +11,7 @@ DatabaseClient::DatabaseClient(QObject* parent) : QObject(parent), worker_(new D
     emit databaseOpened(path);
   });
   connect(worker_, &DatabaseWorker::databaseFailed, this, &DatabaseClient::databaseFailed);
+  connect(worker_, &DatabaseWorker::shownChoicesRead, this, &DatabaseClient::shownChoicesRead);
   connect(worker_, &DatabaseWorker::runsListed, this, &DatabaseClient::runsListed);
   connect(worker_, &DatabaseWorker::runsChanged, this, &DatabaseClient::runsChanged);
   connect(worker_, &DatabaseWorker::pollFailed, this, &DatabaseClient::pollFailed);
@@ -59,6 +60,10 @@ void DatabaseClient::setNotes(qint64 runId, const QString& notes) {
 
 void DatabaseClient::deleteRun(qint64 runId) {
   post([w = worker_, runId] { w->deleteRun(runId); });
+}
+
+void DatabaseClient::setShownChoices(const QList<qint64>& runIds, bool shown) {
+  post([w = worker_, runIds, shown] { w->setShownChoices(runIds, shown); });
 }
 
 void DatabaseClient::markIfActive(qint64 runId, storage::RunStatus status, const QString& error) {

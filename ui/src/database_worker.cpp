@@ -45,6 +45,13 @@ void DatabaseWorker::openDatabase(const QString& path, int pollMs) {
   }
   poller_ = std::make_unique<RunsPoller>(*db_);
   emit databaseOpened(path);
+  ShownChoices choices;
+  try {
+    for (const auto& [id, shown] : db_->shown_choices()) choices.insert(id, shown);
+  } catch (const std::exception& e) {
+    emit pollFailed(QString::fromStdString(e.what()));  // the newest runs are drawn instead
+  }
+  emit shownChoicesRead(choices);
   if (viewOnly) {
     emit operationFailed(
         tr("Opening %1").arg(path),
@@ -132,6 +139,15 @@ void DatabaseWorker::deleteRun(qint64 runId) {
     listRuns();
   } catch (const std::exception& e) {
     emit operationFailed(tr("Deleting run %1").arg(runId), QString::fromStdString(e.what()));
+  }
+}
+
+void DatabaseWorker::setShownChoices(const QList<qint64>& runIds, bool shown) {
+  if (!db_ || db_->read_only()) return;
+  try {
+    db_->set_shown_choices(toIds(runIds), shown);
+  } catch (const std::exception& e) {
+    emit operationFailed(tr("Keeping which runs are drawn"), QString::fromStdString(e.what()));
   }
 }
 

@@ -106,6 +106,12 @@ void EquivalentBatchPanel::setReferenceBatch(int64_t batch) {
   referenceBox_->setCurrentText(QString::number(batch));
 }
 
+void EquivalentBatchPanel::setCountedTrainSize(std::optional<int64_t> trainSize) {
+  if (trainSize == countedTrainSize_) return;
+  countedTrainSize_ = trainSize;
+  update();
+}
+
 void EquivalentBatchPanel::update() {
   const int64_t ref = referenceBatch();
   std::vector<int64_t> batches = {256, 128, 64, 32};
@@ -114,7 +120,7 @@ void EquivalentBatchPanel::update() {
   const auto configs = setups_->configs();
   reference_->setSetupShapes(configs);
   reference_->setReferences(batches, ref);
-  plan_->setSetups(configs, ref);
+  plan_->setSetups(configs, ref, countedTrainSize_);
 }
 
 }  // namespace parity::ui

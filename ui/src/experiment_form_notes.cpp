@@ -53,7 +53,7 @@ void ExperimentForm::refreshDerived() {
 
 void ExperimentForm::refreshDataSizes(const config::RunConfig& c) {
   if (auto known = config::known_data_sizes(c)) {
-    sizes_ = *known;
+    setDataSizes(known);
     sizesKey_.clear();
     setDataProblem({});
     countingKey_.clear();  // a count still running for other data is not shown
@@ -66,7 +66,7 @@ void ExperimentForm::refreshDataSizes(const config::RunConfig& c) {
     if (key == sizesKey_) return;
     sizesKey_ = key;
     if (c.data_path.empty()) {
-      sizes_.reset();
+      setDataSizes(std::nullopt);
       countingKey_.clear();
       setDataProblem({});  // the config check asks for the data
       dataSizes_->setStyleSheet(kNoteStyle);
@@ -75,7 +75,7 @@ void ExperimentForm::refreshDataSizes(const config::RunConfig& c) {
     }
     // Counted on a pool thread: a multi-GB CSV must not freeze the form. The result is shown
     // only if it is still what the editors say (dataCounted compares the key).
-    sizes_.reset();
+    setDataSizes(std::nullopt);
     countingKey_ = key;
     dataSizes_->setStyleSheet(kNoteStyle);
     dataSizes_->setText(tr("counting the samples of %1…")
@@ -106,7 +106,7 @@ void ExperimentForm::dataCounted(const QString& key, const std::optional<config:
                                  const QString& error) {
   if (key != countingKey_) return;  // the editors moved on; a later count is on its way
   countingKey_.clear();
-  sizes_ = sizes;
+  setDataSizes(sizes);
   setDataProblem(sizes_ ? QString() : error);
   if (!sizes_) {
     // The reason is under Data, where the cause is; this row only says that nothing was counted.
@@ -164,6 +164,15 @@ void ExperimentForm::setDataProblem(const QString& problem) {
   if (problem == dataProblem_) return;
   dataProblem_ = problem;
   emit dataProblemChanged();
+}
+
+void ExperimentForm::setDataSizes(const std::optional<config::DataSizes>& sizes) {
+  const auto same = [](const config::DataSizes& a, const config::DataSizes& b) {
+    return a.train == b.train && a.test == b.test && a.source == b.source;
+  };
+  if (sizes.has_value() == sizes_.has_value() && (!sizes || same(*sizes, *sizes_))) return;
+  sizes_ = sizes;
+  emit dataSizesChanged();
 }
 
 void ExperimentForm::refreshModelInfo(const config::RunConfig& c) {

@@ -68,6 +68,25 @@ analysis::Axis LossChart::xAxis() const { return d_->xKind_; }
 double LossChart::smoothing() const { return d_->beta_; }
 bool LossChart::logY() const { return d_->logY_; }
 bool LossChart::showRanks() const { return d_->showRanks_; }
+void LossChart::keepZoomOnData() {
+  const auto [lo, hi] = dataXExtent();
+  if (!d_->zoomX_ || !(lo < hi)) return;
+  auto [x0, x1] = *d_->zoomX_;
+  if (x1 - x0 >= hi - lo) {
+    d_->zoomX_.reset();  // zoomed out to the whole data or more: no zoom
+    return;
+  }
+  if (x0 < lo) {
+    x1 += lo - x0;
+    x0 = lo;
+  }
+  if (x1 > hi) {
+    x0 -= x1 - hi;
+    x1 = hi;
+  }
+  d_->zoomX_ = std::make_pair(x0, x1);
+}
+
 bool LossChart::isZoomed() const { return d_->zoomX_.has_value() || d_->zoomY_.has_value(); }
 bool LossChart::accelerated() const { return d_->accelerated_; }
 void LossChart::setPointBudget(int points) { d_->pointBudget_ = points > 0 ? points : (1 << 30); }

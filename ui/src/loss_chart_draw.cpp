@@ -366,12 +366,15 @@ QString LossChart::describeAt(const QPointF& chartPixel) const {
     auto it = std::lower_bound(xs.begin(), xs.end(), x);
     std::size_t i = static_cast<std::size_t>(it - xs.begin());
     if (i == xs.size() || (i > 0 && x - xs[i - 1] < xs[i] - x)) --i;
-    lines << tr("%1: step %2 · %3 samples · loss %4 · lr %5")
-                 .arg(rs.main->name())
-                 .arg(static_cast<qint64>(s->step[i]))
-                 .arg(static_cast<qint64>(s->samples[i]))
-                 .arg(s->raw.y[i], 0, 'g', 5)
-                 .arg(s->lr[i], 0, 'g', 4);
+    QString line = tr("%1: step %2 · %3 samples · loss %4 · lr %5")
+                       .arg(rs.main->name())
+                       .arg(static_cast<qint64>(s->step[i]))
+                       .arg(static_cast<qint64>(s->samples[i]))
+                       .arg(s->raw.y[i], 0, 'g', 5)
+                       .arg(s->lr[i], 0, 'g', 4);
+    // Past a run's last point the line is that point, not a value at x: say the run ended.
+    if (x > xs.back() && !storage::is_active(rs.info.status)) line += tr(" (ended)");
+    lines << line;
   }
   if (lines.isEmpty()) return {};
   const QString where = QCoreApplication::translate(analysis::kAxisTrContext, axis.title);
@@ -412,6 +415,7 @@ void LossChart::panPixels(const QPointF& delta) {
     d_->zoomY_ =
         std::make_pair(toValueY(plot.bottom() - delta.y()), toValueY(plot.top() - delta.y()));
   }
+  keepZoomOnData();
   redrawNow();
 }
 
@@ -428,6 +432,7 @@ void LossChart::zoomAt(double factorX, double factorY, const QPointF& pixel) {
     const double bottom = pixel.y() + (plot.bottom() - pixel.y()) * factorY;
     d_->zoomY_ = std::make_pair(toValueY(bottom), toValueY(top));
   }
+  keepZoomOnData();
   redrawNow();
 }
 

@@ -5,6 +5,7 @@
 #include <parity/ui/database_client.h>
 #include <parity/ui/equivalent_batch_panel.h>
 #include <parity/ui/error_advice.h>
+#include <parity/ui/experiment_form.h>
 #include <parity/ui/loss_chart.h>
 #include <parity/ui/main_window.h>
 #include <parity/ui/run_launcher.h>
@@ -136,6 +137,8 @@ void MainWindow::connectPlumbing() {
             advice.problem = tr("The database %1 could not be opened: %2").arg(path, message);
             showProblem(this, tr("Database"), advice);
           });
+  connect(db_, &DatabaseClient::shownChoicesRead, runs_, &RunsModel::setShownChoices);
+  connect(runs_, &RunsModel::shownChosen, db_, &DatabaseClient::setShownChoices);
   connect(db_, &DatabaseClient::runsListed, this, &MainWindow::onRunsListed);
   connect(db_, &DatabaseClient::runsChanged, this,
           [this](const RunRows& changed, const QList<qint64>& removed) {
@@ -154,6 +157,15 @@ void MainWindow::connectPlumbing() {
   });
 
   connect(setupsPanel_, &SetupsPanel::launchRequested, this, &MainWindow::launch);
+  // The Equivalent batch table plans a csv's setups with the rows the Experiment tab counted.
+  ExperimentForm* experiment = setupsPanel_->experimentForm();
+  const auto countedRows = [this, experiment] {
+    const auto sizes = experiment->dataSizes();
+    equivalentPanel_->setCountedTrainSize(sizes ? std::optional<int64_t>(sizes->train)
+                                                : std::nullopt);
+  };
+  connect(experiment, &ExperimentForm::dataSizesChanged, this, countedRows);
+  countedRows();
   connect(setupsPanel_->concurrencyBox(), &QSpinBox::valueChanged, launcher_,
           &RunLauncher::setMaxConcurrent);
   launcher_->setMaxConcurrent(setupsPanel_->concurrencyBox()->value());
@@ -287,9 +299,28 @@ void MainWindow::updateStatus() {
   const int running = launcher_->running();
   const int waiting = launcher_->outstanding() - running;
   QString text = tr("%n run(s) drawn", nullptr, static_cast<int>(runs_->shownRuns().size()));
+  // Runs left off the chart are said, never silently unchecked (a reopened database draws only
+  // the newest runs and those the user chose); the tooltip names them.
+  const QList<qint64> hidden = runs_->hiddenRuns();
+  QString tip;
+  if (!hidden.isEmpty()) {
+    text += tr(", %n hidden", nullptr, static_cast<int>(hidden.size()));
+    QStringList names;
+    for (qint64 id : hidden) {
+      const auto* r = runs_->runById(id);
+      if (names.size() == 20) {
+        names << tr("and %n more", nullptr, static_cast<int>(hidden.size()) - 20);
+        break;
+      }
+      names << tr("#%1 %2").arg(id).arg(r ? QString::fromStdString(r->label) : QString());
+    }
+    tip = tr("Not drawn: %1.\nCheck a run in the Runs table (or right-click it: Show on chart) to "
+             "draw it; the choice is kept with the database.")
+              .arg(names.join(", "));
+  }
   if (running > 0) text += tr(" · %n running", nullptr, running);
   if (waiting > 0) text += tr(" · %n queued", nullptr, waiting);
-  chartPanel_->setStatusText(text);
+  chartPanel_->setStatusText(text, tip);
   stopAll_->setEnabled(launcher_->outstanding() > 0);
 }
 

@@ -120,11 +120,7 @@ void RunsModel::apply(const std::vector<storage::RunRow>& runs, const QList<qint
       }
       shownChanged = true;
     } else {
-      std::vector<qint64> ids;
-      for (const auto& r : runs_) ids.push_back(r.id);
-      std::sort(ids.begin(), ids.end());
-      const int skip = std::max(0, static_cast<int>(ids.size()) - initialShown_);
-      for (std::size_t i = skip; i < ids.size(); ++i) shown_.insert(ids[i]);
+      showAtFirstListing();
       shownChanged = true;
     }
   }
@@ -141,6 +137,7 @@ void RunsModel::clear() {
   globalBatch_.clear();
   const bool hadShown = !shown_.isEmpty();
   shown_.clear();
+  choices_.clear();
   listedOnce_ = false;
   endResetModel();
   if (hadShown) emit shownRunsChanged();
@@ -161,26 +158,6 @@ const storage::RunRow* RunsModel::run(int row) const {
 const storage::RunRow* RunsModel::runById(qint64 id) const { return run(rowOf(id)); }
 
 int RunsModel::rowOf(qint64 id) const { return rowById_.value(id, -1); }
-
-QList<qint64> RunsModel::shownRuns() const {
-  QList<qint64> ids;
-  for (const auto& r : runs_) {
-    if (shown_.contains(r.id)) ids.append(r.id);
-  }
-  return ids;
-}
-
-void RunsModel::setShown(qint64 id, bool shown) {
-  const int row = rowOf(id);
-  if (row < 0 || shown_.contains(id) == shown) return;
-  if (shown) {
-    shown_.insert(id);
-  } else {
-    shown_.remove(id);
-  }
-  emit dataChanged(index(row, kLabel), index(row, kLabel), {Qt::CheckStateRole});
-  emit shownRunsChanged();
-}
 
 QString RunsModel::formatDuration(double seconds) {
   if (!(seconds >= 0) || !std::isfinite(seconds)) return {};

@@ -155,9 +155,7 @@ void RunsPanel::editNotes() {
   if (ok) model_->setData(model_->index(row, RunsModel::kNotes), notes);
 }
 
-void RunsPanel::setShownForSelection(bool shown) {
-  for (qint64 id : selectedRunIds()) model_->setShown(id, shown);
-}
+void RunsPanel::setShownForSelection(bool shown) { model_->setShown(selectedRunIds(), shown); }
 
 void RunsPanel::showMenu(const QPoint& pos) {
   updateActions();

@@ -17,8 +17,8 @@ QString formatLr(double lr) { return QString::number(lr, 'g', 6); }
 
 SetupPlanModel::SetupPlanModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void SetupPlanModel::setSetups(const std::vector<config::RunConfig>& setups,
-                               int64_t referenceBatch) {
+void SetupPlanModel::setSetups(const std::vector<config::RunConfig>& setups, int64_t referenceBatch,
+                               std::optional<int64_t> trainSize) {
   beginResetModel();
   reference_ = referenceBatch;
   rows_.clear();
@@ -26,14 +26,16 @@ void SetupPlanModel::setSetups(const std::vector<config::RunConfig>& setups,
     Row r;
     r.config = c;
     try {
-      if (auto n = config::known_train_size(c)) {
+      if (auto n = config::known_train_size(c) ? config::known_train_size(c) : trainSize) {
         r.plan = config::plan_setup(c, *n);
         r.planned = true;
       } else {
         r.plan.global_batch = config::global_batch_size(c);
         r.plan.effective_lr = config::effective_lr(c);
         r.plan.scheduler_steps_per_optimizer_step = config::scheduler_steps_per_optimizer_step(c);
-        r.planError = tr("Steps per epoch depend on the CSV file's length, known once it is read");
+        r.planError =
+            tr("Steps per epoch depend on the data file's length, known once the "
+               "Experiment tab has counted its rows");
       }
     } catch (const std::exception& e) {
       r.planError = QString::fromStdString(e.what());

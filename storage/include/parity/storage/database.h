@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -148,7 +149,7 @@ std::string launcher_gone_message(int64_t step);
 
 class Database {
  public:
-  static constexpr int kSchemaVersion = 5;
+  static constexpr int kSchemaVersion = 6;
 
   /// Opens (creating folders and file as needed) and migrates. Throws StorageError naming the path
   /// when the folder cannot be created, the file is not a database (or an SQLite file of another
@@ -234,6 +235,15 @@ class Database {
   void set_origin(int64_t run_id, const std::string& origin, const std::string& source_path);
   /// Replaces a run's facts (RunFacts JSON) and its config_json (as the facts now imply).
   void set_facts(int64_t run_id, const std::string& facts_json, const std::string& config_json);
+
+  // The window's chart: which runs the user chose to draw (schema 6).
+
+  /// Records that the user chose to draw (`shown`) or hide each of `run_ids`, in one
+  /// transaction; ids of runs that no longer exist are skipped. Throws StorageError.
+  void set_shown_choices(const std::vector<int64_t>& run_ids, bool shown);
+  /// Each run's recorded choice (run id -> shown); runs the user never chose for are absent.
+  /// Empty for a database older than schema 6 (opened read-only).
+  std::map<int64_t, bool> shown_choices() const;
 
   // Steps and evals. Each append is one transaction; updates runs.steps_done for global rows.
   void append_steps(const std::vector<StepRow>& rows);

@@ -39,7 +39,8 @@ class ChartPanel : public QWidget {
   void setLogY(bool on);
   void setShowRanks(bool on);
   /// A line under the controls (e.g. "3 runs drawn, 120k points").
-  void setStatusText(const QString& text);
+  /// The line beside the chart's actions (runs drawn, hidden, running); `toolTip` says more.
+  void setStatusText(const QString& text, const QString& toolTip = {});
 
   /// The export button's menu is filled by the window.
   QToolButton* exportButton() const { return export_; }

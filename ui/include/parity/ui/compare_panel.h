@@ -10,6 +10,7 @@
 #include <parity/analysis/verdict.h>
 #include <parity/ui/database_worker.h>
 
+#include <QHash>
 #include <QWidget>
 #include <utility>
 
@@ -74,6 +75,7 @@ class ComparePanel : public QWidget {
   void showDetails(int row);
   void updateProveButton();
   QString proofCell(qint64 runId) const;
+  void noteOtherExperiments();
   QString proofTooltip(qint64 runId) const;
   bool awaitsProof(qint64 runId) const;
   QString proofNote(const QueuedProof& queued) const;
@@ -101,6 +103,9 @@ class ComparePanel : public QWidget {
   RunProofs proofs_;
   RunProofs incomingProofs_;
   QList<QueuedProof> queuedProofs_;  ///< what each Prove of this session queued, oldest first
+  /// Each compared run whose experiment (data, model) is not the reference's, with how
+  /// (experimentDifference): said before any other cause.
+  QHash<qint64, QString> otherExperiment_;
   int request_ = 0;
 };
 

@@ -38,11 +38,15 @@ class ConfigForm : public QWidget {
   explicit ConfigForm(QWidget* parent = nullptr);
 
   /// Shows each issue under its field; returns the messages of issues with no field here, or
-  /// whose field is hidden.
+  /// whose field is hidden. Messages are in the form's words (inFormWords).
   QStringList showIssues(const std::vector<config::ConfigIssue>& issues);
   /// The inline message under a field (empty when none); for tests.
   QString issueText(const QString& field) const;
   QWidget* editor(const QString& field) const;
+  /// A check() message as the form says it: the command line's hints ("(--data FILE)") left
+  /// out, since the message sits under the field, and a flag named in the text ("for --model
+  /// torchscript") called by the label of its field here ("for Model torchscript").
+  QString inFormWords(const std::string& message) const;
 
  signals:
   /// The user changed a value.
@@ -67,6 +71,7 @@ class ConfigForm : public QWidget {
     QWidget* row = nullptr;
     QWidget* editor = nullptr;
     QLabel* message = nullptr;
+    QString label;        ///< as the form shows it, without mnemonic or colon
     bool hidden = false;  ///< hidden by setFieldVisible (the field does not apply)
   };
   QHash<QString, Field> fields_;

@@ -34,6 +34,8 @@ class DatabaseClient : public QObject {
   void renameRun(qint64 runId, const QString& label);
   void setNotes(qint64 runId, const QString& notes);
   void deleteRun(qint64 runId);
+  /// Keeps the user's choice to draw or hide runs with the database (DatabaseWorker).
+  void setShownChoices(const QList<qint64>& runIds, bool shown);
   void markIfActive(qint64 runId, storage::RunStatus status, const QString& error);
   void exportCurves(const QString& path, const QList<qint64>& runIds, bool includeRanks);
   void exportRuns(const QString& path, const QList<qint64>& runIds);
@@ -47,6 +49,7 @@ class DatabaseClient : public QObject {
   void proveFailed(int requestId, const QString& message);
   void compared(int requestId, const parity::analysis::Comparison& comparison);
   void databaseOpened(const QString& path);
+  void shownChoicesRead(const parity::ui::ShownChoices& choices);
   void databaseFailed(const QString& path, const QString& message);
   void runsListed(const parity::ui::RunRows& runs);
   void runsChanged(const parity::ui::RunRows& changed, const QList<qint64>& removed);

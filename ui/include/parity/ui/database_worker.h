@@ -11,6 +11,7 @@
 #include <parity/stored_runs/proofs.h>
 #include <parity/ui/runs_poller.h>
 
+#include <QHash>
 #include <QList>
 #include <QMetaType>
 #include <QObject>
@@ -25,6 +26,9 @@ class QTimer;
 namespace parity::ui {
 
 using RunRows = std::vector<storage::RunRow>;
+/// The runs the user chose to draw (true) or hide on the chart, by run id
+/// (Database::shown_choices).
+using ShownChoices = QHash<qint64, bool>;
 /// The recorded counterfactuals of each compared run (by run id), as they read now.
 using RunProofs = std::map<int64_t, std::vector<stored_runs::StoredProof>>;
 
@@ -55,6 +59,9 @@ class DatabaseWorker : public QObject {
   void renameRun(qint64 runId, const QString& label);
   void setNotes(qint64 runId, const QString& notes);
   void deleteRun(qint64 runId);
+  /// Keeps the user's choice to draw or hide runs with the database. A read-only database keeps
+  /// nothing (the choice lasts the session); a failure is an operationFailed.
+  void setShownChoices(const QList<qint64>& runIds, bool shown);
   /// Marks a run that is still queued or running (the process died before saying so).
   void markIfActive(qint64 runId, storage::RunStatus status, const QString& error);
   void exportCurves(const QString& path, const QList<qint64>& runIds, bool includeRanks);
@@ -72,6 +79,8 @@ class DatabaseWorker : public QObject {
   void proofQueued(int requestId, const parity::ui::QueuedProof& queued);
   void proveFailed(int requestId, const QString& message);
   void databaseOpened(const QString& path);
+  /// The user's choices kept with the database just opened; comes before its first runsListed.
+  void shownChoicesRead(const parity::ui::ShownChoices& choices);
   void databaseFailed(const QString& path, const QString& message);
   void runsListed(const parity::ui::RunRows& runs);
   /// Runs new or changed since the previous poll, and the ids of runs deleted.

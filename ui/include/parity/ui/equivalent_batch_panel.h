@@ -4,6 +4,7 @@
 /// Thread affinity: UI thread.
 
 #include <QWidget>
+#include <optional>
 
 class QComboBox;
 class QLabel;
@@ -24,6 +25,9 @@ class EquivalentBatchPanel : public QWidget {
   /// and is marked beside the field.
   int64_t referenceBatch() const;
   void setReferenceBatch(int64_t batch);
+  /// The training set's size as the Experiment tab counted it (a csv's rows), for the setups
+  /// whose size is not known without reading their data; nullopt while it is not counted.
+  void setCountedTrainSize(std::optional<int64_t> trainSize);
   SetupPlanModel* planModel() const { return plan_; }
   ReferenceBatchModel* referenceModel() const { return reference_; }
 
@@ -41,6 +45,7 @@ class EquivalentBatchPanel : public QWidget {
   QTableView* planView_;
   QLabel* referenceError_;
   int64_t referenceBatch_ = 256;  ///< the last valid reference typed or chosen
+  std::optional<int64_t> countedTrainSize_;
 };
 
 }  // namespace parity::ui

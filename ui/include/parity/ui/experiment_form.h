@@ -64,11 +64,15 @@ class ExperimentForm : public ConfigForm {
   /// column not in the csv's header: the engine's message, as `parity-cli plan` gives it); empty
   /// when it can, or while nothing was read. Shown under Data; Launch stays off while it is set.
   QString dataProblem() const { return commandMode() ? QString() : dataProblem_; }
+  /// The data's sizes as last read or known (a csv's rows once counted); nullopt while unknown
+  /// or unreadable. dataSizesChanged says when it changed.
+  std::optional<config::DataSizes> dataSizes() const { return sizes_; }
 
  signals:
   void modelProblemChanged();
   void dataProblemChanged();
   void commandProblemChanged();
+  void dataSizesChanged();
 
  private:
   QWidget* pathRow(QLineEdit* edit, const QString& toolTip, void (ExperimentForm::*browse)());
@@ -91,6 +95,7 @@ class ExperimentForm : public ConfigForm {
   void browseWorkdir();
   void setModelProblem(const QString& problem);
   void setDataProblem(const QString& problem);
+  void setDataSizes(const std::optional<config::DataSizes>& sizes);
   void dataCounted(const QString& key, const std::optional<config::DataSizes>& sizes,
                    const QString& error);
   /// The data's size, the schedule and the model summary after an edit; files are read again

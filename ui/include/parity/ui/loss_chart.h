@@ -166,6 +166,9 @@ class LossChart : public QObject {
   void styleSeries(RunSeries& rs);
   void updateLegendNames();
   std::pair<double, double> dataXExtent() const;
+  /// Keeps a zoomed or panned x range on the data: never before its first x (negative samples
+  /// seen) nor past its last; a range as wide as the data is no x zoom.
+  void keepZoomOnData();
   // redrawNow()'s steps, in order.
   int decimationColumns(double width) const;
   std::pair<double, double> visibleX() const;

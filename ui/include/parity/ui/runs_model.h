@@ -63,10 +63,19 @@ class RunsModel : public QAbstractTableModel {
 
   /// Runs drawn on the chart.
   QList<qint64> shownRuns() const;
+  /// Runs listed but not drawn, in table order: the chart's status counts them.
+  QList<qint64> hiddenRuns() const;
   bool isShown(qint64 id) const { return shown_.contains(id); }
+  /// The user's choice (a check box, Show or Hide): the runs that exist are drawn or hidden and
+  /// shownChosen says so, for the window to keep it with the database.
   void setShown(qint64 id, bool shown);
-  /// How many of the newest runs to show when a database is first listed.
+  void setShown(const QList<qint64>& ids, bool shown);
+  /// How many of the newest runs to show when a database is first listed, for the runs without
+  /// a choice kept with it (setShownChoices).
   void setInitialShown(int count) { initialShown_ = count; }
+  /// The choices kept with the database (run id -> drawn), read when it was opened: its first
+  /// listing follows them, and the newest-runs rule only where the user never chose.
+  void setShownChoices(const QHash<qint64, bool>& choices);
 
   /// For ETA and the live samples/s; tests inject a fixed clock.
   void setClock(std::function<double()> nowSeconds) { now_ = std::move(nowSeconds); }
@@ -81,6 +90,8 @@ class RunsModel : public QAbstractTableModel {
 
  signals:
   void shownRunsChanged();
+  /// The user chose to draw (or hide) these runs; not emitted for runs shown by default.
+  void shownChosen(const QList<qint64>& ids, bool shown);
   /// A label or notes edited in the table; the window writes them to the database.
   void renameRequested(qint64 runId, const QString& label);
   void notesEdited(qint64 runId, const QString& notes);
@@ -89,6 +100,8 @@ class RunsModel : public QAbstractTableModel {
 
  private:
   void apply(const std::vector<storage::RunRow>& runs, const QList<qint64>& removed);
+  /// The first listing's drawn runs: each run's kept choice, else the newest initialShown_.
+  void showAtFirstListing();
   QVariant display(const storage::RunRow& r, int column) const;
   QVariant sortValue(const storage::RunRow& r, int column) const;
   QString setupSummary(const storage::RunRow& r) const;
@@ -101,6 +114,7 @@ class RunsModel : public QAbstractTableModel {
   std::vector<storage::RunRow> runs_;
   QHash<qint64, int> rowById_;
   QSet<qint64> shown_;
+  QHash<qint64, bool> choices_;  ///< kept with the database; applied at its first listing
   mutable QHash<qint64, QString> setupCache_;
   mutable QHash<qint64, QString> sourceCache_;
   mutable QHash<qint64, int64_t> globalBatch_;

@@ -10,6 +10,7 @@
 #include <parity/config/batch_plan.h>
 
 #include <QAbstractTableModel>
+#include <optional>
 #include <vector>
 
 namespace parity::ui {
@@ -34,7 +35,10 @@ class SetupPlanModel : public QAbstractTableModel {
 
   explicit SetupPlanModel(QObject* parent = nullptr);
 
-  void setSetups(const std::vector<config::RunConfig>& setups, int64_t referenceBatch);
+  /// `trainSize` is the training set's size as the Experiment tab counted it from the data's
+  /// files (a csv's rows); it plans the setups whose size is not known without reading them.
+  void setSetups(const std::vector<config::RunConfig>& setups, int64_t referenceBatch,
+                 std::optional<int64_t> trainSize = std::nullopt);
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;

@@ -1,5 +1,13 @@
 #include "db_sink.h"
 
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -9,6 +17,9 @@
 
 namespace parity::cli {
 namespace {
+
+/// 64 KiB: about 15 WAL frames, several times what marking the run's end writes.
+constexpr off_t kReserveBytes = 64 * 1024;
 
 storage::StepWriterOptions writer_options(int64_t run_id, double busy_wait_s) {
   storage::StepWriterOptions o;
@@ -27,6 +38,44 @@ DbSink::DbSink(storage::Database& db, int64_t run_id, ProgressLine* progress, do
       progress_(progress) {
   const storage::SupervisorIdentity self = storage::SupervisorIdentity::current();
   writer_.push([run_id, self](storage::Database& d) { d.claim_run(run_id, self); });
+  make_reserve();
+}
+
+DbSink::~DbSink() { release_reserve(); }
+
+void DbSink::make_reserve() {
+  // Beside the database, hidden, this run's own: on the disk the database's WAL grows on.
+  const auto slash = db_path_.find_last_of('/');
+  const std::string folder = slash == std::string::npos ? "." : db_path_.substr(0, slash);
+  const std::string name = slash == std::string::npos ? db_path_ : db_path_.substr(slash + 1);
+  const std::string prefix = "." + name + ".reserve-";
+  // Reserves of launchers that were killed (their pid gone) are given back first.
+  if (DIR* dir = ::opendir(folder.c_str())) {
+    while (const dirent* e = ::readdir(dir)) {
+      const std::string entry = e->d_name;
+      if (entry.rfind(prefix, 0) != 0) continue;
+      const long pid = std::strtol(entry.c_str() + prefix.size(), nullptr, 10);
+      if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
+        ::unlink((folder + "/" + entry).c_str());
+    }
+    ::closedir(dir);
+  }
+  const std::string path = folder + "/" + prefix + std::to_string(::getpid());
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) return;  // a read-only folder, a full disk already: nothing to give back later
+  const bool made = ::posix_fallocate(fd, 0, kReserveBytes) == 0;
+  ::close(fd);
+  if (made) {
+    reserve_path_ = path;
+  } else {
+    ::unlink(path.c_str());
+  }
+}
+
+void DbSink::release_reserve() {
+  if (reserve_path_.empty()) return;
+  ::unlink(reserve_path_.c_str());
+  reserve_path_.clear();
 }
 
 void DbSink::on_start(const launch::RunStart& start) {
@@ -94,8 +143,10 @@ DbSink::Ending DbSink::finish(launch::RunOutcome outcome, const std::string& mes
   try {
     writer_.flush();
   } catch (const storage::StorageError&) {
+    release_reserve();  // a full disk gets its room back for this one row
     mark_directly(ending, samples_per_s);
   }
+  release_reserve();
   return ending;
 }
 
@@ -103,10 +154,7 @@ void DbSink::mark_directly(const Ending& ending, double samples_per_s) {
   // Until the lock goes, however long: the launcher's last job is its run's end, and a launcher
   // that gave up would leave the row for reconciliation to call "exited unexpectedly". A second
   // Ctrl+C still ends it at once.
-  std::fprintf(stderr,
-               "parity: the database is still locked; waiting for the lock to go to "
-               "record the run as %s\n",
-               std::string(storage::to_string(status_of(ending.outcome))).c_str());
+  bool said = false;
   while (true) {
     try {
       storage::Database db(db_path_);
@@ -118,6 +166,13 @@ void DbSink::mark_directly(const Ending& ending, double samples_per_s) {
             "the run " + std::string(storage::to_string(status_of(ending.outcome))) + " (" +
             ending.message + ") but its row could not be marked: " + e.what());
       }
+    }
+    if (!said) {
+      std::fprintf(stderr,
+                   "parity: the database is still locked; waiting for the lock to go to "
+                   "record the run as %s\n",
+                   std::string(storage::to_string(status_of(ending.outcome))).c_str());
+      said = true;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(250));
   }

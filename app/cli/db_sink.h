@@ -40,8 +40,9 @@ class DbSink : public launch::StepSink {
   };
   /// Commits every queued row, then marks the run with its outcome, message and samples/s
   /// (finals are read back from the stored rows). When the writer could not mark it (a lock held
-  /// past busy_wait_s), the mark is retried on a connection of its own until the lock goes. Throws
-  /// StorageError when the run cannot be marked for another reason.
+  /// past busy_wait_s, a full disk), the mark is retried on a connection of its own, after the
+  /// reserve is given back to the disk, and until a lock goes. Throws StorageError when the run
+  /// cannot be marked for another reason.
   Ending finish(launch::RunOutcome outcome, const std::string& message, double samples_per_s);
 
   const std::optional<launch::StepRecord>& last_step() const { return last_step_; }
@@ -49,14 +50,26 @@ class DbSink : public launch::StepSink {
 
  private:
   void mark_directly(const Ending& ending, double samples_per_s);
+  /// A small file on the database's own disk, made at the start and deleted before the run's end
+  /// is written when writing failed: a disk that filled up during the run then still has room
+  /// for the row that says so (a few WAL frames). `.<database>.reserve-<pid>`, beside the
+  /// database; a killed launcher's is removed by the next one.
+  void make_reserve();
+  void release_reserve();
 
   int64_t run_id_;
   std::string db_path_;
+  std::string reserve_path_;  ///< "" when none could be made
   double busy_wait_s_;
   storage::StepWriter writer_;
   ProgressLine* progress_;
   std::optional<launch::StepRecord> last_step_;
   std::optional<launch::EvalRecord> last_eval_;
+
+ public:
+  ~DbSink() override;
+  DbSink(const DbSink&) = delete;
+  DbSink& operator=(const DbSink&) = delete;
 };
 
 }  // namespace parity::cli

@@ -175,6 +175,29 @@ TEST_F(LossChartTest, HoverShowsEachRunsValuesAtTheCursor) {
   EXPECT_FALSE(late.split('\n').filter("1x64:").value(0).contains("(ended)")) << late.toStdString();
 }
 
+// An imported run whose setup is unknown has no samples seen (0 at every step): on the samples
+// axis it is left off the plot and named by runsOffAxis() (it was a vertical line at 0 that set
+// the x range); on the step axis it is drawn like any run.
+TEST_F(LossChartTest, ARunWithoutSamplesIsOffTheSamplesAxisAndOnTheStepAxis) {
+  std::vector<storage::StepRow> rows = test::syntheticSteps(3, 2000, 0);
+  for (auto& r : rows) r.samples = 0;
+  chart->store().append(3, -1, rows);
+  chart->store().setRanks(3, {-1});
+  chart->setRuns({{1, "1x64", storage::RunStatus::kFinished, 100000},
+                  {2, "2x64", storage::RunStatus::kDiverged, 50000},
+                  {3, "imported", storage::RunStatus::kFinished, 2000}});
+  chart->setXAxis(analysis::Axis::kSamples);
+  chart->redrawNow();
+  EXPECT_EQ(chart->drawnPointCounts().at(2), 0);
+  EXPECT_EQ(chart->runsOffAxis(), QStringList{"imported"});
+  EXPECT_GT(xAxisState(chart).max, 1e6) << "the x range is the other runs' samples";
+  EXPECT_FALSE(chart->describeAt(chart->chart()->plotArea().center()).contains("imported"));
+  chart->setXAxis(analysis::Axis::kStep);
+  chart->redrawNow();
+  EXPECT_GT(chart->drawnPointCounts().at(2), 10);  // 2,000 of the axis' 100,000 steps
+  EXPECT_TRUE(chart->runsOffAxis().isEmpty());
+}
+
 TEST(LossChartPalette, TwentyRunsGetTwentyColoursThatStayApart) {
   // "redmean" colour distance: Tableau 10's own closest pair is about 100 apart.
   auto distance = [](const QColor& a, const QColor& b) {

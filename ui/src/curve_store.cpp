@@ -54,7 +54,7 @@ int64_t CurveStore::lastStep(int64_t runId, int rank) const {
 
 const analysis::Series* CurveStore::raw(int64_t runId, int rank, analysis::Axis kind) {
   CurveSeries* s = findMutable(runId, rank);
-  if (!s) return nullptr;
+  if (!s || !s->hasAxis(kind)) return nullptr;
   if (s->rawKind != kind) {
     s->rawKind = kind;
     s->raw.x = s->column(kind);  // the EMA's y stays valid: it does not depend on x

@@ -345,6 +345,15 @@ bool LossChart::isSettled() const {
   return true;
 }
 
+QStringList LossChart::runsOffAxis() const {
+  QStringList off;
+  for (const RunSeries& rs : d_->runs_) {
+    const CurveSeries* s = d_->store_.find(rs.info.id, -1);
+    if (!rs.hidden && s && !s->hasAxis(d_->xKind_)) off << rs.info.label;
+  }
+  return off;
+}
+
 std::vector<int> LossChart::drawnPointCounts() const {
   std::vector<int> counts;
   for (const RunSeries& rs : d_->runs_) counts.push_back(static_cast<int>(rs.main->count()));

@@ -94,7 +94,7 @@ std::pair<double, double> LossChart::dataXExtent() const {
   double lo = kInf, hi = -kInf;
   for (const RunSeries& rs : d_->runs_) {
     const CurveSeries* s = d_->store_.find(rs.info.id, -1);
-    if (!s || s->size() == 0) continue;
+    if (!s || s->size() == 0 || !s->hasAxis(d_->xKind_)) continue;
     const std::vector<double>& xs = s->column(d_->xKind_);
     lo = std::min(lo, xs.front());
     hi = std::max(hi, xs.back());
@@ -360,7 +360,7 @@ QString LossChart::describeAt(const QPointF& chartPixel) const {
   QStringList lines;
   for (const RunSeries& rs : d_->runs_) {
     const CurveSeries* s = rs.hidden ? nullptr : d_->store_.find(rs.info.id, -1);
-    if (!s || s->size() == 0) continue;
+    if (!s || s->size() == 0 || !s->hasAxis(d_->xKind_)) continue;
     // The step nearest x on the chart's axis (the x columns grow with the step).
     const std::vector<double>& xs = s->column(d_->xKind_);
     auto it = std::lower_bound(xs.begin(), xs.end(), x);

@@ -125,7 +125,7 @@ void LossChart::findIdenticalRuns() {
     const MinMaxIndex* index = d_->store_.index(rs.info.id, -1, false);
     const std::size_t lo = index ? index->argmin(0, index->size()) : 0;
     const std::size_t hi = index ? index->argmax(0, index->size()) : 0;
-    ranges.push_back(index && lo < index->size()
+    ranges.push_back(index && curves.back() && lo < index->size()
                          ? std::make_pair(curves.back()->y[lo], curves.back()->y[hi])
                          : std::make_pair(1.0, 0.0));
   }

@@ -320,6 +320,15 @@ void MainWindow::updateStatus() {
   }
   if (running > 0) text += tr(" · %n running", nullptr, running);
   if (waiting > 0) text += tr(" · %n queued", nullptr, waiting);
+  // Imported runs whose setup is unknown have no samples seen: off the plot, and said so.
+  const QStringList off = chartPanel_->lossChart()->runsOffAxis();
+  if (!off.isEmpty()) {
+    text += tr(" · %n not on this axis", nullptr, static_cast<int>(off.size()));
+    tip += (tip.isEmpty() ? "" : "\n") +
+           tr("Not on the samples axis (their setup is unknown, so no samples seen): %1. The "
+              "Step axis shows them; Runs > Edit facts gives their setup.")
+               .arg(off.join(", "));
+  }
   chartPanel_->setStatusText(text, tip);
   stopAll_->setEnabled(launcher_->outstanding() > 0);
 }

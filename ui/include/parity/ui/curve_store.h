@@ -33,6 +33,11 @@ struct CurveSeries {
 
   std::size_t size() const { return raw.y.size(); }
   const std::vector<double>& column(analysis::Axis kind) const;
+  /// Whether the series can be drawn against `kind`: not against samples seen when it has none
+  /// (an imported run whose setup is unknown records 0 at every step: a vertical line at 0).
+  bool hasAxis(analysis::Axis kind) const {
+    return kind != analysis::Axis::kSamples || samples.empty() || samples.back() > 0;
+  }
 };
 
 class CurveStore {

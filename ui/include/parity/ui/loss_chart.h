@@ -76,6 +76,9 @@ class LossChart : public QObject {
 
   void setXAxis(analysis::Axis kind);
   analysis::Axis xAxis() const;
+  /// Labels of the runs shown that cannot be drawn against the x axis (samples seen, for an
+  /// imported run whose setup is unknown): they are left off the plot, and the status says so.
+  QStringList runsOffAxis() const;
   /// EMA weight in [0, 1): 0 draws the raw curve only; otherwise EMA over a faint raw curve.
   void setSmoothing(double beta);
   double smoothing() const;

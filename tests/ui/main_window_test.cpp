@@ -87,6 +87,53 @@ TEST_F(MainWindowTest, RunsWrittenLaterAppearAndGrow) {
   }));
 }
 
+// #24 item 12: once a finished run was missing from the chart until a legend click. Runs that
+// start, write their steps and end back to back, faster than the window polls (8 runs, 3 rounds,
+// each run's end landing in the middle of another's steps), must all be drawn whole once the
+// window has settled, with no click.
+TEST_F(MainWindowTest, RunsEndingInQuickSuccessionAreAllDrawnWhole) {
+  MainWindow window({false, true});
+  window.show();
+  window.openDatabase(path);
+  ASSERT_TRUE(test::waitFor([&] { return window.isSettled(false); }));
+  storage::Database db(path.toStdString());
+  std::vector<int64_t> ids;
+  for (int round = 0; round < 3; ++round) {
+    std::vector<int64_t> batch;
+    for (int i = 0; i < 8; ++i) {
+      const int64_t id = db.create_run("quick " + std::to_string(round) + "." + std::to_string(i),
+                                       "{}", storage::RunStatus::kQueued);
+      db.set_started(id, 60);
+      batch.push_back(id);
+    }
+    for (int part = 0; part < 3; ++part) {
+      for (int64_t id : batch) {
+        const auto rows = test::syntheticSteps(id, 60, 32);
+        db.append_steps({rows.begin() + part * 20, rows.begin() + (part + 1) * 20});
+        if (part == 2) db.finish_run(id, storage::RunStatus::kFinished, "", 100.0);
+        QCoreApplication::processEvents();  // the window polls in between, as it would
+      }
+    }
+    ids.insert(ids.end(), batch.begin(), batch.end());
+  }
+  LossChart* chart = window.chartPanel()->lossChart();
+  ASSERT_TRUE(test::waitFor(
+      [&] {
+        if (!window.isSettled(false)) return false;
+        for (int64_t id : ids)
+          if (chart->store().lastStep(id, -1) != 60) return false;
+        return true;
+      },
+      30000));
+  chart->redrawNow();
+  const auto counts = chart->drawnPointCounts();
+  int drawn = 0;
+  for (int n : counts) drawn += n > 0 ? 1 : 0;
+  // The newest runs are shown as they appear; each shown one is drawn, none empty.
+  EXPECT_EQ(drawn, static_cast<int>(window.runsModel()->shownRuns().size()));
+  EXPECT_GE(drawn, 24);
+}
+
 // Runs that fail are shown in the Runs table and counted in the status bar, without one dialog
 // per run (four failures used to stack four message boxes).
 TEST_F(MainWindowTest, FailedRunsAreCountedInTheStatusBarWithoutADialogEach) {

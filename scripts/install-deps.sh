@@ -19,6 +19,8 @@ pkgs=(
   # "Your command" tests: a real PyTorch DDP job as the user's own script (the same torch 1.13 as
   # the LibTorch). Parity itself never needs Python.
   python3-torch
+  # The Slurm test of "your command": a one-node cluster the test starts in a private folder.
+  slurm-wlm munge
   # scripts/fuzz.sh (run by scripts/test.sh in CI): clang with libFuzzer and the sanitizers.
   clang libclang-rt-14-dev
 )

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# "Your command" through a real Slurm (#19): the test starts a one-node cluster of its own
+# (munged, slurmctld, slurmd; every path in a private folder, as ../shared/recipes/
+# slurm-single-node.md), then parity-cli runs a setup whose command is an `srun -n
+# {num_processes} …` line: both tasks run (SLURM_PROCID 0 and 1), task 0 prints the PARITY lines,
+# the run is finished with every step. Then Stop: SIGTERM to parity-cli while the job step runs
+# ends the step (squeue empty within seconds), the run is stopped and no task is left.
+# Usage: slurm_command.sh PARITY_CLI   (root; slurm-wlm and munge, installed by install-deps)
+set -euo pipefail
+cli=$1
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+for tool in munged slurmctld slurmd srun squeue sinfo; do
+  if ! command -v "$tool" >/dev/null; then
+    [ "${CI:-}" = true ] && fail "$tool is not installed (scripts/install-deps.sh installs slurm-wlm and munge)"
+    echo "SKIP: $tool is not installed"
+    exit 77
+  fi
+done
+[ "$(id -u)" -eq 0 ] || fail "needs root (slurmd runs jobs as their user)"
+
+dir=$(mktemp -d)
+chmod 0700 "$dir"
+host=$(hostname -s)
+cleanup() {
+  for d in slurmd slurmctld munged; do
+    [ -f "$dir/$d.pid" ] && kill "$(cat "$dir/$d.pid")" 2>/dev/null || true
+  done
+  for d in slurmd slurmctld munged; do
+    for _ in $(seq 50); do
+      [ -f "$dir/$d.pid" ] && kill -0 "$(cat "$dir/$d.pid")" 2>/dev/null || break
+      sleep 0.1
+    done
+  done
+  rm -rf "$dir"
+}
+trap cleanup EXIT
+
+# munge, with its own key and socket.
+head -c 1024 /dev/urandom >"$dir/munge.key"
+chmod 0400 "$dir/munge.key"
+munged --key-file="$dir/munge.key" --socket="$dir/munge.sock" --pid-file="$dir/munged.pid" \
+  --log-file="$dir/munged.log" --seed-file="$dir/munge.seed" -f ||
+  fail "munged did not start: $(cat "$dir/munged.log" 2>/dev/null)"
+
+# Free ports for the controller and the node daemon.
+ports=$(python3 -c 'import socket
+s=[socket.socket() for _ in range(2)]
+[x.bind(("127.0.0.1", 0)) for x in s]
+print(" ".join(str(x.getsockname()[1]) for x in s))')
+read -r ctld_port d_port <<<"$ports"
+mkdir -p "$dir/state" "$dir/spool"
+cat >"$dir/slurm.conf" <<EOF
+ClusterName=paritytest
+SlurmctldHost=$host
+SlurmctldPort=$ctld_port
+SlurmdPort=$d_port
+AuthType=auth/munge
+AuthInfo=socket=$dir/munge.sock
+CredType=cred/munge
+SlurmUser=root
+SlurmdUser=root
+StateSaveLocation=$dir/state
+SlurmdSpoolDir=$dir/spool
+SlurmctldPidFile=$dir/slurmctld.pid
+SlurmdPidFile=$dir/slurmd.pid
+SlurmctldLogFile=$dir/slurmctld.log
+SlurmdLogFile=$dir/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+ReturnToService=2
+MpiDefault=none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+NodeName=$host CPUs=$(nproc) State=UNKNOWN
+PartitionName=test Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES
+EOF
+export SLURM_CONF=$dir/slurm.conf
+slurmctld -f "$SLURM_CONF" || fail "slurmctld did not start: $(tail -n 5 "$dir/slurmctld.log")"
+slurmd -f "$SLURM_CONF" || fail "slurmd did not start: $(tail -n 5 "$dir/slurmd.log")"
+for _ in $(seq 150); do
+  [ "$(sinfo -h -o %T 2>/dev/null)" = idle ] && break
+  sleep 0.2
+done
+[ "$(sinfo -h -o %T 2>/dev/null)" = idle ] || fail "the node is not idle: $(sinfo 2>&1; tail -n 5 "$dir/slurmd.log")"
+
+# The user's job: each task says who it is; task 0 reports the losses.
+cat >"$dir/job.py" <<'EOF'
+import json, os, sys, time
+rank, tasks = int(os.environ["SLURM_PROCID"]), int(os.environ["SLURM_NTASKS"])
+steps, delay = int(sys.argv[1]), float(sys.argv[2])
+open(os.path.join(sys.argv[3], "task%d" % rank), "w").write("%d of %d\n" % (rank, tasks))
+for step in range(1, steps + 1):
+    if rank == 0:
+        print("PARITY " + json.dumps({"step": step, "loss": 1.0 / step}), flush=True)
+    time.sleep(delay)
+EOF
+db=$dir/r.db
+"$cli" run --db "$db" -q --label srun2 --num-processes 2 --per-device-batch-size 8 \
+  --command "srun -n {num_processes} --quiet python3 $dir/job.py 12 0.05 $dir" >"$dir/out" 2>"$dir/err" ||
+  fail "the srun run failed: $(cat "$dir/err")"
+"$cli" list --db "$db" | grep -E '^ +1 +srun2 +finished +12/' >/dev/null ||
+  fail "run 1 is not finished with 12 steps: $("$cli" list --db "$db")"
+[ "$(cat "$dir/task0" "$dir/task1")" = "$(printf '0 of 2\n1 of 2')" ] ||
+  fail "the two tasks did not both run: $(cat "$dir"/task* 2>&1)"
+"$cli" show --db "$db" 1 | grep -q 'origin: command from srun -n 2 --quiet python3' ||
+  fail "run 1 does not record its srun command"
+
+# Stop: SIGTERM to parity-cli while the job step runs.
+"$cli" run --db "$db" -q --label stopped --num-processes 2 \
+  --command "srun -n {num_processes} --quiet python3 $dir/job.py 600 0.1 $dir" >"$dir/out2" 2>"$dir/err2" &
+pid=$!
+for _ in $(seq 100); do
+  "$cli" list --db "$db" 2>/dev/null | grep -qE '^ +2 +stopped +running +[1-9]' && break
+  sleep 0.1
+done
+[ -n "$(squeue -h 2>/dev/null)" ] || fail "no job step was running: $(cat "$dir/err2")"
+kill -TERM "$pid"
+wait "$pid" && fail "a stopped run exited 0"
+for _ in $(seq 100); do
+  [ -z "$(squeue -h 2>/dev/null)" ] && break
+  sleep 0.1
+done
+[ -z "$(squeue -h)" ] || fail "the job is still queued or running after Stop: $(squeue)"
+"$cli" list --db "$db" | grep -qE '^ +2 +stopped +stopped' ||
+  fail "run 2 is not stopped: $("$cli" list --db "$db")"
+pgrep -f "$dir/[j]ob.py" >/dev/null && fail "a task of the job outlived Stop"
+echo "PASS: srun ran both tasks of the user's command (12 steps recorded from task 0); Stop ended the job step (squeue empty) and the run is stopped"

@@ -160,10 +160,10 @@ FieldIo field(const char* name, T RunConfig::*member, FieldKind kind, const char
 constexpr const char* kSetup = "Setup";
 constexpr const char* kExperiment = "Experiment";
 
-// The one list of RunConfig's fields: JSON both ways, the command line's flags and their help.
-const std::vector<FieldIo>& fields() {
+// What differs between the setups of one experiment, in JSON order.
+std::vector<FieldIo> setup_fields() {
   using K = FieldKind;
-  static const std::vector<FieldIo> kFields = {
+  return {
       field("label", &RunConfig::label, K::kText, kSetup, "label shown in tables and legends"),
       field("seed", &RunConfig::seed, K::kInt, kSetup,
             "random seed (model init, dropout; the data order too unless --data-seed)"),
@@ -199,6 +199,13 @@ const std::vector<FieldIo>& fields() {
             "intra-op threads per rank (0 = cores / local ranks); sets the summation order"),
       field("sync_batch_norm", &RunConfig::sync_batch_norm, K::kSwitch, kSetup,
             "batch norm statistics over every rank's batch (PyTorch's SyncBatchNorm)"),
+  };
+}
+
+// What the setups share: data, model, optimizer, schedule.
+std::vector<FieldIo> experiment_fields() {
+  using K = FieldKind;
+  return {
       field("dataset", &RunConfig::dataset, K::kName, kExperiment,
             "fashion-mnist|idx|csv|jsonl|synthetic-regression"),
       field("data_path", &RunConfig::data_path, K::kPath, kExperiment,
@@ -260,6 +267,13 @@ const std::vector<FieldIo>& fields() {
             "per-batch|global: each micro-batch's mean / k, or sum over all items / their count"),
       field("eval_every_epoch", &RunConfig::eval_every_epoch, K::kBool, kExperiment,
             "true|false: evaluate on the test set after each epoch"),
+  };
+}
+
+// Your command: the user's own training program instead of the engine.
+std::vector<FieldIo> command_fields() {
+  using K = FieldKind;
+  return {
       field("command", &RunConfig::command, K::kText, kExperiment,
             "your own training command, e.g. 'python train.py --bs {per_device_batch_size}' "
             "(its PARITY lines are the losses; empty = Parity's engine)"),
@@ -271,6 +285,16 @@ const std::vector<FieldIo>& fields() {
             "your command: auto|stdout|trainer-state|tensorboard, where its losses come from "
             "(auto: PARITY lines, else the files it writes under {run_dir})"),
   };
+}
+
+// The one list of RunConfig's fields: JSON both ways, the command line's flags and their help.
+const std::vector<FieldIo>& fields() {
+  static const std::vector<FieldIo> kFields = [] {
+    std::vector<FieldIo> all = setup_fields();
+    for (auto part : {experiment_fields(), command_fields()})
+      all.insert(all.end(), part.begin(), part.end());
+    return all;
+  }();
   return kFields;
 }
 

@@ -7,6 +7,7 @@
 
 #include "database_internal.h"
 #include "statement.h"
+#include "step_feed.h"
 
 namespace parity::storage {
 
@@ -15,9 +16,9 @@ using detail::Transaction;
 
 namespace {
 
-constexpr const char* kInsertStep =
+constexpr const char* kInsertSteps =
     "INSERT OR REPLACE INTO steps (run_id, step, rank, epoch, samples, loss, lr, time_s) "
-    "VALUES (?,?,?,?,?,?,?,?)";
+    "SELECT ?1, step, rank, epoch, samples, loss, lr, time_s FROM parity_step_feed(?2)";
 constexpr const char* kInsertEval =
     "INSERT OR REPLACE INTO evals (run_id, epoch, step, samples, loss, accuracy) "
     "VALUES (?,?,?,?,?,?)";
@@ -100,17 +101,24 @@ ImportOutcome Database::import_run(const ImportedRunRecord& run,
     out.run_id = sqlite3_last_insert_rowid(db_);
     out.created = true;
   }
-  Statement insert(db_, kInsertStep);
-  auto write = [&](const StepRow& row) {
-    if (row.step <= after_step) return;  // stored by an earlier import
-    insert.bind(1, out.run_id).bind(2, row.step).bind(3, row.rank).bind(4, row.epoch);
-    insert.bind(5, row.samples).bind(6, row.loss).bind(7, row.lr).bind(8, row.time_s);
+  // One statement for all the rows (step_feed.h), not one per row.
+  detail::StepFeed feed;
+  feed.first = &run.steps;
+  feed.next = &next_step;
+  feed.after_step = after_step;
+  Statement insert(db_, kInsertSteps);
+  insert.bind(1, out.run_id);
+  if (sqlite3_bind_pointer(insert.handle(), 2, &feed, detail::kStepFeedPointer, nullptr) !=
+      SQLITE_OK) {
+    detail::throw_sqlite(db_, "cannot bind the step feed");
+  }
+  try {
     insert.run();
-    insert.reset();
-    if (row.rank == -1) ++out.steps_added;
-  };
-  for (const StepRow& row : run.steps) write(row);
-  for (StepRow row; next_step(row);) write(row);
+  } catch (const StorageError&) {
+    if (feed.error) std::rethrow_exception(feed.error);  // the source's own error, not SQLite's
+    throw;
+  }
+  out.steps_added = feed.global_rows;
   Statement eval(db_, kInsertEval);
   for (const EvalRow& row : run.evals) {
     if (row.step <= after_eval_step) continue;

@@ -14,6 +14,7 @@
 #include "database_internal.h"
 #include "schema.h"
 #include "statement.h"
+#include "step_feed.h"
 
 namespace parity::storage {
 
@@ -21,6 +22,7 @@ using detail::exec;
 using detail::is_special_path;
 using detail::kBusyTimeoutMs;
 using detail::read_user_version;
+using detail::register_step_feed;
 using detail::Statement;
 using detail::Transaction;
 
@@ -112,6 +114,7 @@ void Database::open_read_write() {
   // In WAL mode NORMAL is durable across application crashes and much cheaper per commit.
   exec(db_, "PRAGMA synchronous = NORMAL");
   migrate();
+  register_step_feed(db_);
 }
 
 namespace {

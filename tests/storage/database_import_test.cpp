@@ -4,6 +4,7 @@
 #include <parity/storage/database.h>
 
 #include <cmath>
+#include <stdexcept>
 
 #include "test_util.h"
 
@@ -124,6 +125,57 @@ TEST(DatabaseImport, NanLossesAreKept) {
   r.steps[1].loss = std::nan("");
   const int64_t id = db.import_run(r).run_id;
   EXPECT_TRUE(std::isnan(db.steps(id)[1].loss));
+}
+
+TEST(DatabaseImport, StreamedRowsFollowTheRunsOwnAndASourceThatThrowsWritesNothing) {
+  TempDir dir;
+  Database db(dir.file("p.db"));
+  ImportedRunRecord r = record(2);
+  int64_t s = 2;
+  auto three_more = [&s](StepRow& row) {
+    if (s >= 5) return false;
+    row = StepRow{};
+    row.step = ++s;
+    row.loss = 0.25;
+    row.lr = std::nan("");
+    return true;
+  };
+  const ImportOutcome out = db.import_run(r, three_more);
+  EXPECT_EQ(out.steps_added, 5);
+  const auto rows = db.steps(out.run_id);
+  ASSERT_EQ(rows.size(), 5u);
+  EXPECT_EQ(rows[1].step, 2);
+  EXPECT_EQ(rows[4].step, 5);
+  EXPECT_DOUBLE_EQ(rows[4].loss, 0.25);
+  EXPECT_EQ(testing::query_int(db.handle(), "SELECT count(*) FROM steps WHERE lr IS NULL"), 3);
+
+  // The source's own exception comes out, not SQLite's, and the run is not half written.
+  struct SourceBroke : std::runtime_error {
+    using std::runtime_error::runtime_error;
+  };
+  int64_t n = 0;
+  auto breaks = [&n](StepRow& row) -> bool {
+    if (++n == 40) throw SourceBroke("the event file vanished");
+    row = StepRow{};
+    row.step = n;
+    return true;
+  };
+  EXPECT_THROW(db.import_run(record(0, "tensorboard:/logs/b"), breaks), SourceBroke);
+  EXPECT_EQ(db.list_runs().size(), 1u);
+  EXPECT_EQ(testing::query_int(db.handle(), "SELECT count(*) FROM steps"), 5);
+}
+
+TEST(DatabaseImport, ADuplicateStepKeepsTheLastWrittenRow) {
+  TempDir dir;
+  Database db(dir.file("p.db"));
+  ImportedRunRecord r = record(3);
+  StepRow again = r.steps[1];  // step 2 written again, as a resumed run's log does
+  again.loss = 7.0;
+  r.steps.push_back(again);
+  const ImportOutcome out = db.import_run(r);
+  const auto rows = db.steps(out.run_id);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_DOUBLE_EQ(rows[1].loss, 7.0);
 }
 
 }  // namespace

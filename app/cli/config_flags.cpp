@@ -1,5 +1,7 @@
 #include "config_flags.h"
 
+#include <parity/config/data_format.h>
+
 #include <cstdio>
 #include <string_view>
 
@@ -118,12 +120,7 @@ void ConfigFlags::apply(RunConfig& config) const {
     return false;
   };
   if (given("dataset") && !given("task")) {
-    if (config.dataset == config::DatasetKind::kSyntheticRegression)
-      config.task = config::Task::kRegression;
-    if (config.dataset == config::DatasetKind::kFashionMnist ||
-        config.dataset == config::DatasetKind::kIdx ||
-        config.dataset == config::DatasetKind::kJsonl)
-      config.task = config::Task::kClassification;
+    if (const auto task = config::data_format(config.dataset).task) config.task = *task;
   }
 }
 

@@ -148,8 +148,8 @@ QWidget* ExperimentForm::pathRow(QLineEdit* edit, const QString& toolTip,
 // Choices, placeholders and object names of the editors.
 void ExperimentForm::setUpEditors() {
   using namespace config;
-  fillCombo(dataset_, {DatasetKind::kFashionMnist, DatasetKind::kIdx, DatasetKind::kCsv,
-                       DatasetKind::kJsonl, DatasetKind::kSyntheticRegression});
+  for (const DataFormat& f : data_formats())
+    dataset_->addItem(QString::fromUtf8(f.name), static_cast<int>(f.kind));
   fillCombo(task_, {Task::kClassification, Task::kRegression});
   fillCombo(model_, {ModelKind::kLinear, ModelKind::kMlp, ModelKind::kCnn, ModelKind::kBigram,
                      ModelKind::kTorchScript});
@@ -287,16 +287,12 @@ void ExperimentForm::connectEditors() {
 void ExperimentForm::datasetChosen() {
   using namespace config;
   if (loading_) return;
-  const auto d = comboValue<DatasetKind>(dataset_);
-  if (d == DatasetKind::kSyntheticRegression) {
-    setCombo(task_, Task::kRegression);
-  } else if (d != DatasetKind::kCsv) {
-    setCombo(task_, Task::kClassification);
-  }
+  const DataFormat& format = data_format(comboValue<DatasetKind>(dataset_));
+  if (format.task) setCombo(task_, *format.task);
   const auto m = comboValue<ModelKind>(model_);
-  if (d == DatasetKind::kJsonl && m != ModelKind::kBigram && m != ModelKind::kTorchScript) {
+  if (format.tokens && m != ModelKind::kBigram && m != ModelKind::kTorchScript) {
     setCombo(model_, ModelKind::kBigram);
-  } else if (d != DatasetKind::kJsonl && m == ModelKind::kBigram) {
+  } else if (!format.tokens && m == ModelKind::kBigram) {
     setCombo(model_, ModelKind::kMlp);
   }
 }
@@ -305,25 +301,14 @@ void ExperimentForm::updateVisibility() {
   using namespace config;
   // Every field shown, then hidden where it does not apply (the trainer's choice last).
   for (const QString& f : fieldNames()) setFieldVisible(f, true);
-  const auto d = comboValue<DatasetKind>(dataset_);
-  const bool synthetic = d == DatasetKind::kSyntheticRegression;
-  setFieldVisible("data_path", !synthetic);
-  switch (d) {
-    case DatasetKind::kFashionMnist:
-      dataPath_->setPlaceholderText(tr("default: %1").arg(kFashionMnistDir));
-      break;
-    case DatasetKind::kIdx:
-      dataPath_->setPlaceholderText(tr("folder with train-images-idx3-ubyte and the others"));
-      break;
-    case DatasetKind::kJsonl:
-      dataPath_->setPlaceholderText(tr("path to a .jsonl file of token ids"));
-      break;
-    default:
-      dataPath_->setPlaceholderText(tr("path to a .csv file"));
-  }
-  setFieldVisible("test_data", fileData(d));
-  setFieldVisible("pad_id", d == DatasetKind::kJsonl);
-  for (const char* f : {"task", "target", "features"}) setFieldVisible(f, d == DatasetKind::kCsv);
+  const DataFormat& format = data_format(comboValue<DatasetKind>(dataset_));
+  const bool synthetic = format.count == SampleCount::kGenerated;
+  setFieldVisible("data_path", format.location != DataLocation::kNone);
+  dataPath_->setPlaceholderText(QString::fromStdString(format.path_hint));
+  setFieldVisible("test_data", format.test_file);
+  setFieldVisible("pad_id", format.tokens);
+  setFieldVisible("task", !format.task.has_value());
+  for (const char* f : {"target", "features"}) setFieldVisible(f, format.columns);
   setFieldVisible("synthetic_samples", synthetic);
   setFieldVisible("synthetic_noise", synthetic);
   setFieldVisible("train_samples", !synthetic);
@@ -347,31 +332,22 @@ void ExperimentForm::updateVisibility() {
 }
 
 void ExperimentForm::browseData() {
-  using config::DatasetKind;
-  const auto d = comboValue<DatasetKind>(dataset_);
-  QString path;
-  if (d == DatasetKind::kCsv) {
-    path = askPath(this, FileDialogKind::kOpenFile, tr("CSV dataset"), dataPath_->text(),
-                   tr("CSV files (*.csv);;All files (*)"));
-  } else if (d == DatasetKind::kJsonl) {
-    path = askPath(this, FileDialogKind::kOpenFile, tr("JSON Lines dataset"), dataPath_->text(),
-                   tr("JSON Lines (*.jsonl *.json);;All files (*)"));
-  } else {
-    path = askPath(this, FileDialogKind::kFolder,
-                   d == DatasetKind::kIdx ? tr("IDX folder") : tr("Fashion-MNIST folder"),
-                   dataPath_->text());
-  }
+  const config::DataFormat& format = config::data_format(comboValue<config::DatasetKind>(dataset_));
+  const QString title = QString::fromUtf8(format.title);
+  const QString path = format.location == config::DataLocation::kFile
+                           ? askPath(this, FileDialogKind::kOpenFile, title, dataPath_->text(),
+                                     QString::fromUtf8(format.file_types) + tr(";;All files (*)"))
+                           : askPath(this, FileDialogKind::kFolder, title, dataPath_->text());
   if (path.isEmpty()) return;
   dataPath_->setText(path);
   emit dataPath_->editingFinished();
 }
 
 void ExperimentForm::browseTestData() {
-  const bool jsonl = comboValue<config::DatasetKind>(dataset_) == config::DatasetKind::kJsonl;
+  const config::DataFormat& format = config::data_format(comboValue<config::DatasetKind>(dataset_));
   const QString start = testData_->text().isEmpty() ? dataPath_->text() : testData_->text();
   const QString path = askPath(this, FileDialogKind::kOpenFile, tr("Test data"), start,
-                               jsonl ? tr("JSON Lines (*.jsonl *.json);;All files (*)")
-                                     : tr("CSV files (*.csv);;All files (*)"));
+                               QString::fromUtf8(format.file_types) + tr(";;All files (*)"));
   if (path.isEmpty()) return;
   testData_->setText(path);
   emit testData_->editingFinished();

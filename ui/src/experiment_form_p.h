@@ -2,6 +2,7 @@
 // What the Experiment form's two files share: which fields apply to which choices, and the
 // styles of its notes.
 
+#include <parity/config/data_format.h>
 #include <parity/config/run_config.h>
 
 namespace parity::ui::experiment {
@@ -9,9 +10,8 @@ namespace parity::ui::experiment {
 inline constexpr const char* kErrorStyle = "color: #c62828;";
 inline constexpr const char* kNoteStyle = "color: gray;";
 
-inline bool fileData(config::DatasetKind d) {
-  return d == config::DatasetKind::kCsv || d == config::DatasetKind::kJsonl;
-}
+/// A format that may name its own test file.
+inline bool fileData(config::DatasetKind d) { return config::data_format(d).test_file; }
 
 inline bool layered(config::ModelKind m) {
   return m == config::ModelKind::kMlp || m == config::ModelKind::kCnn;

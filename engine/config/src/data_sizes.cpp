@@ -156,14 +156,13 @@ std::optional<DataSizes> known_data_sizes(const RunConfig& c) {
 
 DataSizes read_data_sizes(const RunConfig& c) {
   if (auto known = known_data_sizes(c)) return *known;
-  switch (c.dataset) {
-    case DatasetKind::kFashionMnist:
-    case DatasetKind::kIdx:
+  const DataFormat& format = data_format(c.dataset);
+  switch (format.count) {
+    case SampleCount::kIdxLabels:
       return finish(c, idx_count(c.data_path, "train-labels-idx1-ubyte"),
                     idx_count(c.data_path, "t10k-labels-idx1-ubyte"), "the t10k files");
-    case DatasetKind::kCsv:
-    case DatasetKind::kJsonl: {
-      const bool header = c.dataset == DatasetKind::kCsv;
+    case SampleCount::kLines: {
+      const bool header = format.columns;
       if (header) {
         check_csv_columns(c, c.data_path);
         if (!c.test_data.empty()) check_csv_columns(c, c.test_data);
@@ -174,7 +173,7 @@ DataSizes read_data_sizes(const RunConfig& c) {
       }
       return finish(c, whole, 0, "no test data");
     }
-    case DatasetKind::kSyntheticRegression:
+    case SampleCount::kGenerated:
       break;
   }
   return finish(c, 0, 0, "no test data");

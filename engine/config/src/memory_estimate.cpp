@@ -11,16 +11,9 @@ constexpr double kFloat = 4;  // bytes of a float32
 
 // The input's width (features of one sample) where the config says it; 0 when it does not.
 double input_width(const RunConfig& c) {
-  switch (c.dataset) {
-    case DatasetKind::kFashionMnist:
-      return 28 * 28;
-    case DatasetKind::kSyntheticRegression:
-      return 1;
-    case DatasetKind::kCsv:
-      return static_cast<double>(c.features.size());
-    default:
-      return 0;
-  }
+  const DataFormat& format = data_format(c.dataset);
+  if (format.columns) return static_cast<double>(c.features.size());
+  return format.input_width;
 }
 
 }  // namespace

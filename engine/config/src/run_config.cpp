@@ -1,4 +1,5 @@
 #include <parity/config/batch_plan.h>
+#include <parity/config/data_format.h>
 #include <parity/config/run_config.h>
 
 #include <algorithm>
@@ -107,23 +108,24 @@ bool in_unit_interval(double v) { return v >= 0 && v < 1; }  // [0, 1)
 
 void data_problems(const RunConfig& c, const AddProblem& add) {
   const std::string on = "with dataset " + to_string(c.dataset);
-  const bool file_data = c.dataset == DatasetKind::kCsv || c.dataset == DatasetKind::kJsonl;
-  if (file_data && c.data_path.empty()) {
-    add("data_path", "\"\"", "the " + to_string(c.dataset) + " dataset needs a file (--data FILE)",
-        "");
-  }
-  if (c.dataset == DatasetKind::kIdx && c.data_path.empty()) {
+  const DataFormat& format = data_format(c.dataset);
+  const bool path_given =
+      format.location == DataLocation::kFile || format.location == DataLocation::kFolder;
+  if (path_given && c.data_path.empty()) {
     add("data_path", "\"\"",
-        "the idx dataset needs a folder holding train-images-idx3-ubyte and the others (--data "
-        "DIR)",
+        "the " + to_string(c.dataset) + " dataset needs " + format.needs + " (--data " +
+            (format.location == DataLocation::kFile ? "FILE" : "DIR") + ")",
         "");
   }
-  if (c.dataset == DatasetKind::kCsv && c.target.empty()) {
-    add("target", "\"\"", "the csv dataset needs a target column (--target COL)", "");
+  if (format.columns && c.target.empty()) {
+    add("target", "\"\"",
+        "the " + to_string(c.dataset) + " dataset needs a target column (--target COL)", "");
   }
-  if (!c.test_data.empty() && !file_data) {
+  if (!c.test_data.empty() && !format.test_file) {
     add("test_data", c.test_data,
-        "a test file is for csv or jsonl data (fashion-mnist and idx use their t10k files)", on);
+        "a test file is for " + data_format_names(&DataFormat::test_file) +
+            " data (fashion-mnist and idx use their t10k files)",
+        on);
   }
   if (!(in_unit_interval(c.validation_split))) {
     add("validation_split", fmt(c.validation_split), "must be in [0, 1) (e.g. 0.2: the last 20 %)",
@@ -133,14 +135,11 @@ void data_problems(const RunConfig& c, const AddProblem& add) {
         "give either a test file or a validation split, not both", "with --test-data");
   }
   if (c.pad_id < 0) add("pad_id", fmt(c.pad_id), "must be at least 0", "");
-  const bool classification_only =
-      c.dataset == DatasetKind::kFashionMnist || c.dataset == DatasetKind::kIdx || c.token_data();
-  if (classification_only && c.task != Task::kClassification) {
+  if (format.task && c.task != *format.task) {
     add("task", to_string(c.task),
-        to_string(c.dataset) + " is a classification task; use classification", on);
-  }
-  if (c.dataset == DatasetKind::kSyntheticRegression && c.task != Task::kRegression) {
-    add("task", to_string(c.task), "synthetic-regression is a regression task; use regression", on);
+        to_string(c.dataset) + " is a " + to_string(*format.task) + " task; use " +
+            to_string(*format.task),
+        on);
   }
   if (c.loss == LossKind::kCrossEntropy && c.task != Task::kClassification) {
     add("loss", "cross-entropy", "cross-entropy needs task classification; use mse or auto",
@@ -153,12 +152,15 @@ void data_problems(const RunConfig& c, const AddProblem& add) {
 
 void model_problems(const RunConfig& c, const AddProblem& add) {
   const std::string on = "with dataset " + to_string(c.dataset);
-  const bool images = c.dataset == DatasetKind::kFashionMnist || c.dataset == DatasetKind::kIdx;
-  if (c.model == ModelKind::kCnn && !images) {
-    add("model", "cnn", "the cnn needs image input (dataset fashion-mnist or idx)", on);
+  if (c.model == ModelKind::kCnn && !data_format(c.dataset).images) {
+    add("model", "cnn",
+        "the cnn needs image input (dataset " + data_format_names(&DataFormat::images) + ")", on);
   }
   if (c.model == ModelKind::kBigram && !c.token_data()) {
-    add("model", "bigram", "the bigram model needs token data (dataset jsonl)", on);
+    add("model", "bigram",
+        "the bigram model needs token data (dataset " + data_format_names(&DataFormat::tokens) +
+            ")",
+        on);
   }
   if (c.token_data() && c.model != ModelKind::kBigram && c.model != ModelKind::kTorchScript) {
     add("model", to_string(c.model), "token data trains bigram or a torchscript module", on);
@@ -322,6 +324,8 @@ ConfigError::ConfigError(std::string field, std::string value, std::string allow
       field_(std::move(field)),
       value_(std::move(value)),
       allowed_(std::move(allowed)) {}
+
+bool RunConfig::token_data() const { return data_format(dataset).tokens; }
 
 LossKind RunConfig::effective_loss() const {
   if (loss != LossKind::kAuto) return loss;

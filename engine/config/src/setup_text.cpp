@@ -1,4 +1,5 @@
 #include <parity/config/batch_plan.h>
+#include <parity/config/data_format.h>
 #include <parity/config/setup_text.h>
 
 namespace parity::config {
@@ -56,7 +57,8 @@ std::string describe_data(const RunConfig& c) {
   const auto slash = path.find_last_of('/');
   const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
   // A folder of IDX files says its dataset too; a file's name says which file.
-  return c.dataset == DatasetKind::kFashionMnist || c.dataset == DatasetKind::kIdx
+  const DataLocation where = data_format(c.dataset).location;
+  return where == DataLocation::kFolder || where == DataLocation::kDefaultFolder
              ? to_string(c.dataset) + " (" + name + ")"
              : name;
 }

@@ -3,6 +3,7 @@
 /// evaluation samples come from: read from the files' headers and lines without decoding them, so
 /// `plan` and the window know a csv's size. Torch-free; the trainer's loader splits the same way.
 
+#include <parity/config/data_format.h>
 #include <parity/config/dataset_error.h>
 #include <parity/config/run_config.h>
 
@@ -13,9 +14,6 @@
 #include <vector>
 
 namespace parity::config {
-
-/// Debian's dataset-fashion-mnist folder.
-inline constexpr const char* kFashionMnistDir = "/usr/share/datasets/fashion-mnist";
 
 struct DataSizes {
   int64_t train = 0;   ///< samples (rows, sequences) that train, after the split and train_samples

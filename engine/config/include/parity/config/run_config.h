@@ -121,7 +121,7 @@ struct RunConfig {
   int64_t effective_data_seed() const { return data_seed.value_or(seed); }
   LossKind effective_loss() const;
   /// Token data (jsonl): inputs are ids, every label position is an item of the loss.
-  bool token_data() const { return dataset == DatasetKind::kJsonl; }
+  bool token_data() const;
 };
 
 /// Every problem with the config (empty when valid). Used by the UI for inline marks.

@@ -173,5 +173,31 @@ TEST(Crossing, FirstCrossingInterpolated) {
   EXPECT_DOUBLE_EQ(value_at_position({5}, 0.5), 5);
 }
 
+TEST(CurveAnalysis, EmaExtendedPieceByPieceIsTheWholeEmaToTheBit) {
+  std::vector<double> y;
+  for (int i = 0; i < 300; ++i) y.push_back(i % 17 == 5 ? std::nan("") : std::sin(i * 0.37) + 2);
+  for (bool debias : {true, false}) {
+    const EmaOptions options{0.93, debias};
+    const std::vector<double> whole = ema(y, options);
+    EmaState state;
+    std::vector<double> out;
+    for (std::size_t end : {0u, 1u, 2u, 50u, 51u, 200u, 300u}) {
+      ema_extend(std::vector<double>(y.begin(), y.begin() + static_cast<std::ptrdiff_t>(end)),
+                 options, state, out);
+      ASSERT_EQ(out.size(), end);
+    }
+    for (std::size_t i = 0; i < y.size(); ++i) {
+      if (std::isnan(whole[i])) {
+        EXPECT_TRUE(std::isnan(out[i]));
+      } else {
+        EXPECT_EQ(out[i], whole[i]) << i;
+      }
+    }
+  }
+  EmaState ahead{5, 0, 1};
+  std::vector<double> short_out(5);
+  EXPECT_THROW(ema_extend(std::vector<double>(3), {}, ahead, short_out), AnalysisError);
+}
+
 }  // namespace
 }  // namespace parity::analysis

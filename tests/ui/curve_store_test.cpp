@@ -50,6 +50,47 @@ TEST(CurveStore, SmoothedIsTheDebiasedEma) {
   EXPECT_DOUBLE_EQ(store.smoothed(1, -1, analysis::Axis::kStep, 0.0)->y[1], 2.0);
 }
 
+TEST(CurveStore, AGrowingSeriesCachesEqualThoseBuiltFromAllItsRows) {
+  // Appended in pieces (a live run), with an axis switch and a weight change on the way: the
+  // EMA and both indexes are extended, and equal what the whole rows give, to the bit.
+  const auto rows = test::syntheticSteps(1, 700, 16, -1, 333);
+  CurveStore grown, whole;
+  whole.append(1, -1, rows);
+  std::size_t at = 0;
+  for (std::size_t piece : {1u, 63u, 64u, 130u, 2u, 200u, 240u}) {
+    const std::size_t end = std::min(rows.size(), at + piece);
+    grown.append(1, -1,
+                 {rows.begin() + static_cast<std::ptrdiff_t>(at),
+                  rows.begin() + static_cast<std::ptrdiff_t>(end)});
+    at = end;
+    const auto kind = at % 2 ? analysis::Axis::kSamples : analysis::Axis::kStep;
+    ASSERT_NE(grown.smoothed(1, -1, kind, at > 400 ? 0.9 : 0.6), nullptr);
+    ASSERT_NE(grown.index(1, -1, true), nullptr);
+    ASSERT_NE(grown.index(1, -1, false), nullptr);
+  }
+  ASSERT_EQ(at, rows.size());
+  const analysis::Series* g = grown.smoothed(1, -1, analysis::Axis::kSamples, 0.9);
+  const analysis::Series* w = whole.smoothed(1, -1, analysis::Axis::kSamples, 0.9);
+  ASSERT_EQ(g->y.size(), w->y.size());
+  for (std::size_t i = 0; i < g->y.size(); ++i) {
+    ASSERT_EQ(g->x[i], w->x[i]) << i;
+    if (std::isnan(w->y[i])) {
+      ASSERT_TRUE(std::isnan(g->y[i])) << i;
+    } else {
+      ASSERT_EQ(g->y[i], w->y[i]) << i;  // bitwise: the same operations in the same order
+    }
+  }
+  for (bool smooth : {false, true}) {
+    const MinMaxIndex* gi = grown.index(1, -1, smooth);
+    const MinMaxIndex* wi = whole.index(1, -1, smooth);
+    ASSERT_EQ(gi->size(), wi->size());
+    for (std::size_t a = 0; a < rows.size(); a += 37) {
+      EXPECT_EQ(gi->argmin(a, rows.size()), wi->argmin(a, rows.size()));
+      EXPECT_EQ(gi->argmax(0, a + 1), wi->argmax(0, a + 1));
+    }
+  }
+}
+
 TEST(CurveStore, RemembersWhereTheLossIsNotFinite) {
   CurveStore store;
   store.append(1, -1, test::syntheticSteps(1, 20, 8, -1, 7));

@@ -154,6 +154,40 @@ TEST(MinMaxIndex, MatchesBruteForceAcrossBlocks) {
   }
 }
 
+TEST(MinMaxIndex, ExtendedIsTheIndexBuiltWhole) {
+  std::mt19937 rng(23);
+  for (int trial = 0; trial < 60; ++trial) {
+    const size_t n = 1 + rng() % (5 * MinMaxIndex::kBlock);
+    std::vector<double> y(n);
+    for (size_t i = 0; i < n; ++i) {
+      const int r = static_cast<int>(rng() % 10);
+      // Whole blocks of NaN too (none found there, spelled by the size that grows).
+      y[i] = (trial % 4 == 0 && i < 150) || r == 0 ? std::nan("") : static_cast<double>(rng() % 9);
+    }
+    // Grown in pieces, across and inside block boundaries.
+    MinMaxIndex grown;
+    for (size_t end = 0; end < n;) {
+      end = std::min(n, end + 1 + rng() % 90);
+      grown.extend(std::vector<double>(y.begin(), y.begin() + static_cast<std::ptrdiff_t>(end)));
+    }
+    const MinMaxIndex whole(y);
+    ASSERT_EQ(grown.size(), n);
+    for (int q = 0; q < 500; ++q) {
+      size_t a = rng() % (n + 1), b = rng() % (n + 1);
+      if (a > b) std::swap(a, b);
+      size_t gmin = 0, gmax = 0, wmin = 0, wmax = 0;
+      grown.argminmax(a, b, gmin, gmax);
+      whole.argminmax(a, b, wmin, wmax);
+      ASSERT_EQ(gmin, wmin) << "n=" << n << " [" << a << "," << b << ")";
+      ASSERT_EQ(gmax, wmax) << "n=" << n << " [" << a << "," << b << ")";
+      ASSERT_EQ(grown.first_finite(a, b), whole.first_finite(a, b));
+      ASSERT_EQ(grown.last_finite(a, b), whole.last_finite(a, b));
+    }
+  }
+  MinMaxIndex shrink(std::vector<double>{1, 2, 3});
+  EXPECT_THROW(shrink.extend(std::vector<double>{1, 2}), UiError);
+}
+
 TEST(MinMaxIndex, IndexedDecimationEqualsTheScan) {
   std::mt19937 rng(5);
   for (int trial = 0; trial < 300; ++trial) {

@@ -67,15 +67,19 @@ const analysis::Series* CurveStore::smoothed(int64_t runId, int rank, analysis::
   const analysis::Series* r = raw(runId, rank, kind);
   if (!r) return nullptr;
   CurveSeries& s = *findMutable(runId, rank);
-  if (s.smoothBeta != weight || s.smoothSize != s.size()) {
-    s.smooth.y = analysis::ema(s.raw.y, analysis::EmaOptions{weight, true});
-    s.smooth.x = s.raw.x;
+  if (s.smoothBeta != weight) {  // a new weight: every value changes
+    s.smoothState = analysis::EmaState{};
+    s.smooth.y.clear();
     s.smoothBeta = weight;
-    s.smoothSize = s.size();
+  }
+  const std::size_t had = s.smoothState.size;
+  if (had != s.size()) analysis::ema_extend(s.raw.y, {weight, true}, s.smoothState, s.smooth.y);
+  if (s.smoothKind != s.rawKind || s.smooth.x.size() > had) {
+    s.smooth.x = s.raw.x;  // another x column (or a reset): copied whole
     s.smoothKind = s.rawKind;
-  } else if (s.smoothKind != s.rawKind) {
-    s.smooth.x = s.raw.x;
-    s.smoothKind = s.rawKind;
+  } else {
+    s.smooth.x.insert(s.smooth.x.end(), s.raw.x.begin() + static_cast<std::ptrdiff_t>(had),
+                      s.raw.x.end());
   }
   return &s.smooth;
 }
@@ -83,14 +87,17 @@ const analysis::Series* CurveStore::smoothed(int64_t runId, int rank, analysis::
 const MinMaxIndex* CurveStore::index(int64_t runId, int rank, bool smooth) {
   CurveSeries* s = findMutable(runId, rank);
   if (!s) return nullptr;
+  // Losses and their EMA only grow (append ignores rows already held): an index is extended
+  // over the new values, and rebuilt only for a new EMA weight.
   if (!smooth) {
-    // Raw losses only grow (append ignores rows already held), so the size says it all.
-    if (s->rawIndex.size() != s->raw.y.size()) s->rawIndex = MinMaxIndex(s->raw.y);
+    s->rawIndex.extend(s->raw.y);
     return &s->rawIndex;
   }
-  if (s->smoothIndex.size() != s->smooth.y.size() || s->smoothIndexBeta != s->smoothBeta) {
+  if (s->smoothIndexBeta != s->smoothBeta || s->smoothIndex.size() > s->smooth.y.size()) {
     s->smoothIndex = MinMaxIndex(s->smooth.y);
     s->smoothIndexBeta = s->smoothBeta;
+  } else {
+    s->smoothIndex.extend(s->smooth.y);
   }
   return &s->smoothIndex;
 }

@@ -82,18 +82,35 @@ void decimate_min_max(const Series& s, const DecimateOptions& options, Series& o
   }
 }
 
-MinMaxIndex::MinMaxIndex(const std::vector<double>& y) : n_(y.size()), y_(y) {
-  if (n_ >= std::numeric_limits<uint32_t>::max()) {
-    throw UiError("MinMaxIndex: " + std::to_string(n_) + " points is more than it counts");
+MinMaxIndex::MinMaxIndex(const std::vector<double>& y) : finite_(1, 0) { extend(y); }
+
+void MinMaxIndex::extend(const std::vector<double>& y) {
+  if (y.size() < n_) {
+    throw UiError("MinMaxIndex::extend: " + std::to_string(y.size()) + " points, fewer than the " +
+                  std::to_string(n_) + " it holds");
   }
-  finite_.assign(n_ + 1, 0);
-  for (size_t i = 0; i < n_; ++i) finite_[i + 1] = finite_[i] + (std::isfinite(y[i]) ? 1 : 0);
-  const size_t blocks = (n_ + kBlock - 1) / kBlock;
-  block_min_.assign(blocks, n_);
-  block_max_.assign(blocks, n_);
-  block_min_y_.assign(blocks, 0);
-  block_max_y_.assign(blocks, 0);
-  for (size_t k = 0; k < blocks; ++k) {
+  if (y.size() >= std::numeric_limits<uint32_t>::max()) {
+    throw UiError("MinMaxIndex: " + std::to_string(y.size()) + " points is more than it counts");
+  }
+  const size_t old = n_;
+  if (y.size() == old) return;
+  n_ = y.size();
+  y_.insert(y_.end(), y.begin() + static_cast<std::ptrdiff_t>(old), y.end());
+  finite_.resize(n_ + 1);
+  for (size_t i = old; i < n_; ++i) finite_[i + 1] = finite_[i] + (std::isfinite(y_[i]) ? 1 : 0);
+  // "None" is spelled n_: the blocks without a finite value move with it.
+  for (std::vector<size_t>* v : {&block_min_, &block_max_})
+    for (size_t& i : *v)
+      if (i == old) i = n_;
+  // The last partial block is scanned again with its new points, then the new blocks.
+  const size_t first = old / kBlock, blocks = (n_ + kBlock - 1) / kBlock;
+  block_min_.resize(blocks);
+  block_max_.resize(blocks);
+  block_min_y_.resize(blocks);
+  block_max_y_.resize(blocks);
+  for (size_t k = first; k < blocks; ++k) {
+    block_min_[k] = block_max_[k] = n_;
+    block_min_y_[k] = block_max_y_[k] = 0;
     scan(k * kBlock, std::min(n_, (k + 1) * kBlock), block_min_[k], block_min_y_[k], block_max_[k],
          block_max_y_[k]);
   }

@@ -65,16 +65,22 @@ Resampled interpolate(const Series& s, const std::vector<double>& at) {
   return out;
 }
 
-std::vector<double> ema(const std::vector<double>& y, const EmaOptions& options) {
+void ema_extend(const std::vector<double>& y, const EmaOptions& options, EmaState& state,
+                std::vector<double>& out) {
   const double a = options.weight;
   if (!(a >= 0 && a < 1)) {
     throw AnalysisError("ema: weight " + std::to_string(a) +
                         " is not allowed; use 0 <= weight < 1");
   }
-  std::vector<double> out(y.size());
-  double value = 0;
-  double decay = 1;  // a^t over the finite points seen
-  for (size_t i = 0; i < y.size(); ++i) {
+  if (y.size() < state.size || out.size() != state.size) {
+    throw AnalysisError("ema_extend: " + std::to_string(state.size) +
+                        " values folded in, but y has " + std::to_string(y.size()) + " and out " +
+                        std::to_string(out.size()));
+  }
+  out.resize(y.size());
+  double value = state.value;
+  double decay = state.decay;
+  for (size_t i = state.size; i < y.size(); ++i) {
     if (!std::isfinite(y[i])) {
       out[i] = y[i];
       continue;
@@ -83,6 +89,13 @@ std::vector<double> ema(const std::vector<double>& y, const EmaOptions& options)
     decay *= a;
     out[i] = options.debias ? value / (1 - decay) : value;
   }
+  state = EmaState{y.size(), value, decay};
+}
+
+std::vector<double> ema(const std::vector<double>& y, const EmaOptions& options) {
+  std::vector<double> out;
+  EmaState state;
+  ema_extend(y, options, state, out);
   return out;
 }
 

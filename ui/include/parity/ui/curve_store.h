@@ -18,16 +18,18 @@ namespace parity::ui {
 /// One stored series. The four x columns are kept; `raw` pairs the loss with one of them.
 struct CurveSeries {
   std::vector<double> step, samples, epoch, time;
-  std::vector<double> lr;              ///< the lr each step used (shown on hover)
-  analysis::Series raw;                ///< x = column(rawKind), y = loss
-  analysis::Series smooth;             ///< x = raw.x, y = EMA of raw.y (when smoothSize == size())
+  std::vector<double> lr;   ///< the lr each step used (shown on hover)
+  analysis::Series raw;     ///< x = column(rawKind), y = loss
+  analysis::Series smooth;  ///< x = raw.x, y = EMA of raw.y's first smoothState.size values
   std::vector<std::size_t> nonFinite;  ///< indices of NaN/inf losses, ascending
   analysis::Axis rawKind = analysis::Axis::kStep;
   analysis::Axis smoothKind = analysis::Axis::kStep;  ///< the x column smooth.x holds
+  // The caches over y (the EMA, the two indexes) cover a prefix of the rows and are extended over
+  // the rows appended since (rows are only appended); a new weight rebuilds the EMA's.
   double smoothBeta = -1;
-  std::size_t smoothSize = 0;
-  MinMaxIndex rawIndex;     ///< over raw.y, for decimation at any zoom
-  MinMaxIndex smoothIndex;  ///< over smooth.y
+  analysis::EmaState smoothState;  ///< where the EMA stopped
+  MinMaxIndex rawIndex;            ///< over raw.y, for decimation at any zoom
+  MinMaxIndex smoothIndex;         ///< over smooth.y
   double smoothIndexBeta = -1;
   int64_t lastStep = 0;
 

@@ -34,7 +34,7 @@ void decimate_min_max(const analysis::Series& s, const DecimateOptions& options,
 /// blocks read point by point, and a prefix count of finite values. Everything it reads lies in
 /// a few contiguous arrays, so a column costs a short sequential scan instead of a tree walk's
 /// cache misses. Built in O(n) from y only, so one index serves every x-axis of the same rows.
-/// Rebuild it when y changes.
+/// Rebuild it when y's values change; extend() it when values are only appended.
 class MinMaxIndex {
  public:
   static constexpr size_t kBlock = 64;
@@ -42,6 +42,10 @@ class MinMaxIndex {
   MinMaxIndex() = default;
   explicit MinMaxIndex(const std::vector<double>& y);
   size_t size() const { return n_; }
+  /// Takes in y's values past size() (y's first size() values must be those it was built
+  /// from): the same index as MinMaxIndex(y), at the cost of the new values and the last
+  /// partial block. Throws UiError when y is shorter.
+  void extend(const std::vector<double>& y);
   /// Leftmost index of the smallest / largest finite y in [a, b); size() when there is none.
   size_t argmin(size_t a, size_t b) const;
   size_t argmax(size_t a, size_t b) const;

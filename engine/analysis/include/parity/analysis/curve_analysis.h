@@ -64,6 +64,18 @@ std::vector<double> ema(const std::vector<double>& y, const EmaOptions& options 
 /// ema() of s.y, x unchanged.
 Series ema(const Series& s, const EmaOptions& options = {});
 
+/// Where an ema() stopped: enough to continue it over values appended later.
+struct EmaState {
+  std::size_t size = 0;  ///< values of y folded in so far (out holds as many)
+  double value = 0;      ///< the undebiased average
+  double decay = 1;      ///< a^t over the finite points seen
+};
+/// Extends `out` (ema() of y's first state.size values) over y's values past them: the same
+/// numbers ema(y) gives, computed in the same order, so a growing live curve costs only its new
+/// points. Throws AnalysisError for a weight outside [0, 1) or a y shorter than state.size.
+void ema_extend(const std::vector<double>& y, const EmaOptions& options, EmaState& state,
+                std::vector<double>& out);
+
 /// Mean curve with a min-max band over several series (e.g. one setup run with several seeds).
 struct Band {
   std::vector<double> x, mean, lo, hi;

@@ -41,7 +41,7 @@ LossChart::LossChart(QObject* parent) : QObject(parent), d_(std::make_unique<Pri
   connect(d_->loader_, &CurveLoader::fetchFailed, this,
           [this](quint64 token, const QString& message) {
             if (token != d_->token_) return;
-            d_->inFlight_ = false;
+            d_->loading_ = Loading::kIdle;
             emit fetchFailed(message);
           });
   d_->loaderThread_.start();
@@ -103,8 +103,7 @@ int LossChart::drawnPoints() const { return d_->drawnPoints_; }
 void LossChart::openDatabase(const QString& path) {
   ++d_->token_;
   d_->loader_->setLatestToken(d_->token_);
-  d_->inFlight_ = false;
-  d_->refreshPending_ = false;
+  d_->loading_ = Loading::kIdle;  // an answer in flight is for the other database
   d_->store_.clear();
   while (!d_->runs_.empty()) removeRun(d_->runs_.back().info.id);
   QMetaObject::invokeMethod(
@@ -152,7 +151,7 @@ void LossChart::setRuns(const std::vector<ChartRun>& runs) {
 void LossChart::forgetRun(qint64 runId) {
   ++d_->token_;  // an answer in flight may hold the deleted run's rows
   d_->loader_->setLatestToken(d_->token_);
-  d_->inFlight_ = false;
+  d_->loading_ = Loading::kIdle;
   removeRun(runId);
   d_->store_.removeRun(runId);
   scheduleRedraw();
@@ -273,11 +272,10 @@ void LossChart::setSmoothing(double beta) {
 }
 
 void LossChart::refresh() {
-  if (d_->inFlight_) {
-    d_->refreshPending_ = true;
+  if (d_->loading_ != Loading::kIdle) {
+    d_->loading_ = Loading::kFetchingThenAgain;  // asked again when this fetch is answered
     return;
   }
-  d_->refreshPending_ = false;
   CurveFetchRequest request;
   for (const RunSeries& rs : d_->runs_) {
     const qint64 id = rs.info.id;
@@ -294,7 +292,7 @@ void LossChart::refresh() {
     }
   }
   if (request.curves.empty() && request.rankRuns.empty()) return;
-  d_->inFlight_ = true;
+  d_->loading_ = Loading::kFetching;
   const quint64 token = d_->token_;
   QMetaObject::invokeMethod(
       d_->loader_, [l = d_->loader_, token, request] { l->fetch(token, request); },
@@ -303,7 +301,8 @@ void LossChart::refresh() {
 
 void LossChart::onFetched(quint64 token, const CurveFetch& result) {
   if (token != d_->token_) return;  // stale: the database or the run set changed meanwhile
-  d_->inFlight_ = false;
+  bool again = d_->loading_ == Loading::kFetchingThenAgain;
+  d_->loading_ = Loading::kIdle;
   d_->lastFetchEmpty_ = result.chunks.empty();
   bool ranksGrew = false;
   for (const RankList& r : result.ranks) {
@@ -314,13 +313,13 @@ void LossChart::onFetched(quint64 token, const CurveFetch& result) {
     d_->store_.append(chunk.runId, chunk.rank, chunk.rows);
   if (ranksGrew && d_->showRanks_) {
     for (RunSeries& rs : d_->runs_) syncRankSeries(rs);
-    d_->refreshPending_ = true;  // the new ranks' rows are not loaded yet
+    again = true;  // the new ranks' rows are not loaded yet
   }
   if (!result.chunks.empty()) {
     d_->dirty_ = true;
     scheduleRedraw();
   }
-  if (d_->refreshPending_) {
+  if (again) {
     refresh();
   } else {
     // Rows may have landed between the poll and this fetch: catch up if the runs say so.
@@ -333,7 +332,7 @@ void LossChart::onFetched(quint64 token, const CurveFetch& result) {
 }
 
 bool LossChart::isSettled() const {
-  if (d_->inFlight_ || d_->refreshPending_ || d_->dirty_ || d_->redrawTimer_.isActive() ||
+  if (d_->loading_ != Loading::kIdle || d_->dirty_ || d_->redrawTimer_.isActive() ||
       d_->refineTimer_.isActive()) {
     return false;
   }

@@ -113,14 +113,10 @@ LossChart::LineCache& LossChart::reduce(LineCache& cache, const analysis::Series
                                         const MinMaxIndex* index, LineKind kind, double x0,
                                         double x1, int columns) {
   const double beta = kind == LineKind::kSmooth ? d_->beta_ : 0;
-  const bool draft = d_->interacting_;
-  if (cache.size == series.size() && cache.x0 == x0 && cache.x1 == x1 && cache.columns == columns &&
-      cache.kind == d_->xKind_ && cache.beta == beta && cache.logY == d_->logY_ &&
-      cache.draft == draft) {
-    return cache;
-  }
-  cache = LineCache{series.size(), x0, x1,   beta,  columns, d_->xKind_, d_->logY_,
-                    draft,         {}, kInf, -kInf, {},      {}};
+  const bool draft = d_->gesture_ != Gesture::kNone;
+  const LineView view{x0, x1, beta, columns, d_->xKind_, d_->logY_, draft};
+  if (cache.size == series.size() && cache.view == view) return cache;
+  cache = LineCache{series.size(), view, {}, kInf, -kInf, {}, {}};
   // Through the series' MinMaxIndex a column costs a few block reads, not one visit per point.
   auto decimate = [&](const analysis::Series& s, const MinMaxIndex* idx, const DecimateOptions& o) {
     if (idx && idx->size() == s.size()) {
@@ -157,9 +153,10 @@ LossChart::LineCache& LossChart::reduce(LineCache& cache, const analysis::Series
 void LossChart::redrawNow() {
   d_->redrawTimer_.stop();
   d_->dirty_ = false;
-  if (!d_->interacting_) d_->refineTimer_.stop();
-  if (d_->draftPens_ != d_->interacting_) {
-    d_->draftPens_ = d_->interacting_;
+  const bool draft = d_->gesture_ != Gesture::kNone;
+  if (!draft) d_->refineTimer_.stop();
+  if (d_->draftPens_ != draft) {
+    d_->draftPens_ = draft;
     for (RunSeries& rs : d_->runs_) styleSeries(rs);
   }
   ++d_->redraws_;
@@ -186,9 +183,9 @@ int LossChart::decimationColumns(double width) const {
     lines += (d_->beta_ > 0 ? 2 : 1) + static_cast<int>(rs.ranks.size());
   const int perPixel = std::max(50, static_cast<int>(width));
   // While the user zooms or pans, a quarter of the budget; the full one once they pause.
-  const int budget = d_->interacting_ ? d_->pointBudget_ / 4 : d_->pointBudget_;
+  const int budget = d_->gesture_ != Gesture::kNone ? d_->pointBudget_ / 4 : d_->pointBudget_;
   const int budgeted = lines > 0 ? budget / (4 * lines) : perPixel;
-  const int floor = d_->interacting_ ? kMinDraftColumns : kMinColumns;
+  const int floor = d_->gesture_ != Gesture::kNone ? kMinDraftColumns : kMinColumns;
   return std::clamp(budgeted, std::min(perPixel, floor), perPixel);
 }
 
@@ -335,12 +332,12 @@ void LossChart::placeBadMarkers(const Frame& f) {
   }
 }
 
-LossChart::Interaction::Interaction(LossChart* chart) : owner_(chart) {
-  owner_->d_->interacting_ = true;
+LossChart::Interaction::Interaction(LossChart* chart, Gesture gesture) : owner_(chart) {
+  owner_->d_->gesture_ = gesture;
   owner_->d_->refineTimer_.start();
 }
 
-LossChart::Interaction::~Interaction() { owner_->d_->interacting_ = false; }
+LossChart::Interaction::~Interaction() { owner_->d_->gesture_ = Gesture::kNone; }
 
 void LossChart::scheduleRedraw() {
   if (!d_->redrawTimer_.isActive()) d_->redrawTimer_.start();
@@ -398,7 +395,7 @@ double LossChart::toValueY(double py) const {
 }
 
 void LossChart::zoomToPixels(const QRectF& rect) {
-  const Interaction interaction(this);
+  const Interaction interaction(this, Gesture::kZooming);
   const QRectF r = rect.intersected(d_->chart_->plotArea());
   if (r.width() < 2 || r.height() < 2) return;
   d_->zoomX_ = std::make_pair(toValueX(r.left()), toValueX(r.right()));
@@ -407,7 +404,7 @@ void LossChart::zoomToPixels(const QRectF& rect) {
 }
 
 void LossChart::panPixels(const QPointF& delta) {
-  const Interaction interaction(this);
+  const Interaction interaction(this, Gesture::kPanning);
   const QRectF plot = d_->chart_->plotArea();
   d_->zoomX_ =
       std::make_pair(toValueX(plot.left() - delta.x()), toValueX(plot.right() - delta.x()));
@@ -420,7 +417,7 @@ void LossChart::panPixels(const QPointF& delta) {
 }
 
 void LossChart::zoomAt(double factorX, double factorY, const QPointF& pixel) {
-  const Interaction interaction(this);
+  const Interaction interaction(this, Gesture::kZooming);
   const QRectF plot = d_->chart_->plotArea();
   if (factorX != 1) {
     const double cx = toValueX(pixel.x());

@@ -27,14 +27,28 @@ QT_END_NAMESPACE
 
 namespace parity::ui {
 
-/// One drawn line's last reduction, reused while its data and view stay the same.
-struct LossChart::LineCache {
-  std::size_t size = 0;
+/// What a line's reduction depends on besides its values: it is redone when any of it changes.
+struct LineView {
   double x0 = 0, x1 = 0, beta = -1;
   int columns = 0;
   analysis::Axis kind = analysis::Axis::kStep;
   bool logY = false;
-  bool draft = false;     ///< reduced for a zoom or pan frame (fewer points)
+  bool draft = false;  ///< reduced for a zoom or pan frame (fewer points)
+  bool operator==(const LineView& o) const {
+    return x0 == o.x0 && x1 == o.x1 && beta == o.beta && columns == o.columns && kind == o.kind &&
+           logY == o.logY && draft == o.draft;
+  }
+};
+
+/// A zoom or pan in progress (its frames are drawn coarser), or none.
+enum class Gesture { kNone, kZooming, kPanning };
+/// The curve loader: idle, fetching, or fetching with another fetch asked for meanwhile.
+enum class Loading { kIdle, kFetching, kFetchingThenAgain };
+
+/// One drawn line's last reduction, reused while its data (size) and view stay the same.
+struct LossChart::LineCache {
+  std::size_t size = 0;
+  LineView view;
   QList<QPointF> points;  ///< decimated (and, for a faint line, collapsed), not yet simplified
   double ylo = 0, yhi = 0;
   QList<QPointF> simplified;  ///< a smooth line's points after simplifyInPixels
@@ -77,7 +91,7 @@ struct LossChart::RunSeries {
 /// Marks a zoom or pan in progress: a coarser redraw now, a full one once the user pauses.
 class LossChart::Interaction {
  public:
-  explicit Interaction(LossChart* chart);
+  Interaction(LossChart* chart, Gesture gesture);
   ~Interaction();
 
  private:
@@ -95,14 +109,15 @@ struct LossChart::Private {
   QThread loaderThread_;
   CurveLoader* loader_;
   quint64 token_ = 1;
-  bool inFlight_ = false;
-  bool refreshPending_ = false;
-  bool dirty_ = false;
-  bool lastFetchEmpty_ = false;
+  // The chart's state: what the loader and the user are doing, rows not yet drawn, and the
+  // pens' style (which follows the gesture at the next redraw).
+  Loading loading_ = Loading::kIdle;
+  Gesture gesture_ = Gesture::kNone;
+  bool dirty_ = false;           ///< rows appended since the last redraw
+  bool lastFetchEmpty_ = false;  ///< the last fetch found nothing new (a run is caught up)
+  bool draftPens_ = false;       ///< lines styled for a gesture (styleSeries)
   QTimer redrawTimer_;
   QTimer refineTimer_;
-  bool interacting_ = false;
-  bool draftPens_ = false;  ///< lines styled for a zoom or pan in progress (styleSeries)
   int redraws_ = 0;
   int drawnPoints_ = 0;
 

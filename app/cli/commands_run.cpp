@@ -8,9 +8,9 @@
 #include <memory>
 
 #include "cli_common.h"
+#include "command_runner.h"
 #include "commands.h"
 #include "config_flags.h"
-#include "command_runner.h"
 #include "run_runner.h"
 
 namespace parity::cli {
@@ -64,6 +64,9 @@ struct RunArgs {
   std::string master_addr = "127.0.0.1";
   int master_port = 0;
   std::string network_interface;
+  std::string launcher = "local";
+  std::string partition;
+  std::string time;
 };
 
 struct Machines {
@@ -151,6 +154,21 @@ int run_command(const RunArgs& a) {
   options.launch.master_addr = machines.master_addr;
   options.launch.master_port = machines.master_port;
   options.launch.network_interface = a.network_interface;
+  if (a.launcher == "slurm") {
+    if (machines.nnodes > 1)
+      throw UsageError(
+          "--launcher slurm places the ranks itself; --num-machines is for ranks "
+          "started on each machine by hand");
+    if (!config.command.empty())
+      throw UsageError(
+          "--launcher slurm starts Parity's engine; your command runs under Slurm "
+          "when it is an srun line (--command 'srun -n {num_processes} ...')");
+    options.launch.launcher = launch::Launcher::kSlurm;
+    options.launch.slurm_partition = a.partition;
+    options.launch.slurm_time = a.time;
+  } else if (!a.partition.empty() || !a.time.empty()) {
+    throw UsageError("--partition and --time are for --launcher slurm");
+  }
   if (machines.nnodes > 1) {
     std::cerr << "multi-node run (" << machines.nnodes << " machines, this is machine "
               << machines.node_rank << ", " << config.num_processes / machines.nnodes << " of the "
@@ -266,6 +284,18 @@ void add_run_command(CLI::App& app, int* exit_code) {
                   "the interface this machine's ranks bind Gloo to, as PyTorch's "
                   "GLOO_SOCKET_IFNAME (default: the one whose address routes to machine 0)")
       ->group("Multi-node");
+  sub->add_option("--launcher", args->launcher,
+                  "who starts the ranks: local (this machine's processes) or slurm (one srun, a "
+                  "task per rank, on the machines Slurm gives; Stop cancels the step)")
+      ->group("Slurm")
+      ->check(CLI::IsMember({"local", "slurm"}))
+      ->capture_default_str();
+  sub->add_option("--partition", args->partition, "--launcher slurm: the partition (srun -p)")
+      ->group("Slurm");
+  sub->add_option("--time", args->time,
+                  "--launcher slurm: the step's time limit, in Slurm's formats (srun -t: 30, "
+                  "1:00:00, 1-0)")
+      ->group("Slurm");
   sub->callback([args, exit_code] { *exit_code = run_command(*args); });
 }
 

@@ -1,5 +1,5 @@
-#include <parity/launch/launch_error.h>
 #include <parity/config/python_json.h>
+#include <parity/launch/launch_error.h>
 #include <parity/launch/parity_line.h>
 
 #include <cmath>

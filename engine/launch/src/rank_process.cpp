@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <set>
@@ -105,10 +106,18 @@ std::vector<std::string> rank_environment(
 /// (the caller may have other threads). Throws LaunchError when the exec fails.
 pid_t spawn(const std::string& worker, const std::vector<std::string>& env, int status_fd,
             int log_fd) {
+  return spawn(std::vector<std::string>{worker}, env, status_fd, log_fd, false);
+}
+
+pid_t spawn(const std::vector<std::string>& args, const std::vector<std::string>& env,
+            int status_fd, int log_fd, bool status_on_stdout) {
+  const std::string& worker = args.at(0);
   std::vector<char*> envp;
   for (const auto& e : env) envp.push_back(const_cast<char*>(e.c_str()));
   envp.push_back(nullptr);
-  char* argv[] = {const_cast<char*>(worker.c_str()), nullptr};
+  std::vector<char*> argv;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
 
   int err_pipe[2];
   if (::pipe2(err_pipe, O_CLOEXEC) != 0) throw LaunchError("pipe: " + errno_text());
@@ -129,7 +138,7 @@ pid_t spawn(const std::string& worker, const std::vector<std::string>& env, int 
     int err = ::fcntl(err_fd, F_DUPFD_CLOEXEC, 10);
     int null_fd = ::open("/dev/null", O_RDONLY);
     if (null_fd >= 0) ::dup2(null_fd, 0);
-    ::dup2(log_fd, 1);
+    ::dup2(status_on_stdout ? status_fd : log_fd, 1);
     ::dup2(log_fd, 2);
     // The status pipe becomes descriptor 3, the only one inherited beyond stdio: whatever else the
     // caller left open without close-on-exec (a GUI's sockets, a database) stays out of the ranks.
@@ -137,7 +146,7 @@ pid_t spawn(const std::string& worker, const std::vector<std::string>& env, int 
     ::fcntl(kStatusFd, F_SETFD, 0);
     if (err >= 0) err = ::dup3(err, kStatusFd + 1, O_CLOEXEC);
     close_from(kStatusFd + 2);
-    ::execve(worker.c_str(), argv, envp.data());
+    ::execve(worker.c_str(), argv.data(), envp.data());
     int e = errno;
     ssize_t ignored = err >= 0 ? ::write(err, &e, sizeof e) : 0;
     (void)ignored;
@@ -155,6 +164,24 @@ pid_t spawn(const std::string& worker, const std::vector<std::string>& env, int 
     throw LaunchError("cannot start " + worker + ": " + std::strerror(child_errno));
   }
   return pid;
+}
+
+std::string find_program(const std::string& program) {
+  if (program.find('/') != std::string::npos) {
+    if (::access(program.c_str(), X_OK) == 0) return program;
+    throw LaunchError(program + " is not an executable file");
+  }
+  const char* path = std::getenv("PATH");
+  std::string dirs = path && *path ? path : "/usr/local/bin:/usr/bin:/bin";
+  for (size_t start = 0; start <= dirs.size();) {
+    size_t end = dirs.find(':', start);
+    if (end == std::string::npos) end = dirs.size();
+    const std::string dir = dirs.substr(start, end - start);
+    const std::string candidate = (dir.empty() ? "." : dir) + "/" + program;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    start = end + 1;
+  }
+  throw LaunchError(program + " is not on PATH (" + dirs + ")");
 }
 
 }  // namespace parity::launch::rank_process

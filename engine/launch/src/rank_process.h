@@ -66,5 +66,13 @@ std::vector<std::string> rank_environment(
 /// (the caller may have other threads). Throws LaunchError when the exec fails.
 pid_t spawn(const std::string& worker, const std::vector<std::string>& env, int status_fd,
             int log_fd);
+/// The same for a program with arguments (args[0] is its path); with status_on_stdout the status
+/// pipe is also its stdout (srun, whose tasks' stdout carries their status lines).
+pid_t spawn(const std::vector<std::string>& args, const std::vector<std::string>& env,
+            int status_fd, int log_fd, bool status_on_stdout);
+
+/// The path of `program`: itself when it holds a '/', else the first executable of that name on
+/// PATH. Throws LaunchError when there is none.
+std::string find_program(const std::string& program);
 
 }  // namespace parity::launch::rank_process

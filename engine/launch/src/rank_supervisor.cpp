@@ -5,6 +5,7 @@
 #include <parity/launch/rank_supervisor.h>
 #include <parity/launch/route_address.h>
 #include <parity/launch/run_folders.h>
+#include <parity/launch/slurm.h>
 #include <parity/launch/store_probe.h>
 #include <parity/launch/worker_contract.h>
 #include <poll.h>
@@ -86,6 +87,17 @@ struct Rank {
   int wait_status = 0;
   int64_t oom_kills_at_spawn = -1;  // the kernel's OOM-kill count when it started (-1: unknown)
   std::string oom_file;             // where that count is read (oom_counter_file())
+};
+
+/// The one process that started every rank under Slurm (srun): its stdout carries each rank's
+/// status lines prefixed "RANK: " (--label), its stderr the ranks' logs, prefixed the same way.
+struct Step {
+  pid_t pid = -1;
+  Fd out;  // read end of srun's stdout; closed at end of file
+  std::string buffer;
+  std::string log_path;
+  bool reaped = false;
+  int wait_status = 0;
 };
 
 /// The "oom_kill N" count in `file` (a cgroup's memory.events or memory.oom_control, or
@@ -190,23 +202,28 @@ struct Cause {
 /// Runs the ranks' poll loop: forwards rank 0's records, watches exits, hangs and the stop flag.
 class Monitor {
  public:
-  Monitor(std::vector<Rank>& ranks, StepSink& sink, const LaunchOptions& options)
-      : ranks_(ranks), sink_(sink), options_(options) {}
+  Monitor(std::vector<Rank>& ranks, StepSink& sink, const LaunchOptions& options,
+          Step* step = nullptr)
+      : ranks_(ranks), sink_(sink), options_(options), step_(step) {}
 
   /// Returns when every rank has been reaped.
   void run() {
     while (std::any_of(ranks_.begin(), ranks_.end(), [](const Rank& r) { return !r.reaped; })) {
       poll_once(50);
       const auto now = Clock::now();
-      std::vector<Rank*> failed;
-      for (auto& r : ranks_) {
-        if (r.reaped) continue;
-        pid_t got = ::waitpid(r.pid, &r.wait_status, WNOHANG);
-        if (got != r.pid) continue;
-        r.reaped = true;
-        if (!cause_ && exit_failure(r)) failed.push_back(&r);
+      if (step_) {
+        watch_step(now);
+      } else {
+        std::vector<Rank*> failed;
+        for (auto& r : ranks_) {
+          if (r.reaped) continue;
+          pid_t got = ::waitpid(r.pid, &r.wait_status, WNOHANG);
+          if (got != r.pid) continue;
+          r.reaped = true;
+          if (!cause_ && exit_failure(r)) failed.push_back(&r);
+        }
+        if (!cause_ && !failed.empty()) begin_stop(first_failure(failed, now), now);
       }
-      if (!cause_ && !failed.empty()) begin_stop(first_failure(failed, now), now);
       if (!cause_ && options_.stop && options_.stop->load())
         begin_stop({RunOutcome::kStopped, -1, "stopped by the user"}, now);
       if (!cause_) {
@@ -215,12 +232,13 @@ class Monitor {
       }
       if (!cause_ && options_.hang_timeout_s > 0) check_hangs(now);
       if (cause_ && !killed_ && now >= kill_at_) {
-        for (auto& r : ranks_) signal_rank(r, SIGKILL);
+        signal_all(SIGKILL);
         killed_ = true;
       }
     }
     // A rank's last lines (rank 0's RunEnd) may still sit in its pipe after it was reaped.
     for (auto& r : ranks_) drain(r);
+    if (step_) drain_step();
   }
 
   const std::optional<Cause>& cause() const { return cause_; }
@@ -235,10 +253,86 @@ class Monitor {
       fds.push_back({r.status.get(), POLLIN, 0});
       owners.push_back(&r);
     }
+    if (step_ && step_->out.get() >= 0) {
+      fds.push_back({step_->out.get(), POLLIN, 0});
+      owners.push_back(nullptr);
+    }
     int n = ::poll(fds.data(), fds.size(), timeout_ms);
     if (n <= 0) return;  // timeout or EINTR: the caller's checks run either way
-    for (size_t i = 0; i < fds.size(); ++i)
-      if (fds[i].revents) drain(*owners[i]);
+    for (size_t i = 0; i < fds.size(); ++i) {
+      if (!fds[i].revents) continue;
+      if (owners[i]) {
+        drain(*owners[i]);
+      } else {
+        drain_step();
+      }
+    }
+  }
+
+  // srun's stdout: "RANK: line" (the rank right-aligned to the widest), handed to that rank.
+  void drain_step() {
+    char buf[65536];
+    while (step_->out.get() >= 0) {
+      ssize_t n = ::read(step_->out.get(), buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0 && errno == EAGAIN) return;
+      if (n > 0) step_->buffer.append(buf, static_cast<size_t>(n));
+      size_t pos;
+      while ((pos = step_->buffer.find('\n')) != std::string::npos) {
+        const std::string line = step_->buffer.substr(0, pos);
+        step_->buffer.erase(0, pos + 1);
+        const auto colon = line.find(": ");
+        const std::string label = line.substr(0, colon);
+        const auto first = label.find_first_not_of(' ');
+        if (colon == std::string::npos || first == std::string::npos) continue;
+        int rank = -1;
+        try {
+          rank = std::stoi(label.substr(first));
+        } catch (const std::exception&) {
+          continue;
+        }
+        if (rank >= 0 && rank < static_cast<int>(ranks_.size()))
+          handle_line(ranks_[static_cast<size_t>(rank)], line.substr(colon + 2));
+      }
+      if (n == 0) step_->out.reset();
+    }
+  }
+
+  // srun ended: every rank with it. A failure names the rank whose own line says why.
+  void watch_step(Clock::time_point now) {
+    if (step_->reaped || ::waitpid(step_->pid, &step_->wait_status, WNOHANG) != step_->pid) return;
+    step_->reaped = true;
+    for (auto& r : ranks_) r.reaped = true;
+    if (cause_) return;
+    Rank srun;
+    srun.global = -1;
+    srun.log_path = step_->log_path;
+    srun.wait_status = step_->wait_status;
+    auto failure = exit_failure(srun);
+    if (!failure) return;
+    Cause cause{RunOutcome::kFailed, -1, *failure, false};
+    cause.message.replace(0, cause.message.find(' ', 5), "srun (the Slurm job step)");
+    // "R: parity-worker rank R: why" is the failed rank's own last word.
+    std::ifstream log(step_->log_path);
+    for (std::string line; std::getline(log, line);) {
+      const auto at = line.find(": parity-worker rank ");
+      if (at == std::string::npos) continue;
+      cause.message = line.substr(at + 15) + " (under srun, the Slurm job step)";
+      try {
+        cause.rank = std::stoi(line.substr(at + 21));
+      } catch (const std::exception&) {
+      }
+      break;
+    }
+    begin_stop(cause, now);
+  }
+
+  void signal_all(int sig) {
+    if (step_) {
+      if (!step_->reaped && ::kill(-step_->pid, sig) != 0) ::kill(step_->pid, sig);
+      return;
+    }
+    for (auto& r : ranks_) signal_rank(r, sig);
   }
 
   // Reads what is available (the read ends are non-blocking) and handles complete lines.
@@ -320,7 +414,7 @@ class Monitor {
 
   void begin_stop(Cause cause, Clock::time_point now) {
     cause_ = std::move(cause);
-    for (auto& r : ranks_) signal_rank(r, SIGTERM);
+    signal_all(SIGTERM);
     kill_at_ = now + std::chrono::duration_cast<Clock::duration>(
                          std::chrono::duration<double>(std::max(0.0, options_.term_grace_s)));
   }
@@ -330,6 +424,7 @@ class Monitor {
   const LaunchOptions& options_;
   std::optional<Cause> cause_;
   std::optional<RunEnd> end_;
+  Step* step_;
   Clock::time_point kill_at_;
   bool killed_ = false;
 };
@@ -396,6 +491,84 @@ LaunchResult result_of(const Monitor& monitor, const std::vector<Rank>& ranks,
   return result;
 }
 
+// Under Slurm the ranks are the tasks of one `srun`, which may run on other machines: the config
+// and srun's log live in the run's log folder (beside the database: a shared disk on a cluster),
+// the rendezvous is a TCPStore on the first host of the step (rank 0's), and the status lines
+// come back through srun's stdout. Stop signals srun, which passes it to every task; a task
+// left after the grace period is cancelled with the step (scancel --name).
+LaunchResult run_slurm(const config::RunConfig& config, const LaunchOptions& options,
+                       const std::string& worker, StepSink& sink) {
+  const int w = config.num_processes;
+  const std::string folder = options.log_dir;
+  if (folder.empty()) throw LaunchError("--launcher slurm needs the run's log folder");
+  make_private_folder(folder);
+  const std::string config_path = folder + "/config.json";
+  write_config(config, config_path);
+  SrunOptions so;
+  so.srun = rank_process::find_program(options.srun);
+  so.tasks = w;
+  so.partition = options.slurm_partition;
+  so.time = options.slurm_time;
+  so.job_name = "parity-" + std::to_string(::getpid()) + "-" +
+                std::to_string(Clock::now().time_since_epoch().count() % 1000000007);
+  EnvVars vars = {{kEnvConfig, config_path},
+                  {kEnvStatusFd, "1"},
+                  {kEnvMasterPort,
+                   std::to_string(options.master_port > 0 ? options.master_port : free_port())}};
+  const int threads = resolved_threads_per_rank(config, options);
+  vars.emplace_back(kEnvThreads, std::to_string(threads));
+  for (const char* name : kEnvLibraryThreads) vars.emplace_back(name, std::to_string(threads));
+  if (!std::getenv(kEnvOmpWaitPolicy)) vars.emplace_back(kEnvOmpWaitPolicy, "PASSIVE");
+  // torchrun's variables of the caller's own environment would win over Slurm's in the tasks.
+  std::vector<std::string> env;
+  for (const std::string& e : rank_environment(vars, true)) {
+    const std::string name = e.substr(0, e.find('='));
+    if (name != kEnvRank && name != kEnvWorldSize && name != kEnvLocalRank &&
+        name != kEnvLocalWorldSize && name != kEnvMasterAddr)
+      env.push_back(e);
+  }
+  std::vector<Rank> ranks(static_cast<size_t>(w));
+  for (int r = 0; r < w; ++r) {
+    ranks[static_cast<size_t>(r)].global = r;
+    ranks[static_cast<size_t>(r)].log_path = folder + "/srun.log";
+    ranks[static_cast<size_t>(r)].last_seen = Clock::now();
+  }
+  Step step;
+  step.log_path = folder + "/srun.log";
+  Fd log = safe_fd(open_private_file(step.log_path));
+  int p[2];
+  if (::pipe2(p, O_CLOEXEC) != 0) throw LaunchError("pipe: " + errno_text());
+  Fd read_end = safe_fd(p[0]), write_end = safe_fd(p[1]);
+  ::fcntl(read_end.get(), F_SETFL, O_NONBLOCK);
+  step.pid = spawn(srun_argv(so, worker), env, write_end.get(), log.get(), true);
+  step.out = std::move(read_end);
+  write_end.reset();
+  struct StepGuard {  // an exception from the sink: the step is killed and reaped, as ranks are
+    Step& s;
+    ~StepGuard() {
+      if (s.reaped) return;
+      ::kill(-s.pid, SIGKILL);
+      while (::waitpid(s.pid, &s.wait_status, 0) < 0 && errno == EINTR) {
+      }
+    }
+  } guard{step};
+  Monitor monitor(ranks, sink, options, &step);
+  monitor.run();
+  if (monitor.cause()) {
+    // srun is gone; a task it could not reach is cancelled with its job.
+    const std::string scancel = "scancel --quiet --name=" + so.job_name + " >/dev/null 2>&1";
+    [[maybe_unused]] const int ignored = std::system(scancel.c_str());
+  }
+  LaunchResult result = result_of(monitor, ranks, options);
+  result.pids = {step.pid};
+  RunEnd final_end;
+  final_end.outcome = result.outcome;
+  final_end.message = result.message;
+  final_end.samples_per_s = result.samples_per_s;
+  sink.on_end(final_end);
+  return result;
+}
+
 }  // namespace
 
 std::string executable_dir(const std::string& self_link) {
@@ -438,6 +611,7 @@ LaunchResult RankSupervisor::run(StepSink& sink) {
       options_.worker_path.empty() ? executable_dir() + "/parity-worker" : options_.worker_path;
   if (::access(worker.c_str(), X_OK) != 0)
     throw LaunchError("parity-worker not found at " + worker + "; build it or pass --worker");
+  if (options_.launcher == Launcher::kSlurm) return run_slurm(config_, options_, worker, sink);
 
   RunDir dir(options_.run_folder_owner);
   const std::string config_path = dir.path() + "/config.json";

@@ -1,3 +1,4 @@
+#include <parity/launch/slurm.h>
 #include <parity/launch/worker_contract.h>
 
 #include <cstdlib>
@@ -26,12 +27,21 @@ int env_int(const char* name, std::optional<int> fallback) {
 
 DistEnv DistEnv::from_environment() {
   DistEnv e;
-  e.rank = env_int(kEnvRank, std::nullopt);
-  e.world_size = env_int(kEnvWorldSize, std::nullopt);
-  e.local_rank = env_int(kEnvLocalRank, e.rank);
-  e.local_world_size = env_int(kEnvLocalWorldSize, e.world_size);
-  if (const char* a = std::getenv(kEnvMasterAddr); a && *a) e.master_addr = a;
-  e.master_port = env_int(kEnvMasterPort, kDefaultMasterPort);
+  const char* rank = std::getenv(kEnvRank);
+  // A task that srun started (no RANK: not torchrun, not Parity's own launcher) stands where
+  // Slurm's variables say (slurm.h).
+  auto slurm = rank && *rank ? std::nullopt
+                             : dist_env_from_slurm([](const char* n) { return std::getenv(n); });
+  if (slurm) {
+    e = *slurm;
+  } else {
+    e.rank = env_int(kEnvRank, std::nullopt);
+    e.world_size = env_int(kEnvWorldSize, std::nullopt);
+    e.local_rank = env_int(kEnvLocalRank, e.rank);
+    e.local_world_size = env_int(kEnvLocalWorldSize, e.world_size);
+    if (const char* a = std::getenv(kEnvMasterAddr); a && *a) e.master_addr = a;
+    e.master_port = env_int(kEnvMasterPort, kDefaultMasterPort);
+  }
   if (const char* s = std::getenv(kEnvStore); s && *s) e.store_path = s;
   e.threads = env_int(kEnvThreads, 0);
   if (const char* f = std::getenv(kEnvForceProcessGroup); f && *f && std::string(f) != "0") {

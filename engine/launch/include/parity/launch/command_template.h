@@ -43,7 +43,6 @@ std::vector<std::string> expand_command(const std::vector<std::string>& words,
 /// (plain words as they are, others in '…').
 std::string quote_command(const std::vector<std::string>& words);
 
-
 /// What a run adds to its setup's values: where it is, and which port its launcher may take.
 struct CommandContext {
   int num_machines = 1;

@@ -23,8 +23,16 @@
 
 namespace parity::launch {
 
+/// Who starts the ranks: this process (one child per rank), or Slurm (one `srun` whose tasks are
+/// the ranks, <parity/launch/slurm.h>).
+enum class Launcher { kLocal, kSlurm };
+
 struct LaunchOptions {
-  std::string worker_path;  ///< the rank executable; empty = parity-worker beside this one
+  Launcher launcher = Launcher::kLocal;
+  std::string slurm_partition;  ///< kSlurm: srun --partition; empty = Slurm's default
+  std::string slurm_time;       ///< kSlurm: srun --time; empty = the partition's limit
+  std::string srun = "srun";    ///< kSlurm: the srun program
+  std::string worker_path;      ///< the rank executable; empty = parity-worker beside this one
   std::string master_addr = "127.0.0.1";
   int master_port = 0;  ///< 0 = a free port
   /// > 1: TCPStore rendezvous on master_addr:master_port. As in Accelerate, the config's

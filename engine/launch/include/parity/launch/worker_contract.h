@@ -71,8 +71,9 @@ struct DistEnv {
   bool force_process_group = false;
 
   /// Worker side. Reads RANK, WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE, MASTER_ADDR, MASTER_PORT,
-  /// PARITY_STORE, PARITY_THREADS, PARITY_FORCE_PROCESS_GROUP. Throws std::runtime_error naming a
-  /// missing or malformed variable.
+  /// PARITY_STORE, PARITY_THREADS, PARITY_FORCE_PROCESS_GROUP; a task started by srun without
+  /// RANK stands where its SLURM_* variables say (<parity/launch/slurm.h>). Throws
+  /// std::runtime_error naming a missing or malformed variable.
   static DistEnv from_environment();
 };
 

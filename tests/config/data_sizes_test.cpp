@@ -104,6 +104,16 @@ TEST_F(DataSizesTest, TestFileAndValidationSplitAreCountedAndStated) {
   EXPECT_EQ(describe_data_sizes(s), "51 train, 13 evaluate (the last 20 % of d.csv)");
   c.train_samples = 40;
   EXPECT_EQ(read_data_sizes(c).train, 40);
+  EXPECT_EQ(describe_data_sizes(read_data_sizes(c)),
+            "40 train, 13 evaluate (the last 20 % of d.csv)");
+  // More than the data has (a Fashion-MNIST setting kept after switching to a small csv): all
+  // train, and the sizes say so instead of standing silently beside the larger number.
+  c.train_samples = 7680;
+  s = read_data_sizes(c);
+  EXPECT_EQ(s.train, 51);
+  EXPECT_EQ(describe_data_sizes(s),
+            "51 train (all there are, fewer than the 7680 asked), 13 evaluate (the last 20 % of "
+            "d.csv)");
 }
 
 TEST_F(DataSizesTest, JsonlCountsSequencesAndIdxReadsItsHeader) {

@@ -176,6 +176,15 @@ TEST(ExperimentForm, SaysHowManySamplesTrainAndEvaluate) {
   EXPECT_TRUE(form.dataSizesText().startsWith("48 train, 16 evaluate"))
       << form.dataSizesText().toStdString();
 
+  // A Training samples kept from Fashion-MNIST (7680) beside a 64-row csv: all train, and the
+  // count says so rather than "48 train" beside "7680" without a word.
+  qobject_cast<QSpinBox*>(form.editor("train_samples"))->setValue(7680);
+  ASSERT_TRUE(test::waitFor([&] { return !form.countingData(); }));
+  EXPECT_TRUE(
+      form.dataSizesText().startsWith("48 train (all there are, fewer than the 7680 asked)"))
+      << form.dataSizesText().toStdString();
+  qobject_cast<QSpinBox*>(form.editor("train_samples"))->setValue(0);
+
   // A file that cannot be read is the data's problem, said under Data (not on this row).
   c.data_path = dir.filePath("missing.csv").toStdString();
   form.setConfig(c);

@@ -75,6 +75,7 @@ DataSizes finish(const RunConfig& c, int64_t whole, int64_t test, std::string so
     s.source = "the last " + percent(c.validation_split) + " of " +
                (c.data_path.empty() ? std::string("the training data") : file_name(c.data_path));
   }
+  if (c.train_samples > 0 && c.train_samples > s.train) s.asked = c.train_samples;
   if (c.train_samples > 0) s.train = std::min(s.train, c.train_samples);
   return s;
 }
@@ -181,6 +182,9 @@ DataSizes read_data_sizes(const RunConfig& c) {
 
 std::string describe_data_sizes(const DataSizes& s) {
   std::string text = std::to_string(s.train) + " train, ";
+  if (s.asked > 0)
+    text = std::to_string(s.train) + " train (all there are, fewer than the " +
+           std::to_string(s.asked) + " asked), ";
   if (s.test == 0) return text + "none evaluate (no test data: no evaluation)";
   return text + std::to_string(s.test) + " evaluate (" + s.source + ")";
 }

@@ -19,6 +19,8 @@ struct DataSizes {
   int64_t train = 0;   ///< samples (rows, sequences) that train, after the split and train_samples
   int64_t test = 0;    ///< samples that evaluate (0: no evaluation)
   std::string source;  ///< where the evaluation samples come from, in words ("no test data" ...)
+  /// train_samples when it asks for more than the data has (all train then); 0 otherwise.
+  int64_t asked = 0;
 };
 
 /// Rows held out by a validation split of `fraction` over `rows`: ceil(rows x fraction), as

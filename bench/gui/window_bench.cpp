@@ -3,9 +3,9 @@
 // curves loaded and drawn), and what one poll of the runs table costs, the full reread it
 // used to do every 500 ms beside RunsPoller's, for the same database states (paired numbers).
 // Usage: parity_bench_window [RUNS STEPS]. Runs offscreen unless QT_QPA_PLATFORM says otherwise.
+#include <parity/storage/runs_poller.h>
 #include <parity/ui/main_window.h>
 #include <parity/ui/runs_model.h>
-#include <parity/ui/runs_poller.h>
 
 #include <QApplication>
 #include <QDateTime>
@@ -112,7 +112,7 @@ int main(int argc, char** argv) {
   beforeModel.setRuns(reader.list_runs());
   afterModel.setRuns(reader.list_runs());
   double clock = 0;  // the window polls every 500 ms; so does this clock, whatever the polls cost
-  parity::ui::RunsPoller poller(reader, [&] { return clock; });
+  parity::storage::RunsPoller poller(reader, [&] { return clock; });
   poller.poll();
   auto before = [&] {
     reader.reconcile_orphaned_runs();
@@ -120,7 +120,7 @@ int main(int argc, char** argv) {
   };
   auto after = [&] {
     clock += 0.5;
-    const parity::ui::RunsUpdate u = poller.poll();
+    const parity::storage::RunsUpdate u = poller.poll();
     afterModel.updateRuns(u.changed, QList<qint64>(u.removed.begin(), u.removed.end()));
   };
   auto nothing = [] {};
@@ -153,14 +153,14 @@ int main(int argc, char** argv) {
   };
   const double b2 = timePolls(n, recordAndEdit, before), a2 = timePolls(n, recordAndEdit, after);
   std::printf("  ... and another process edits a note  %7.2f ms  %7.3f ms  (seen within %.0f s)\n",
-              b2, a2, parity::ui::RunsPoller::kEndedCheckS);
+              b2, a2, parity::storage::RunsPoller::kEndedCheckS);
   writer.finish_run(live, parity::storage::RunStatus::kFinished, "", 1);
   after();
   const double b3 = timePolls(n, editNote, before), a3 = timePolls(n, editNote, after);
   std::printf(
       "  nothing runs; a note edited per poll  %7.2f ms  %7.3f ms  (seen at the next poll)\n", b3,
       a3);
-  const parity::ui::RunsPollerStats& s = poller.stats();
+  const parity::storage::RunsPollerStats& s = poller.stats();
   std::printf(
       "after: %lld polls, %lld read nothing, %lld read every run, %lld checked the ended runs, "
       "%lld run rows read\n",

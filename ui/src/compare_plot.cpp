@@ -1,8 +1,8 @@
 // The Compare panel's plot: each run's Δ loss against the reference (with the allowed gap and
 // where each different run parts), or the seed groups' mean inside their min-max band.
-#include <parity/ui/axis_ticks.h>
+#include <parity/plot/axis_ticks.h>
+#include <parity/plot/decimation.h>
 #include <parity/ui/compare_panel.h>
-#include <parity/ui/decimation.h>
 #include <parity/ui/loss_chart.h>
 
 #include <QComboBox>
@@ -19,6 +19,9 @@
 #include <utility>
 
 namespace parity::ui {
+
+using plot::decimate_min_max;
+using plot::niceStep;
 
 namespace {
 

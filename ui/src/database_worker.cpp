@@ -43,7 +43,7 @@ void DatabaseWorker::openDatabase(const QString& path, int pollMs) {
     emit databaseFailed(path, QString::fromStdString(e.what()));
     return;
   }
-  poller_ = std::make_unique<RunsPoller>(*db_);
+  poller_ = std::make_unique<storage::RunsPoller>(*db_);
   emit databaseOpened(path);
   ShownChoices choices;
   try {
@@ -72,7 +72,7 @@ bool DatabaseWorker::ready(const QString& what) {
   return false;
 }
 
-bool DatabaseWorker::poll(RunsUpdate& update) {
+bool DatabaseWorker::poll(storage::RunsUpdate& update) {
   if (!poller_) return false;
   try {
     // A run whose launcher is gone (killed, crashed) is shown failed, never "running" forever:
@@ -87,14 +87,14 @@ bool DatabaseWorker::poll(RunsUpdate& update) {
 }
 
 void DatabaseWorker::pollRuns() {
-  RunsUpdate update;
+  storage::RunsUpdate update;
   if (!poll(update) || update.empty()) return;
   QList<qint64> removed(update.removed.begin(), update.removed.end());
   emit runsChanged(update.changed, removed);
 }
 
 void DatabaseWorker::listRuns() {
-  RunsUpdate update;
+  storage::RunsUpdate update;
   if (poll(update)) emit runsListed(poller_->runs());
 }
 

@@ -21,6 +21,9 @@
 
 namespace parity::ui {
 
+using plot::CurveSeries;
+using plot::CurveStore;
+
 LossChart::LossChart(QObject* parent) : QObject(parent), d_(std::make_unique<Private>()) {
   d_->chart_ = new QChart;
   d_->axisX_ = new QValueAxis;

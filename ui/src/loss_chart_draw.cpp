@@ -1,7 +1,7 @@
 // LossChart: drawing, axes and navigation (data and series management are in loss_chart.cpp).
 #include <parity/analysis/curve_analysis.h>
-#include <parity/ui/axis_ticks.h>
-#include <parity/ui/decimation.h>
+#include <parity/plot/axis_ticks.h>
+#include <parity/plot/decimation.h>
 #include <parity/ui/loss_chart.h>
 #include <parity/ui/plot_points.h>
 
@@ -19,6 +19,13 @@
 #include "loss_chart_p.h"
 
 namespace parity::ui {
+
+using plot::CurveSeries;
+using plot::decimate_min_max;
+using plot::DecimateOptions;
+using plot::logTicks;
+using plot::MinMaxIndex;
+using plot::niceStep;
 
 namespace {
 

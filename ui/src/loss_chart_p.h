@@ -103,7 +103,7 @@ struct LossChart::Private {
   QValueAxis* axisX_;
   QAbstractAxis* axisY_ = nullptr;
   std::vector<RunSeries> runs_;
-  CurveStore store_;
+  plot::CurveStore store_;
   analysis::Series decimated_;  ///< reused by every redraw so it allocates nothing once grown
 
   QThread loaderThread_;

@@ -1,7 +1,7 @@
 // LossChart: how each line looks and is named: colours, pens and dashes (identical runs, ranks,
 // draft frames while zooming), the legend's entries, and hiding a run's lines from the legend.
 // Data, series and loading are in loss_chart.cpp; drawing and navigation in loss_chart_draw.cpp.
-#include <parity/ui/curve_overlap.h>
+#include <parity/plot/curve_overlap.h>
 #include <parity/ui/loss_chart.h>
 
 #include <QCoreApplication>
@@ -13,6 +13,10 @@
 #include "loss_chart_p.h"
 
 namespace parity::ui {
+
+using plot::CurveSeries;
+using plot::identicalGroups;
+using plot::MinMaxIndex;
 
 namespace {
 

@@ -3,7 +3,7 @@
 /// reset zoom. Owns the LossChart controller, the view and the legend under it.
 /// Thread affinity: UI thread.
 
-#include <parity/ui/curve_store.h>
+#include <parity/plot/curve_store.h>
 
 #include <QList>
 #include <QWidget>

@@ -8,8 +8,8 @@
 
 #include <parity/analysis/verdict.h>
 #include <parity/storage/database.h>
+#include <parity/storage/runs_poller.h>
 #include <parity/stored_runs/proofs.h>
-#include <parity/ui/runs_poller.h>
 
 #include <QHash>
 #include <QList>
@@ -94,9 +94,9 @@ class DatabaseWorker : public QObject {
  private:
   bool ready(const QString& what);
   /// Polls; false (after pollFailed) when reading failed.
-  bool poll(RunsUpdate& update);
+  bool poll(storage::RunsUpdate& update);
   std::unique_ptr<storage::Database> db_;
-  std::unique_ptr<RunsPoller> poller_;
+  std::unique_ptr<storage::RunsPoller> poller_;
   QTimer* poll_ = nullptr;
 };
 

@@ -8,8 +8,8 @@
 /// Thread affinity: UI thread; the loader's results come back through queued signals carrying a
 /// token, and results with an old token (a database switch, a deleted run) are dropped.
 
+#include <parity/plot/curve_store.h>
 #include <parity/storage/run_status.h>
-#include <parity/ui/curve_store.h>
 
 #include <QColor>
 #include <QObject>
@@ -118,7 +118,7 @@ class LossChart : public QObject {
   bool isSettled() const;
 
   /// The loaded rows; tests and the benchmark fill it directly.
-  CurveStore& store();
+  plot::CurveStore& store();
   /// Points currently pushed to the main (legend) series of each drawn run, in run order.
   std::vector<int> drawnPointCounts() const;
   /// Non-finite loss markers currently shown, over all runs.
@@ -182,8 +182,9 @@ class LossChart : public QObject {
   void placeBadMarkers(const Frame& frame);
   bool anyActive() const;
   /// Decimates (or reuses) one series for the visible x range; returns its cached points.
-  LineCache& reduce(LineCache& cache, const analysis::Series& series, const MinMaxIndex* index,
-                    LineKind kind, double x0, double x1, int columns);
+  LineCache& reduce(LineCache& cache, const analysis::Series& series,
+                    const plot::MinMaxIndex* index, LineKind kind, double x0, double x1,
+                    int columns);
   double toValueX(double px) const;
   double toValueY(double py) const;
 

@@ -1,5 +1,5 @@
 #pragma once
-/// Turning a decimated series (decimate_min_max, parity/ui/decimation.h) into the fewest QPointF
+/// Turning a decimated series (decimate_min_max, parity/plot/decimation.h) into the fewest QPointF
 /// that draw the same pixels: a faint raw curve needs only each column's min and max; a smooth
 /// curve (the EMA) needs only the points that bend it by more than a fraction of a pixel.
 /// Plain functions; callable from any thread.

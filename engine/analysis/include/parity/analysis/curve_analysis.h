@@ -1,7 +1,7 @@
 #pragma once
 /// Curve analysis on plain vectors: interpolation and overlap, debiased EMA smoothing, seed bands
 /// and target crossings. Torch-free, Qt-free and storage-free; shared by the verdict, the CLI and
-/// the window's charts (whose per-pixel decimation is drawing code: parity/ui/decimation.h).
+/// the window's charts (whose per-pixel decimation is drawing code: parity/plot/decimation.h).
 ///
 /// A Series is y against x with x non-decreasing (step, samples seen, epoch or wall time all are);
 /// every function here assumes that order and does not sort.

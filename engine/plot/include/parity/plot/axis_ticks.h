@@ -5,7 +5,7 @@
 
 #include <vector>
 
-namespace parity::ui {
+namespace parity::plot {
 
 /// 1, 2 or 5 times a power of ten, near span / ticks.
 double niceStep(double span, int ticks);
@@ -15,4 +15,4 @@ double niceStep(double span, int ticks);
 /// than a factor of ~2, round linear steps. At least two ticks whenever lo < hi.
 std::vector<double> logTicks(double lo, double hi, double heightPx, double minGapPx = 18);
 
-}  // namespace parity::ui
+}  // namespace parity::plot

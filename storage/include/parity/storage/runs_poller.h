@@ -23,11 +23,11 @@
 #include <map>
 #include <vector>
 
-namespace parity::ui {
+namespace parity::storage {
 
 /// What one poll found: rows new or changed since the previous poll, and ids gone.
 struct RunsUpdate {
-  std::vector<storage::RunRow> changed;
+  std::vector<RunRow> changed;
   std::vector<int64_t> removed;
   bool empty() const { return changed.empty() && removed.empty(); }
 };
@@ -48,14 +48,14 @@ class RunsPoller {
 
   /// `db` must outlive the poller. The clock (unix seconds) decides when a remote supervisor's
   /// heartbeat is stale; tests inject one.
-  explicit RunsPoller(storage::Database& db, std::function<double()> now = {});
+  explicit RunsPoller(Database& db, std::function<double()> now = {});
 
   /// Reads what changed since the last poll (everything on the first). Busy-database errors of
   /// the reconciliation are waited out to a later poll; read errors throw StorageError, and the
   /// next poll reads everything again.
   RunsUpdate poll();
   /// Every run as the last poll left it, in id order.
-  std::vector<storage::RunRow> runs() const;
+  std::vector<RunRow> runs() const;
   const RunsPollerStats& stats() const { return stats_; }
 
  private:
@@ -66,22 +66,19 @@ class RunsPoller {
   RunsUpdate readChanged(std::vector<int64_t> ids);
   /// Takes the ended runs' hashes; returns the ids whose row changed or vanished since the last.
   std::vector<int64_t> checkEnded();
-  void apply(std::vector<storage::RunRow> rows, const std::vector<int64_t>& expected,
-             RunsUpdate& update);
+  void apply(std::vector<RunRow> rows, const std::vector<int64_t>& expected, RunsUpdate& update);
   /// Reread each poll: stored as queued or running (also when shown failed, read-only).
-  static bool unfinished(const storage::RunRow& r) {
-    return storage::is_active(r.status) || r.shown_failed;
-  }
+  static bool unfinished(const RunRow& r) { return is_active(r.status) || r.shown_failed; }
 
-  storage::Database& db_;
+  Database& db_;
   std::function<double()> now_;
-  std::map<int64_t, storage::RunRow> runs_;
+  std::map<int64_t, RunRow> runs_;
   bool primed_ = false;
-  storage::ChangeStamp stamp_;
+  ChangeStamp stamp_;
   std::map<int64_t, uint64_t> ended_;  ///< the ended runs' row hashes at the last check
   double checkedAt_ = 0;               ///< when ended_ was taken (now_)
   bool checkOwed_ = false;             ///< the stamp moved since ended_ was taken
   RunsPollerStats stats_;
 };
 
-}  // namespace parity::ui
+}  // namespace parity::storage

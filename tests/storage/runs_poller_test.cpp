@@ -1,24 +1,18 @@
 // RunsPoller: a poll reads only what changed, and still sees what another connection (another
 // process) edited, deleted or added, and runs whose launcher died without writing anything.
 #include <gtest/gtest.h>
+#include <parity/storage/runs_poller.h>
 #include <parity/storage/supervisor.h>
-#include <parity/ui/runs_poller.h>
+#include <parity/test_support/synthetic_runs.h>
+#include <parity/test_support/temp_dir.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <QTemporaryDir>
 #include <algorithm>
 
-#include "test_util.h"
-
-namespace parity::ui {
+namespace parity::storage {
 namespace {
-
-using storage::Database;
-using storage::OpenMode;
-using storage::RunRow;
-using storage::RunStatus;
 
 const RunRow* findRow(const std::vector<RunRow>& rows, int64_t id) {
   auto it = std::find_if(rows.begin(), rows.end(), [&](const RunRow& r) { return r.id == id; });
@@ -35,10 +29,10 @@ class FakeLauncher {
     }
   }
   ~FakeLauncher() { kill(); }
-  storage::SupervisorIdentity identity() const {
-    storage::SupervisorIdentity who = storage::SupervisorIdentity::current();
+  SupervisorIdentity identity() const {
+    SupervisorIdentity who = SupervisorIdentity::current();
     who.pid = pid_;
-    who.start_time = storage::process_start_time(pid_);
+    who.start_time = process_start_time(pid_);
     return who;
   }
   void kill() {
@@ -56,13 +50,12 @@ class FakeLauncher {
 class RunsPollerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(dir.isValid());
-    path = dir.filePath("runs.db").toStdString();
+    path = dir.file("runs.db");
     writer = std::make_unique<Database>(path);
     for (int i = 0; i < 5; ++i) test::addFinishedRun(*writer, "run " + std::to_string(i), 20);
   }
 
-  QTemporaryDir dir;
+  test_support::TempDir dir;
   std::string path;
   std::unique_ptr<Database> writer;  // "another process"
 };
@@ -180,7 +173,7 @@ TEST_F(RunsPollerTest, ALauncherKilledWithoutWritingIsReconciledByTheNextPoll) {
   const RunsUpdate update = poller.poll();
   ASSERT_EQ(update.changed.size(), 1u);
   EXPECT_EQ(update.changed[0].status, RunStatus::kFailed);
-  EXPECT_EQ(update.changed[0].error, storage::launcher_gone_message(7));
+  EXPECT_EQ(update.changed[0].error, launcher_gone_message(7));
   EXPECT_FALSE(update.changed[0].shown_failed) << "a writable database is reconciled";
   EXPECT_EQ(writer->get_run(run)->status, RunStatus::kFailed);
 }
@@ -202,7 +195,7 @@ TEST_F(RunsPollerTest, AReadOnlyViewerShowsARunWhoseLauncherDiedFailedWithoutWri
   const RunRow& shown = update.changed[0];
   EXPECT_EQ(shown.status, RunStatus::kFailed);
   EXPECT_TRUE(shown.shown_failed);
-  EXPECT_EQ(shown.error, storage::launcher_gone_message(7));
+  EXPECT_EQ(shown.error, launcher_gone_message(7));
   ASSERT_TRUE(shown.final_loss.has_value());
   EXPECT_DOUBLE_EQ(*shown.final_loss, test::syntheticSteps(run, 7, 64).back().loss);
   EXPECT_EQ(writer->get_run(run)->status, RunStatus::kRunning) << "the viewer wrote";
@@ -210,4 +203,4 @@ TEST_F(RunsPollerTest, AReadOnlyViewerShowsARunWhoseLauncherDiedFailedWithoutWri
 }
 
 }  // namespace
-}  // namespace parity::ui
+}  // namespace parity::storage

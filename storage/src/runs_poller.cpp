@@ -1,11 +1,11 @@
-#include <parity/ui/runs_poller.h>
+#include <parity/storage/runs_poller.h>
 
 #include <chrono>
 #include <cmath>
 #include <set>
 #include <utility>
 
-namespace parity::ui {
+namespace parity::storage {
 
 namespace {
 
@@ -14,7 +14,7 @@ bool sameValue(const std::optional<double>& a, const std::optional<double>& b) {
   return !a || *a == *b || (std::isnan(*a) && std::isnan(*b));
 }
 
-bool sameRun(const storage::RunRow& a, const storage::RunRow& b) {
+bool sameRun(const RunRow& a, const RunRow& b) {
   return a.label == b.label && a.status == b.status && a.error == b.error && a.notes == b.notes &&
          a.created_at == b.created_at && a.started_at == b.started_at &&
          a.finished_at == b.finished_at && a.total_steps == b.total_steps &&
@@ -34,7 +34,7 @@ double unixNow() {
 
 }  // namespace
 
-RunsPoller::RunsPoller(storage::Database& db, std::function<double()> now)
+RunsPoller::RunsPoller(Database& db, std::function<double()> now)
     : db_(db), now_(now ? std::move(now) : std::function<double()>(unixNow)) {}
 
 RunsUpdate RunsPoller::poll() {
@@ -50,7 +50,7 @@ RunsUpdate RunsPoller::poll() {
     if (!primed_ || gone) reconcile();
     // Taken before reading: whatever commits after it changes the stamp, so the next poll
     // looks again (the reads below need no snapshot of their own to converge).
-    const storage::ChangeStamp stamp = db_.change_stamp();
+    const ChangeStamp stamp = db_.change_stamp();
     checkOwed_ = checkOwed_ || stamp != stamp_;
     stamp_ = stamp;
     std::vector<int64_t> suspects;
@@ -67,8 +67,8 @@ RunsUpdate RunsPoller::poll() {
   }
 }
 
-std::vector<storage::RunRow> RunsPoller::runs() const {
-  std::vector<storage::RunRow> rows;
+std::vector<RunRow> RunsPoller::runs() const {
+  std::vector<RunRow> rows;
   rows.reserve(runs_.size());
   for (const auto& [id, row] : runs_) rows.push_back(row);
   return rows;
@@ -77,8 +77,8 @@ std::vector<storage::RunRow> RunsPoller::runs() const {
 bool RunsPoller::supervisorGone() const {
   const double now = now_();
   for (const auto& [id, r] : runs_) {
-    if (storage::is_active(r.status) && r.supervisor.pid > 0 &&
-        storage::supervisor_gone(r.supervisor, r.heartbeat_at, now)) {
+    if (is_active(r.status) && r.supervisor.pid > 0 &&
+        supervisor_gone(r.supervisor, r.heartbeat_at, now)) {
       return true;
     }
   }
@@ -96,7 +96,7 @@ void RunsPoller::reconcile() {
   if (db_.read_only()) return;  // the reads show such runs failed instead
   try {
     db_.reconcile_orphaned_runs();
-  } catch (const storage::StorageError& e) {
+  } catch (const StorageError& e) {
     if (!e.is_busy()) throw;  // busy: a later poll reconciles; the rows are read either way
   }
 }
@@ -105,7 +105,7 @@ std::vector<int64_t> RunsPoller::checkEnded() {
   ++stats_.ended_checks;
   std::map<int64_t, uint64_t> now;
   std::vector<int64_t> changed;
-  for (const storage::RunHash& h : db_.ended_run_hashes()) {
+  for (const RunHash& h : db_.ended_run_hashes()) {
     now.emplace(h.id, h.hash);
     auto it = ended_.find(h.id);
     if (it == ended_.end() || it->second != h.hash) changed.push_back(h.id);
@@ -142,11 +142,11 @@ RunsUpdate RunsPoller::readChanged(std::vector<int64_t> ids) {
   return update;
 }
 
-void RunsPoller::apply(std::vector<storage::RunRow> rows, const std::vector<int64_t>& expected,
+void RunsPoller::apply(std::vector<RunRow> rows, const std::vector<int64_t>& expected,
                        RunsUpdate& update) {
   stats_.rows_read += static_cast<int64_t>(rows.size());
   std::set<int64_t> seen;
-  for (storage::RunRow& row : rows) {
+  for (RunRow& row : rows) {
     seen.insert(row.id);
     auto it = runs_.find(row.id);
     if (it != runs_.end() && sameRun(it->second, row)) continue;
@@ -160,4 +160,4 @@ void RunsPoller::apply(std::vector<storage::RunRow> rows, const std::vector<int6
   }
 }
 
-}  // namespace parity::ui
+}  // namespace parity::storage

@@ -1,10 +1,10 @@
-#include <parity/ui/axis_ticks.h>
+#include <parity/plot/axis_ticks.h>
 
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
 
-namespace parity::ui {
+namespace parity::plot {
 
 double niceStep(double span, int ticks) {
   if (!(span > 0) || !std::isfinite(span)) return 1;
@@ -65,4 +65,4 @@ std::vector<double> logTicks(double lo, double hi, double heightPx, double minGa
   return linear.size() >= best.size() ? linear : best;
 }
 
-}  // namespace parity::ui
+}  // namespace parity::plot

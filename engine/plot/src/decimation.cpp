@@ -1,11 +1,11 @@
-#include <parity/ui/decimation.h>
+#include <parity/plot/decimation.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
 
-namespace parity::ui {
+namespace parity::plot {
 
 using analysis::Range;
 using analysis::Series;
@@ -14,8 +14,8 @@ namespace {
 
 void check_lengths(const Series& s, const char* what) {
   if (s.x.size() != s.y.size()) {
-    throw UiError(std::string(what) + ": series has " + std::to_string(s.x.size()) +
-                  " x values but " + std::to_string(s.y.size()) + " y values");
+    throw PlotError(std::string(what) + ": series has " + std::to_string(s.x.size()) +
+                    " x values but " + std::to_string(s.y.size()) + " y values");
   }
 }
 
@@ -24,8 +24,8 @@ void check_lengths(const Series& s, const char* what) {
 void decimate_min_max(const Series& s, const DecimateOptions& options, Series& out) {
   check_lengths(s, "decimate_min_max");
   if (options.pixel_width < 1) {
-    throw UiError("decimate_min_max: pixel_width " + std::to_string(options.pixel_width) +
-                  " is not allowed; use >= 1");
+    throw PlotError("decimate_min_max: pixel_width " + std::to_string(options.pixel_width) +
+                    " is not allowed; use >= 1");
   }
   out.x.clear();
   out.y.clear();
@@ -86,11 +86,11 @@ MinMaxIndex::MinMaxIndex(const std::vector<double>& y) : finite_(1, 0) { extend(
 
 void MinMaxIndex::extend(const std::vector<double>& y) {
   if (y.size() < n_) {
-    throw UiError("MinMaxIndex::extend: " + std::to_string(y.size()) + " points, fewer than the " +
-                  std::to_string(n_) + " it holds");
+    throw PlotError("MinMaxIndex::extend: " + std::to_string(y.size()) +
+                    " points, fewer than the " + std::to_string(n_) + " it holds");
   }
   if (y.size() >= std::numeric_limits<uint32_t>::max()) {
-    throw UiError("MinMaxIndex: " + std::to_string(y.size()) + " points is more than it counts");
+    throw PlotError("MinMaxIndex: " + std::to_string(y.size()) + " points is more than it counts");
   }
   const size_t old = n_;
   if (y.size() == old) return;
@@ -195,8 +195,8 @@ void decimate_min_max(const Series& s, const MinMaxIndex& index, const DecimateO
                       Series& out) {
   check_lengths(s, "decimate_min_max");
   if (index.size() != s.size()) {
-    throw UiError("decimate_min_max: the index covers " + std::to_string(index.size()) +
-                  " points, the series has " + std::to_string(s.size()));
+    throw PlotError("decimate_min_max: the index covers " + std::to_string(index.size()) +
+                    " points, the series has " + std::to_string(s.size()));
   }
   const Range range = options.x_range.empty() ? analysis::x_range(s) : options.x_range;
   const size_t pixels = static_cast<size_t>(std::max(1, options.pixel_width));
@@ -276,4 +276,4 @@ Series decimate_min_max(const Series& s, const DecimateOptions& options) {
   return out;
 }
 
-}  // namespace parity::ui
+}  // namespace parity::plot

@@ -1,8 +1,8 @@
-#include <parity/ui/curve_store.h>
+#include <parity/plot/curve_store.h>
 
 #include <cmath>
 
-namespace parity::ui {
+namespace parity::plot {
 
 const std::vector<double>& CurveSeries::column(analysis::Axis kind) const {
   switch (kind) {
@@ -126,4 +126,4 @@ std::size_t CurveStore::pointCount() const {
   return n;
 }
 
-}  // namespace parity::ui
+}  // namespace parity::plot

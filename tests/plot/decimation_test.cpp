@@ -1,13 +1,14 @@
-// Per-pixel min/max decimation and its index: drawing code of the window (parity/ui/decimation.h).
+// Per-pixel min/max decimation and its index: drawing code of the window
+// (parity/plot/decimation.h).
 #include <gtest/gtest.h>
-#include <parity/ui/decimation.h>
+#include <parity/plot/decimation.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
 
-namespace parity::ui {
+namespace parity::plot {
 namespace {
 
 using analysis::Range;
@@ -86,7 +87,7 @@ TEST(Decimate, SmallSeriesKeptWholeAndNanSkipped) {
   const Series s{{0, 1, 2, 3}, {4, kNaN, 2, 3}};
   const Series d = decimate_min_max(s, DecimateOptions{{}, 100});
   EXPECT_EQ(d.x, (std::vector<double>{0, 2, 3}));
-  EXPECT_THROW(decimate_min_max(s, DecimateOptions{{}, 0}), UiError);
+  EXPECT_THROW(decimate_min_max(s, DecimateOptions{{}, 0}), PlotError);
 }
 
 TEST(MinMaxIndex, MatchesBruteForceWithTiesAndNaN) {
@@ -185,7 +186,7 @@ TEST(MinMaxIndex, ExtendedIsTheIndexBuiltWhole) {
     }
   }
   MinMaxIndex shrink(std::vector<double>{1, 2, 3});
-  EXPECT_THROW(shrink.extend(std::vector<double>{1, 2}), UiError);
+  EXPECT_THROW(shrink.extend(std::vector<double>{1, 2}), PlotError);
 }
 
 TEST(MinMaxIndex, IndexedDecimationEqualsTheScan) {
@@ -221,8 +222,8 @@ TEST(MinMaxIndex, RefusesAnIndexOfAnotherSeries) {
   Series s{{0, 1, 2}, {1, 2, 3}};
   const MinMaxIndex index(std::vector<double>{1, 2});
   Series out;
-  EXPECT_THROW(decimate_min_max(s, index, {}, out), UiError);
+  EXPECT_THROW(decimate_min_max(s, index, {}, out), PlotError);
 }
 
 }  // namespace
-}  // namespace parity::ui
+}  // namespace parity::plot

@@ -1,13 +1,12 @@
 // The chart's use of the engine's curve analysis: EMA with debias over the stored loss, and
 // per-pixel min/max decimation over the column of the chosen x-axis.
 #include <gtest/gtest.h>
-#include <parity/ui/curve_store.h>
+#include <parity/plot/curve_store.h>
+#include <parity/test_support/synthetic_runs.h>
 
 #include <cmath>
 
-#include "test_util.h"
-
-namespace parity::ui {
+namespace parity::plot {
 namespace {
 
 TEST(CurveStore, AppendsIncrementallyAndIgnoresRowsAlreadyLoaded) {
@@ -117,4 +116,4 @@ TEST(CurveStore, DecimationOfAStoredSeriesKeepsExtremesPerPixel) {
 }
 
 }  // namespace
-}  // namespace parity::ui
+}  // namespace parity::plot

@@ -1,10 +1,10 @@
-#include <parity/ui/curve_overlap.h>
+#include <parity/plot/curve_overlap.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-namespace parity::ui {
+namespace parity::plot {
 
 namespace {
 
@@ -101,4 +101,4 @@ std::vector<int> identicalGroups(const std::vector<const analysis::Series*>& cur
   return group;
 }
 
-}  // namespace parity::ui
+}  // namespace parity::plot

@@ -5,15 +5,15 @@
 
 #include <parity/analysis/axis.h>
 #include <parity/analysis/curve_analysis.h>
+#include <parity/plot/decimation.h>
 #include <parity/storage/database.h>
-#include <parity/ui/decimation.h>
 
 #include <cstdint>
 #include <map>
 #include <utility>
 #include <vector>
 
-namespace parity::ui {
+namespace parity::plot {
 
 /// One stored series. The four x columns are kept; `raw` pairs the loss with one of them.
 struct CurveSeries {
@@ -72,4 +72,4 @@ class CurveStore {
   std::map<int64_t, std::vector<int>> ranks_;
 };
 
-}  // namespace parity::ui
+}  // namespace parity::plot

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-namespace parity::ui {
+namespace parity::plot {
 
 struct OverlapOptions {
   /// Largest |a - b| at a common x, as a fraction of both curves' loss range (0.1 %: under a
@@ -33,4 +33,4 @@ std::vector<int> identicalGroups(const std::vector<const analysis::Series*>& cur
                                  const std::vector<std::pair<double, double>>& yRanges,
                                  const OverlapOptions& options = {});
 
-}  // namespace parity::ui
+}  // namespace parity::plot

@@ -1,11 +1,11 @@
 // The chart's plain helpers: log-axis ticks and the identical-curve check.
 #include <gtest/gtest.h>
-#include <parity/ui/axis_ticks.h>
-#include <parity/ui/curve_overlap.h>
+#include <parity/plot/axis_ticks.h>
+#include <parity/plot/curve_overlap.h>
 
 #include <cmath>
 
-namespace parity::ui {
+namespace parity::plot {
 namespace {
 
 analysis::Series curve(int n, int stride, double scale = 1.0) {
@@ -100,4 +100,4 @@ TEST(CurveOverlap, GroupsPointAtTheFirstOfEachGroup) {
 }
 
 }  // namespace
-}  // namespace parity::ui
+}  // namespace parity::plot

@@ -5,13 +5,13 @@
 /// Qt-free plain functions and a value class; callable from any thread.
 
 #include <parity/analysis/curve_analysis.h>
-#include <parity/ui/ui_error.h>
+#include <parity/plot/plot_error.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
-namespace parity::ui {
+namespace parity::plot {
 
 struct DecimateOptions {
   analysis::Range x_range;  ///< visible range; empty = the series' whole range
@@ -24,7 +24,7 @@ struct DecimateOptions {
 /// and the first point after it are kept too, so lines reach the edges. Output has at most
 /// 4 * pixel_width + 2 points. One pass over the visible points (plus two binary searches);
 /// `out` is cleared and reused so a redraw allocates nothing once it has grown.
-/// Throws UiError for mismatched lengths or pixel_width < 1.
+/// Throws PlotError for mismatched lengths or pixel_width < 1.
 void decimate_min_max(const analysis::Series& s, const DecimateOptions& options,
                       analysis::Series& out);
 
@@ -44,7 +44,7 @@ class MinMaxIndex {
   size_t size() const { return n_; }
   /// Takes in y's values past size() (y's first size() values must be those it was built
   /// from): the same index as MinMaxIndex(y), at the cost of the new values and the last
-  /// partial block. Throws UiError when y is shorter.
+  /// partial block. Throws PlotError when y is shorter.
   void extend(const std::vector<double>& y);
   /// Leftmost index of the smallest / largest finite y in [a, b); size() when there is none.
   size_t argmin(size_t a, size_t b) const;
@@ -73,4 +73,4 @@ void decimate_min_max(const analysis::Series& s, const MinMaxIndex& index,
 /// Allocating convenience form of decimate_min_max().
 analysis::Series decimate_min_max(const analysis::Series& s, const DecimateOptions& options);
 
-}  // namespace parity::ui
+}  // namespace parity::plot

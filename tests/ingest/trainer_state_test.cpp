@@ -8,10 +8,13 @@
 #include <parity/ingest/trainer_state.h>
 #include <parity/test_support/temp_dir.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include "event_writer.h"
 
 namespace parity::ingest {
 namespace {
@@ -142,6 +145,36 @@ TEST(TrainerState, AnOutputDirIsReadFromItsNewestCheckpointByNumber) {
   EXPECT_EQ(find_runs(out.string()).size(), 1u);
   EXPECT_EQ(
       find_trainer_state_runs((out / "checkpoint-500" / "trainer_state.json").string()).size(), 1u);
+}
+
+TEST(TrainerState, AnOutputDirsOwnTensorBoardLogIsTheSameRunNotASecondOne) {
+  // report_to="tensorboard": the Trainer logs the same training under output_dir/runs/<time_host>.
+  test_support::TempDir dir;
+  const fs::path out = fs::path(dir.path()) / "out";
+  write(out / "checkpoint-30" / "trainer_state.json", at_step(30));
+  const auto events = [](const fs::path& folder) {
+    using namespace test;
+    write(
+        folder / "events.out.tfevents.1.host",
+        record(file_version_event(1.0)) + record(event(2.0, 1, simple_value("train/loss", 2.0f))));
+  };
+  events(out / "runs" / "Dec04_10-00-00_host");
+  events(fs::path(dir.path()) / "elsewhere");  // another training's log: a run of its own
+  const auto runs = find_runs(dir.path());
+  ASSERT_EQ(runs.size(), 2u);
+  std::vector<std::string> names;
+  for (const auto& r : runs) names.push_back(r->name());
+  EXPECT_EQ(std::count(names.begin(), names.end(), "elsewhere"), 1) << names[0] << ", " << names[1];
+  for (const auto& r : runs) {
+    if (r->name() == "elsewhere") continue;
+    r->poll();
+    const ImportedRun run = r->run({});
+    EXPECT_EQ(run.format, "trainer_state");
+    bool said = false;
+    for (const auto& n : run.notes)
+      said = said || n.find("log the same training") != std::string::npos;
+    EXPECT_TRUE(said) << "the run does not say its TensorBoard log was left out";
+  }
 }
 
 }  // namespace

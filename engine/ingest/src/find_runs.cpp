@@ -55,12 +55,27 @@ std::vector<std::unique_ptr<RunReader>> find_runs(const std::string& path) {
     out = find_mlflow_runs(path);
     if (!out.empty()) return out;
   }
+  // The Trainer's own TensorBoard logging (report_to="tensorboard") writes the same training
+  // under its output_dir's runs/ (TrainingArguments.logging_dir's default): it is one run, read
+  // from trainer_state.json, which also says the per-device batch.
+  std::vector<TrainerStateRun> states = find_trainer_state_runs(path);
   for (TensorBoardRun& r : find_tensorboard_runs(path)) {
+    TrainerStateRun* same = nullptr;
+    for (TrainerStateRun& s : states) {
+      const std::string runs =
+          (std::filesystem::path(s.output_dir()) / "runs").lexically_normal().string() + "/";
+      const std::string folder = std::filesystem::path(r.folder()).lexically_normal().string();
+      if ((folder + "/").rfind(runs, 0) == 0) same = &s;
+    }
+    if (same) {
+      same->add_note("the TensorBoard files in " + r.folder() +
+                     " log the same training (the Trainer's report_to): not imported again");
+      continue;
+    }
     out.push_back(std::make_unique<TensorBoardReader>(std::move(r)));
   }
-  for (TrainerStateRun& r : find_trainer_state_runs(path)) {
+  for (TrainerStateRun& r : states)
     out.push_back(std::make_unique<TrainerStateReader>(std::move(r)));
-  }
   for (TableLogRun& r : find_table_log_runs(path)) {
     out.push_back(std::make_unique<TableLogReader>(std::move(r)));
   }

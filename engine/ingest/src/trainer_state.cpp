@@ -121,6 +121,18 @@ TrainerStateRun::TrainerStateRun(std::string name, std::string folder_or_file)
     : name_(std::move(name)), path_(std::move(folder_or_file)) {}
 
 namespace {
+int64_t checkpoint_number(const std::string& name);
+}  // namespace
+
+std::string TrainerStateRun::output_dir() const {
+  std::error_code ec;
+  fs::path p(path_);
+  if (fs::is_regular_file(p, ec)) p = p.parent_path();
+  if (checkpoint_number(p.filename().string()) >= 0) p = p.parent_path();
+  return p.string();
+}
+
+namespace {
 
 // checkpoint-N's number, or -1 for any other name.
 int64_t checkpoint_number(const std::string& name) {
@@ -211,6 +223,7 @@ ImportedRun TrainerStateRun::run(const ImportOptions& options) const {
   run.identity = "trainer_state:" + fs::weakly_canonical(path_, ec).string();
   run.source_path = path_;
   if (file_ != path_) run.notes.push_back("read " + file_ + " (the newest state)");
+  run.notes.insert(run.notes.end(), extra_notes_.begin(), extra_notes_.end());
   return run;
 }
 

@@ -32,6 +32,11 @@ class TrainerStateRun {
  public:
   TrainerStateRun(std::string name, std::string folder_or_file);
   const std::string& name() const { return name_; }
+  /// The Trainer's output_dir: the folder given, or the one above a checkpoint-N (a state file's
+  /// folder is taken as given).
+  std::string output_dir() const;
+  /// A note the run carries (what was left out beside it, say).
+  void add_note(std::string note) { extra_notes_.push_back(std::move(note)); }
   /// Reads the newest state when it changed since the last read; true when it did. A state still
   /// being written is passed over for the one before it. Throws IngestError when none can be
   /// read.
@@ -40,6 +45,7 @@ class TrainerStateRun {
 
  private:
   std::string name_, path_;
+  std::vector<std::string> extra_notes_;
   std::string file_;  ///< the state read last
   std::string text_;
   int64_t stamp_ = -1;  ///< its modification time and size, to read it again only when changed

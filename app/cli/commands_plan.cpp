@@ -123,28 +123,42 @@ void print_setup_table(const PlanArgs& a, const std::vector<RunConfig>& configs)
                "total steps", "notes"});
   const int64_t first_global = config::global_batch_size(configs.front());
   bool unequal = false;
+  // Your command reads its own data: Parity knows its size only from --train-size.
+  const auto data_unknown = [&](const RunConfig& c) {
+    return !c.command.empty() && a.train_size <= 0;
+  };
   for (const auto& c : configs) {
-    const config::SetupPlan p = config::plan_setup(c, train_size_of(a, c));
+    const int64_t n = data_unknown(c) ? 0 : train_size_of(a, c);
+    const config::SetupPlan p = config::plan_setup(c, n);
     std::string global = std::to_string(p.global_batch);
     if (p.global_batch != first_global) {
       global += " *";
       unequal = true;
     }
     std::string notes;
-    for (const auto& n : p.notes) notes += (notes.empty() ? "" : "; ") + n;
-    if (const std::string note = schedule_note(c, p, train_size_of(a, c)); !note.empty()) {
+    // Every planner note is about how the data splits into batches: unknown for your command.
+    if (!data_unknown(c))
+      for (const auto& note : p.notes) notes += (notes.empty() ? "" : "; ") + note;
+    if (const std::string note = data_unknown(c) ? "" : schedule_note(c, p, n); !note.empty()) {
       notes += (notes.empty() ? "" : "; ") + note;
     }
     table.add({c.label, std::to_string(c.num_processes) + (c.split_batches ? " (split)" : ""),
                std::to_string(c.per_device_batch_size),
                std::to_string(c.gradient_accumulation_steps), global, fmt(p.effective_lr),
-               std::to_string(p.optimizer_steps_per_epoch),
+               data_unknown(c) ? "?" : std::to_string(p.optimizer_steps_per_epoch),
                std::to_string(p.scheduler_steps_per_optimizer_step),
-               std::to_string(p.total_optimizer_steps), notes});
+               data_unknown(c) ? "?" : std::to_string(p.total_optimizer_steps), notes});
   }
-  const config::DataSizes sizes = data_sizes_of(a, configs.front());
-  std::cout << "\nSetups as configured (" << config::to_string(configs.front().dataset) << ": "
-            << config::describe_data_sizes(sizes) << ")\n";
+  if (!configs.front().command.empty()) {
+    std::cout << "\nSetups as configured (your command reads its own data: "
+              << (a.train_size > 0 ? std::to_string(a.train_size) + " train, from --train-size"
+                                   : std::string("steps per epoch need --train-size N"))
+              << ")\n";
+  } else {
+    const config::DataSizes sizes = data_sizes_of(a, configs.front());
+    std::cout << "\nSetups as configured (" << config::to_string(configs.front().dataset) << ": "
+              << config::describe_data_sizes(sizes) << ")\n";
+  }
   table.print(std::cout);
   if (unequal)
     std::cout << "* global batch differs from " << configs.front().label << " (" << first_global

@@ -54,11 +54,15 @@ struct CommandTest : public ::testing::Test {
     db = dir.file("c.db");
   }
   CliResult run(const std::vector<std::string>& extra, const std::string& tail = "") {
-    std::vector<std::string> args = {
-        "run", "--db", db, "-q", "--command",
-        "python3 " + dir.file("job.py") +
-            " --bs {per_device_batch_size} --w {num_processes} --lr {learning_rate} --seed {seed} " +
-            tail};
+    std::vector<std::string> args = {"run",
+                                     "--db",
+                                     db,
+                                     "-q",
+                                     "--command",
+                                     "python3 " + dir.file("job.py") +
+                                         " --bs {per_device_batch_size} --w {num_processes} --lr "
+                                         "{learning_rate} --seed {seed} " +
+                                         tail};
     args.insert(args.end(), extra.begin(), extra.end());
     return run_cli(args, dir.path());
   }
@@ -69,9 +73,9 @@ struct CommandTest : public ::testing::Test {
 // The steps are the command's PARITY lines, exactly; the run is a command run with the setup's
 // values as known facts, its command as it ran, and {run_dir} its private folder.
 TEST_F(CommandTest, RecordsTheCommandsLinesAsTheRunsSteps) {
-  const CliResult r = run({"--num-processes", "2", "--per-device-batch-size", "16", "--label",
-                           "mine"},
-                          "--label {label} --out {run_dir}");
+  const CliResult r =
+      run({"--num-processes", "2", "--per-device-batch-size", "16", "--label", "mine"},
+          "--label {label} --out {run_dir}");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const CliResult show = run_cli({"show", "--db", db, "1"}, dir.path());
   EXPECT_NE(show.out.find("finished"), std::string::npos) << show.out;
@@ -125,13 +129,24 @@ TEST_F(CommandTest, ABadTemplateIsRefusedBeforeTheDatabase) {
 
 // plan --command prints what each setup will run, values in place and quoted as a shell reads them.
 TEST_F(CommandTest, PlanPrintsTheExpandedCommand) {
-  const CliResult r = run_cli({"plan", "--num-processes", "2", "--per-device-batch-size", "16",
-                               "--label", "two words", "--command",
-                               "python3 t.py --bs {per_device_batch_size} --label {label}"},
-                              dir.path());
+  const CliResult r = run_cli(
+      {"plan", "--num-processes", "2", "--per-device-batch-size", "16", "--label", "two words",
+       "--command", "python3 t.py --bs {per_device_batch_size} --label {label}"},
+      dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("two words: python3 t.py --bs 16 --label 'two words'"), std::string::npos)
       << r.out;
+  // The command reads its own data: no Fashion-MNIST sizes or steps are claimed for it.
+  EXPECT_EQ(r.out.find("fashion-mnist"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("your command reads its own data: steps per epoch need --train-size N"),
+            std::string::npos)
+      << r.out;
+  const CliResult sized = run_cli({"plan", "--num-processes", "2", "--per-device-batch-size", "16",
+                                   "--train-size", "6400", "--command", "python3 t.py"},
+                                  dir.path());
+  ASSERT_EQ(sized.exit_code, 0) << sized.err;
+  EXPECT_NE(sized.out.find("6400 train, from --train-size"), std::string::npos) << sized.out;
+  EXPECT_NE(sized.out.find(" 200 "), std::string::npos) << sized.out;  // 6400 / (2 x 16) a epoch
 }
 
 // A Hugging Face Trainer-like script prints no PARITY line but saves checkpoint-N/
@@ -152,12 +167,11 @@ for step in range(1, 13):
         time.sleep(0.8)
 )");
   const std::string command = "python3 " + dir.file("hf.py") + " {run_dir} {per_device_batch_size}";
-  CliResult r = run_cli({"run", "--db", db, "-q", "--per-device-batch-size", "8", "--command",
-                         command},
-                        dir.path());
+  CliResult r = run_cli(
+      {"run", "--db", db, "-q", "--per-device-batch-size", "8", "--command", command}, dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const CliResult csv = run_cli({"export", "--db", db, "--runs", "1", "--no-ranks", "-o", "-"},
-                                dir.path());
+  const CliResult csv =
+      run_cli({"export", "--db", db, "--runs", "1", "--no-ranks", "-o", "-"}, dir.path());
   std::istringstream lines(csv.out);
   std::string line;
   std::getline(lines, line);
@@ -255,24 +269,52 @@ TEST_F(CommandTest, ARealDdpJobMatchesTheEngineAndIsProved) {
   std::string csv = "x,y\n";
   for (int i = 0; i < 64; ++i) {
     const double x = (i - 32) / 16.0;
-    csv += std::to_string(x) + "," + std::to_string(0.75 * x + 0.25 + ((i * 7) % 5 - 2) / 8.0) + "\n";
+    csv +=
+        std::to_string(x) + "," + std::to_string(0.75 * x + 0.25 + ((i * 7) % 5 - 2) / 8.0) + "\n";
   }
   write(dir.file("rows.csv"), csv);
   const std::vector<std::string> common = {"--lr", "0.1", "--epochs", "2", "--seed", "3"};
-  std::vector<std::string> engine = {"run", "--db", db, "-q", "--label", "engine 1x16",
-                                     "--dataset", "csv", "--data", dir.file("rows.csv"),
-                                     "--target", "y", "--task", "regression", "--model", "linear",
-                                     "--init", "zeros", "--num-processes", "1",
-                                     "--per-device-batch-size", "16"};
+  std::vector<std::string> engine = {"run",
+                                     "--db",
+                                     db,
+                                     "-q",
+                                     "--label",
+                                     "engine 1x16",
+                                     "--dataset",
+                                     "csv",
+                                     "--data",
+                                     dir.file("rows.csv"),
+                                     "--target",
+                                     "y",
+                                     "--task",
+                                     "regression",
+                                     "--model",
+                                     "linear",
+                                     "--init",
+                                     "zeros",
+                                     "--num-processes",
+                                     "1",
+                                     "--per-device-batch-size",
+                                     "16"};
   engine.insert(engine.end(), common.begin(), common.end());
   ASSERT_EQ(run_cli(engine, dir.path()).exit_code, 0);
   const std::string job = std::string(PARITY_TEST_DATA) + "/ddp_job.py";
   auto ddp = [&](const char* label, const char* processes, const char* batch) {
     std::vector<std::string> args = {
-        "run", "--db", db, "-q", "--label", label, "--num-processes", processes,
-        "--per-device-batch-size", batch, "--command",
+        "run",
+        "--db",
+        db,
+        "-q",
+        "--label",
+        label,
+        "--num-processes",
+        processes,
+        "--per-device-batch-size",
+        batch,
+        "--command",
         "/usr/bin/python3 " + job + " --nproc {num_processes} --port {main_process_port} --data " +
-            dir.file("rows.csv") + " --bs {per_device_batch_size} --lr {learning_rate} --seed "
+            dir.file("rows.csv") +
+            " --bs {per_device_batch_size} --lr {learning_rate} --seed "
             "{seed} --epochs 2"};
     args.insert(args.end(), common.begin(), common.end());
     return run_cli(args, dir.path());
@@ -283,8 +325,8 @@ TEST_F(CommandTest, ARealDdpJobMatchesTheEngineAndIsProved) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
 
   // Every step of 2x8 against the engine's 1x16.
-  const CliResult csvout = run_cli({"export", "--db", db, "--runs", "1,2", "--no-ranks", "-o", "-"},
-                                   dir.path());
+  const CliResult csvout =
+      run_cli({"export", "--db", db, "--runs", "1,2", "--no-ranks", "-o", "-"}, dir.path());
   ASSERT_EQ(csvout.exit_code, 0) << csvout.err;
   std::map<int, std::map<int64_t, double>> loss;  // run -> step -> loss
   std::istringstream lines(csvout.out);

@@ -163,8 +163,8 @@ std::string hparams_mismatch(const std::map<std::string, std::string>& hparams,
     if (it == hparams.end()) continue;
     const auto got = number_of(it->second);
     if (got && std::abs(*got - want) <= 1e-9 * std::max(1.0, std::abs(want))) continue;
-    out += std::string(out.empty() ? "" : "; ") + "the command logged " + name + " " +
-           it->second + ", the setup says " + plain(want);
+    out += std::string(out.empty() ? "" : "; ") + "the command logged " + name + " " + it->second +
+           ", the setup says " + plain(want);
   }
   return out;
 }
@@ -190,8 +190,8 @@ void require_command(const config::RunConfig& config) {
 }
 
 CommandRunResult run_user_command(storage::Database& db, int64_t run_id,
-                                  const config::RunConfig& config,
-                                  const CommandRunOptions& options, launch::StepSink& sink) {
+                                  const config::RunConfig& config, const CommandRunOptions& options,
+                                  launch::StepSink& sink) {
   CommandRunResult out;
   std::vector<std::string> words;
   launch::CommandOptions command;

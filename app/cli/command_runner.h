@@ -31,8 +31,8 @@ struct CommandRunResult {
 /// Runs config's command as run run_id, its records going to sink. Never throws for the
 /// command's own failures (they are the result); StorageError propagates.
 CommandRunResult run_user_command(storage::Database& db, int64_t run_id,
-                                  const config::RunConfig& config,
-                                  const CommandRunOptions& options, launch::StepSink& sink);
+                                  const config::RunConfig& config, const CommandRunOptions& options,
+                                  launch::StepSink& sink);
 
 /// A command run's facts: the setup's values it hands its command (processes, per-device batch,
 /// accumulation, lr and its scaling, seed, precision, epochs), known; the rest unknown.

@@ -5,12 +5,11 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <cstdlib>
-
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <thread>
 
 #include "cli_common.h"

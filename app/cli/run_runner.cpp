@@ -1,7 +1,5 @@
 #include "run_runner.h"
 
-#include "command_runner.h"
-
 #include <parity/config/batch_plan.h>
 #include <parity/config/memory_estimate.h>
 #include <parity/launch/rank_capacity.h>
@@ -17,6 +15,7 @@
 #include <thread>
 
 #include "cli_common.h"
+#include "command_runner.h"
 #include "db_sink.h"
 #include "progress_line.h"
 #include "table.h"

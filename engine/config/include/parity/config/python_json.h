@@ -4,7 +4,6 @@
 /// user's Python wrote: the PARITY stdout protocol and the Trainer's trainer_state.json.
 
 #include <nlohmann/json.hpp>
-
 #include <optional>
 #include <string>
 #include <string_view>

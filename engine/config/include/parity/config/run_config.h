@@ -111,7 +111,7 @@ struct RunConfig {
   // (launch/command_template.h: placeholders such as {per_device_batch_size} take the setup's
   // values); its losses are captured from its PARITY lines. Empty = the engine trains it.
   std::string command;
-  std::string workdir;                    ///< where the command runs; empty = the current folder
+  std::string workdir;                   ///< where the command runs; empty = the current folder
   std::vector<std::string> command_env;  ///< NAME=VALUE set in the command's environment
   /// Where the command's losses come from: "auto" (its PARITY lines; without them the
   /// trainer_state.json or TensorBoard files it writes under {run_dir}, followed live),

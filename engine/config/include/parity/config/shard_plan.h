@@ -1,8 +1,8 @@
 #pragma once
 /// Sharding of one epoch's order across ranks, exactly as Hugging Face Accelerate's
 /// `BatchSamplerShard` (accelerate/data_loader.py: `split_batches`, `even_batches`, `drop_last`),
-/// checked against 400 cases recorded from Accelerate itself (tests/config/accelerate_golden_test.cpp).
-/// Torch-free: the order is any index vector.
+/// checked against 400 cases recorded from Accelerate itself
+/// (tests/config/accelerate_golden_test.cpp). Torch-free: the order is any index vector.
 
 #include <cstdint>
 #include <vector>

@@ -238,6 +238,10 @@ void ShmAllreduce::wait_for_generation(uint32_t generation) {
 }
 
 void ShmAllreduce::check_peers() const {
+  // A failed rank marks the segment before it leaves it: its failure is the news, not its leaving.
+  if (header_->aborted.load(std::memory_order_acquire)) {
+    const_cast<ShmAllreduce*>(this)->fail("another rank failed in a collective");
+  }
   const pid_t self = ::getpid();
   for (int r = 0; r < world_size_; ++r) {
     if (r == rank_) continue;

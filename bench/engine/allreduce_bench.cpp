@@ -85,6 +85,7 @@ Timings run_allreduce(int world, int64_t bytes, int reps) {
   const int64_t floats = bytes / 4;
   const int inner = bytes <= 4096 ? 50 : bytes <= (1 << 20) ? 10 : 1;
   std::vector<pid_t> pids;
+  std::fflush(nullptr);  // else every child prints what this process had buffered
   for (int r = 0; r < world; ++r) {
     const pid_t pid = fork();
     if (pid == 0) {

@@ -237,22 +237,20 @@ void ShmAllreduce::wait_for_generation(uint32_t generation) {
   }
 }
 
-void ShmAllreduce::check_peers() const {
+void ShmAllreduce::check_peers() {
   // A failed rank marks the segment before it leaves it: its failure is the news, not its leaving.
   if (header_->aborted.load(std::memory_order_acquire)) {
-    const_cast<ShmAllreduce*>(this)->fail("another rank failed in a collective");
+    fail("another rank failed in a collective");
   }
   const pid_t self = ::getpid();
   for (int r = 0; r < world_size_; ++r) {
     if (r == rank_) continue;
     if (header_->departed[r].load(std::memory_order_acquire)) {
-      const_cast<ShmAllreduce*>(this)->fail("rank " + std::to_string(r) +
-                                            " left the collective (it failed or ended)");
+      fail("rank " + std::to_string(r) + " left the collective (it failed or ended)");
     }
     const pid_t pid = header_->pids[r].load();
     if (pid > 0 && pid != self && process_gone(pid)) {
-      const_cast<ShmAllreduce*>(this)->fail("rank " + std::to_string(r) + " (pid " +
-                                            std::to_string(pid) + ") is gone");
+      fail("rank " + std::to_string(r) + " (pid " + std::to_string(pid) + ") is gone");
     }
   }
 }

@@ -53,7 +53,7 @@ class ShmAllreduce {
   void open_existing();
   void barrier();
   void wait_for_generation(uint32_t generation);
-  void check_peers() const;
+  void check_peers();
   [[noreturn]] void fail(const std::string& message);
   float* slot(int r) const;
   float* result() const;

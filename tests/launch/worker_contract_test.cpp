@@ -143,5 +143,27 @@ TEST(WorkerContract, MissingOrMalformedVariablesAreNamed) {
   }
 }
 
+// PARITY_TRANSPORT (a user's choice, not the supervisor's): unset is kAuto, gloo and shm are read,
+// anything else is refused by name.
+TEST(WorkerContract, TheGradientTransportIsReadFromParityTransport) {
+  ScopedEnv env({{"RANK", "0"}, {"WORLD_SIZE", "2"}});
+  const char* saved = ::getenv("PARITY_TRANSPORT");
+  const std::optional<std::string> old = saved ? std::optional<std::string>(saved) : std::nullopt;
+  ::unsetenv("PARITY_TRANSPORT");
+  EXPECT_EQ(DistEnv::from_environment().transport, TransportKind::kAuto);
+  ::setenv("PARITY_TRANSPORT", "gloo", 1);
+  EXPECT_EQ(DistEnv::from_environment().transport, TransportKind::kGloo);
+  ::setenv("PARITY_TRANSPORT", "shm", 1);
+  EXPECT_EQ(DistEnv::from_environment().transport, TransportKind::kShm);
+  ::setenv("PARITY_TRANSPORT", "tcp", 1);
+  EXPECT_EQ(what_of([] { DistEnv::from_environment(); }),
+            "PARITY_TRANSPORT='tcp' is not gloo or shm");
+  if (old) {
+    ::setenv("PARITY_TRANSPORT", old->c_str(), 1);
+  } else {
+    ::unsetenv("PARITY_TRANSPORT");
+  }
+}
+
 }  // namespace
 }  // namespace parity::launch

@@ -13,7 +13,8 @@
 
 namespace parity::train::testing {
 
-ThreadedRun train_threaded(const config::RunConfig& config, const TrainerTestHooks& hooks) {
+ThreadedRun train_threaded(const config::RunConfig& config, const TrainerTestHooks& hooks,
+                           launch::TransportKind transport) {
   TempDir dir;
   const int w = config.num_processes;
   ThreadedRun run;
@@ -32,6 +33,7 @@ ThreadedRun train_threaded(const config::RunConfig& config, const TrainerTestHoo
       env.store_path = dir.path() + "/store";
       env.threads = 1;
       env.collective_timeout_s = 60;
+      env.transport = transport;
       TrainerOptions options;
       options.test_hooks = hooks;
       options.test_hooks.final_parameters = &run.parameters[static_cast<size_t>(r)];

@@ -3,6 +3,7 @@
 
 #include <parity/config/run_config.h>
 #include <parity/launch/step_record.h>
+#include <parity/launch/worker_contract.h>
 #include <parity/test_support/temp_dir.h>
 #include <parity/train/trainer.h>
 
@@ -38,8 +39,9 @@ struct ThreadedRun {
 
 /// Trains config with config.num_processes ranks as threads over a FileStore (Gloo, loopback).
 /// hooks.final_parameters and final_buffers are set by this function (ThreadedRun::parameters,
-/// ::buffers); the rest is passed on.
-ThreadedRun train_threaded(const config::RunConfig& config, const TrainerTestHooks& hooks = {});
+/// ::buffers); the rest is passed on. transport: how the ranks sum gradients (kAuto: shm).
+ThreadedRun train_threaded(const config::RunConfig& config, const TrainerTestHooks& hooks = {},
+                           launch::TransportKind transport = launch::TransportKind::kAuto);
 
 /// Small synthetic-regression config: linear model, zero init, SGD, constant lr.
 config::RunConfig regression_config(int num_processes, int64_t per_device_batch,

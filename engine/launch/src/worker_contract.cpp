@@ -47,6 +47,16 @@ DistEnv DistEnv::from_environment() {
   if (const char* f = std::getenv(kEnvForceProcessGroup); f && *f && std::string(f) != "0") {
     e.force_process_group = true;
   }
+  if (const char* t = std::getenv(kEnvTransport); t && *t) {
+    const std::string v = t;
+    if (v == "gloo") {
+      e.transport = TransportKind::kGloo;
+    } else if (v == "shm") {
+      e.transport = TransportKind::kShm;
+    } else {
+      throw std::runtime_error(std::string(kEnvTransport) + "='" + v + "' is not gloo or shm");
+    }
+  }
   if (e.world_size < 1 || e.rank < 0 || e.rank >= e.world_size) {
     throw std::runtime_error(std::string(kEnvRank) + "=" + std::to_string(e.rank) + " is outside " +
                              kEnvWorldSize + "=" + std::to_string(e.world_size));

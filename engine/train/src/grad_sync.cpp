@@ -7,8 +7,18 @@ namespace parity::train {
 
 GradientSync::GradientSync(std::vector<torch::Tensor> params, c10::intrusive_ptr<Collectives> pg,
                            int world_size, int rank, int64_t bucket_bytes)
-    : params_(std::move(params)), pg_(std::move(pg)), world_size_(world_size), rank_(rank) {
-  if (!pg_) return;  // one process: sync() touches no buffer
+    : GradientSync(std::move(params),
+                   pg ? std::make_shared<ProcessGroupTransport>(std::move(pg)) : nullptr,
+                   world_size, rank, bucket_bytes) {}
+
+GradientSync::GradientSync(std::vector<torch::Tensor> params,
+                           std::shared_ptr<GradTransport> transport, int world_size, int rank,
+                           int64_t bucket_bytes)
+    : params_(std::move(params)),
+      transport_(std::move(transport)),
+      world_size_(world_size),
+      rank_(rank) {
+  if (!transport_) return;  // one process: sync() touches no buffer
   for (auto& indices : plan_buckets(params_, bucket_bytes)) {
     Bucket bucket;
     for (size_t i : indices) bucket.numel += params_[i].numel();
@@ -68,7 +78,7 @@ void broadcast_parameters(const std::vector<torch::Tensor>& params, Collectives&
 }
 
 GlobalStepMetrics GradientSync::sync(const LocalStepMetrics& local) {
-  if (!pg_) {
+  if (!transport_) {
     // One process: the gradients already are the global ones; no copies.
     GlobalStepMetrics out;
     out.rank_losses = {local.loss};
@@ -104,13 +114,7 @@ GlobalStepMetrics GradientSync::sync(const LocalStepMetrics& local) {
     m[2 * world_size_] = static_cast<float>(local.samples);
     flat_.back().narrow(0, metrics_at, 2 * world_size_ + 1).copy_(metrics);
   }
-  // Start every bucket's allreduce, then wait on each before its result is read.
-  std::vector<c10::intrusive_ptr<c10d::Work>> works;
-  for (auto& flat : flat_) {
-    std::vector<torch::Tensor> t{flat};
-    works.push_back(pg_->allreduce(t));
-  }
-  for (auto& w : works) w->wait();
+  transport_->allreduce_sum(flat_);
   GlobalStepMetrics out;
   const auto reduced = flat_.back().narrow(0, metrics_at, 2 * world_size_ + 1).to(torch::kCPU);
   const auto* m = reduced.data_ptr<float>();

@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "grad_transport.h"
 #include "process_group.h"
 
 namespace parity::train {
@@ -34,7 +35,10 @@ inline constexpr int64_t kDefaultBucketBytes = int64_t{25} << 20;
 
 class GradientSync {
  public:
-  /// pg may be null for a single process (then only the metrics are filled in).
+  /// transport may be null for a single process (then only the metrics are filled in).
+  GradientSync(std::vector<torch::Tensor> params, std::shared_ptr<GradTransport> transport,
+               int world_size, int rank, int64_t bucket_bytes = kDefaultBucketBytes);
+  /// Through the process group itself (ProcessGroupTransport); pg may be null.
   GradientSync(std::vector<torch::Tensor> params, c10::intrusive_ptr<Collectives> pg,
                int world_size, int rank, int64_t bucket_bytes = kDefaultBucketBytes);
 
@@ -55,7 +59,7 @@ class GradientSync {
     int64_t numel = 0;
   };
   std::vector<torch::Tensor> params_;
-  c10::intrusive_ptr<Collectives> pg_;
+  std::shared_ptr<GradTransport> transport_;
   int world_size_;
   int rank_;
   std::vector<Bucket> buckets_;

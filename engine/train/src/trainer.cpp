@@ -240,7 +240,8 @@ void Trainer::set_up_optimization() {
   scheduler_.emplace(std::move(schedule), sched_per_step);
   optimizer_ = make_optimizer(config_, params_, base_lr_);
   const auto& hooks = options_.test_hooks;
-  grad_sync_.emplace(params_, pg_, env_.world_size, env_.rank,
+  grad_sync_.emplace(params_, make_grad_transport(env_, config_.device, store_, pg_),
+                     env_.world_size, env_.rank,
                      hooks.bucket_bytes > 0 ? hooks.bucket_bytes : kDefaultBucketBytes);
   // WORLD_SIZE equals num_processes (checked by the constructor).
   sampler_.emplace(n, config_.effective_data_seed(), config::shard_options(config_, env_.rank));

@@ -16,6 +16,11 @@
 ///   PARITY_FORCE_PROCESS_GROUP=1  build the process group even for one process (a W=1 check of
 ///                                 the NCCL path: one GPU cannot host two NCCL ranks)
 ///   PARITY_CUDNN_TF32=0           no TF32 in cuDNN convolutions (CPU-vs-CUDA comparisons)
+///   PARITY_TRANSPORT=gloo|shm     how CPU ranks sum gradients: shm (the default on one node, with
+///                                 PARITY_STORE set) through a shared-memory segment in /dev/shm;
+///                                 gloo through the process group (loopback TCP), always the way
+///                                 across machines and for CUDA. The sums are the same: bitwise
+///                                 at two ranks, within fp32 reordering above.
 /// What else a rank can rely on (its process group, its log, its exit status) is stated with the
 /// supervisor, <parity/launch/rank_supervisor.h>.
 
@@ -39,6 +44,7 @@ inline constexpr char kEnvStatusFd[] = "PARITY_STATUS_FD";
 inline constexpr char kEnvThreads[] = "PARITY_THREADS";
 inline constexpr char kEnvForceProcessGroup[] = "PARITY_FORCE_PROCESS_GROUP";
 inline constexpr char kEnvCudnnTf32[] = "PARITY_CUDNN_TF32";
+inline constexpr char kEnvTransport[] = "PARITY_TRANSPORT";
 /// Thread counts of the libraries under LibTorch, each set to PARITY_THREADS.
 inline constexpr const char* kEnvLibraryThreads[] = {"OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
                                                      "MKL_NUM_THREADS"};
@@ -56,6 +62,9 @@ inline constexpr int kDefaultMasterPort = 29500;
 /// Environment entries (name, value), in the order they are set.
 using EnvVars = std::vector<std::pair<std::string, std::string>>;
 
+/// How a CPU rank's gradients are summed (PARITY_TRANSPORT); kAuto: shm on one node, else gloo.
+enum class TransportKind { kAuto, kGloo, kShm };
+
 /// Where this rank stands in the process group (torchrun's variables).
 struct DistEnv {
   int rank = 0;
@@ -69,11 +78,12 @@ struct DistEnv {
   double collective_timeout_s = 300;  ///< not in the environment: the worker's default
   /// A process group (and gradient sync through it) even for one process.
   bool force_process_group = false;
+  TransportKind transport = TransportKind::kAuto;  ///< PARITY_TRANSPORT
 
   /// Worker side. Reads RANK, WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE, MASTER_ADDR, MASTER_PORT,
-  /// PARITY_STORE, PARITY_THREADS, PARITY_FORCE_PROCESS_GROUP; a task started by srun without
-  /// RANK stands where its SLURM_* variables say (<parity/launch/slurm.h>). Throws
-  /// std::runtime_error naming a missing or malformed variable.
+  /// PARITY_STORE, PARITY_THREADS, PARITY_FORCE_PROCESS_GROUP, PARITY_TRANSPORT; a task started
+  /// by srun without RANK stands where its SLURM_* variables say (<parity/launch/slurm.h>).
+  /// Throws std::runtime_error naming a missing or malformed variable.
   static DistEnv from_environment();
 };
 

@@ -76,6 +76,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     for (const auto& p : presets()) setups_->addSetup(p.setup);
     setupsPanel_->setCurrentRow(0);
   }
+  createSetupsKeeping();  // after the restored or preset setups, which are no change to save
 }
 
 MainWindow::~MainWindow() = default;
@@ -205,6 +206,8 @@ void MainWindow::connectPlumbing() {
 }
 
 void MainWindow::openDatabase(const QString& path) {
+  flushSetups();
+  setupsRead_ = false;
   polledOnce_ = false;
   runs_->clear();
   chartPanel_->lossChart()->openDatabase(path);
@@ -392,6 +395,8 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     }
   }
   launcher_->stopAll();
+  flushSetups();
+  db_->flush();
   if (options_.useSettings) saveSettings();
   event->accept();
 }

@@ -91,8 +91,11 @@ EquivalentBatchPanel::EquivalentBatchPanel(SetupsModel* setups, QWidget* parent)
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addLayout(top);
   auto* tables = new QHBoxLayout;
-  tables->addWidget(referenceView_, 2);
-  tables->addWidget(planView_, 5);
+  // The reference table is as wide as its columns ("8-worker TPU pod" was cut at 2/7 of the
+  // row); the plan, whose notes stretch, takes the rest.
+  referenceView_->setSizePolicy(QSizePolicy::Minimum, QSizePolicy::Expanding);
+  tables->addWidget(referenceView_, 0);
+  tables->addWidget(planView_, 1);
   layout->addLayout(tables, 1);
 
   connect(setups_, &SetupsModel::setupsChanged, this, &EquivalentBatchPanel::update);

@@ -109,8 +109,10 @@ class MainWindow : public QMainWindow {
   void flushSetups();
   void newSetupFromRun(qint64 runId);
 
-  // main_window.cpp
+  // main_window_docks.cpp
   void createDocks();
+
+  // main_window.cpp
   void connectPlumbing();
   void restoreSettings();
   void saveSettings() const;
@@ -160,6 +162,12 @@ class MainWindow : public QMainWindow {
   QAction* ranks_ = nullptr;
   QAction* resetLayout_ = nullptr;
   QByteArray defaultLayout_;  ///< the docks as first laid out, for View > Reset layout
+
+  /// The share of the window's height (%) the docks under the chart take when Compare first
+  /// comes to the front, and the most they keep while it is there.
+  static constexpr int kCompareShare = 50;
+  bool compareSized_ = false;    ///< Compare came to the front once and was given its height
+  bool compareInFront_ = false;  ///< the Compare tab is the one shown
 
   /// A change to the setups waits this long for the next before it is saved.
   static constexpr int kSetupsSaveDelayMs = 400;

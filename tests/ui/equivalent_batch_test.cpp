@@ -182,6 +182,9 @@ TEST(EquivalentBatchPanel, TheReferenceTableShowsEveryHeaderWholeAtTheDefaultSiz
     EXPECT_GE(header->sectionSize(c), header->sectionSizeHint(c)) << title.toStdString();
   }
   EXPECT_TRUE(tpu) << "the presets' 8-worker TPU pod has a column";
+  EXPECT_LE(header->sectionSize(header->count() - 1),
+            2 * header->sectionSizeHint(header->count() - 1))
+      << "the last column is as wide as its title, not stretched";
   EXPECT_GT(window.equivalentPanel()->findChild<QTableView*>("setupPlanView")->width(), 300);
 }
 

@@ -1,8 +1,11 @@
-// What the window keeps about how it shows the runs: which the user chose to draw (run_shown).
+// What the window keeps with the database: which runs the user chose to draw (run_shown) and the
+// setups and experiment it configured (window_setups).
 #include <parity/storage/database.h>
 #include <sqlite3.h>
 
 #include <map>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "statement.h"
@@ -32,6 +35,21 @@ std::map<int64_t, bool> Database::shown_choices() const {
   Statement st(db_, "SELECT run_id, shown FROM run_shown");
   while (st.step()) choices[st.column_int64(0)] = st.column_int64(1) != 0;
   return choices;
+}
+
+void Database::save_setups(const std::string& json) {
+  Statement st(db_,
+               "INSERT INTO window_setups (id, json, saved_at) VALUES (1, ?1, "
+               "(julianday('now') - 2440587.5) * 86400.0) "
+               "ON CONFLICT(id) DO UPDATE SET json = excluded.json, saved_at = excluded.saved_at");
+  st.bind(1, json).run();
+}
+
+std::optional<std::string> Database::saved_setups() const {
+  if (schema_ < 7) return std::nullopt;
+  Statement st(db_, "SELECT json FROM window_setups WHERE id = 1");
+  if (!st.step()) return std::nullopt;
+  return st.column_text(0);
 }
 
 }  // namespace parity::storage

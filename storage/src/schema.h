@@ -118,8 +118,21 @@ CREATE TABLE run_shown (
 );
 )sql";
 
+// Version 7: the window's setups and experiment (the Setups and Experiment tabs), so reopening the
+// database shows what the user configured instead of the presets. One row, the window's own JSON
+// ({"experiment": {...}, "setups": [...]}); no row = nothing saved yet (the window then keeps what
+// it shows and writes nothing until the user changes it).
+inline constexpr const char* kSchemaV7 = R"sql(
+CREATE TABLE window_setups (
+  id       INTEGER PRIMARY KEY CHECK (id = 1),
+  json     TEXT    NOT NULL,
+  saved_at REAL    NOT NULL
+);
+)sql";
+
 inline constexpr Migration kMigrations[] = {
-    {1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4}, {5, kSchemaV5}, {6, kSchemaV6},
+    {1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4},
+    {5, kSchemaV5}, {6, kSchemaV6}, {7, kSchemaV7},
 };
 
 }  // namespace parity::storage::detail

@@ -41,9 +41,9 @@ TEST(Database, MigratesAnEmptyFileToTheCurrentVersion) {
   EXPECT_EQ(user_version_of(path), 0);
 
   Database db(path);
-  EXPECT_EQ(Database::kSchemaVersion, 6);
-  EXPECT_EQ(db.schema_version(), 6);
-  EXPECT_EQ(user_version_of(path), 6);
+  EXPECT_EQ(Database::kSchemaVersion, 7);
+  EXPECT_EQ(db.schema_version(), 7);
+  EXPECT_EQ(user_version_of(path), 7);
   for (const char* table : {"runs", "steps", "evals"}) {
     EXPECT_EQ(query_int(db.handle(), std::string("SELECT count(*) FROM sqlite_master WHERE "
                                                  "type = 'table' AND name = '") +
@@ -104,7 +104,7 @@ TEST(Database, MigratesAVersion1DatabaseAndKeepsItsRuns) {
   }
   EXPECT_EQ(user_version_of(path), 1);
   Database db(path);
-  EXPECT_EQ(db.schema_version(), 6);
+  EXPECT_EQ(db.schema_version(), Database::kSchemaVersion);
   const RunRow run = *db.get_run(old);
   EXPECT_EQ(run.label, "from 0.1");
   EXPECT_EQ(run.total_steps, 10);

@@ -9,10 +9,14 @@
 #include <parity/ui/setups_panel.h>
 
 #include <QAbstractItemModelTester>
+#include <QAction>
+#include <QApplication>
 #include <QComboBox>
 #include <QFile>
 #include <QLabel>
+#include <QHeaderView>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTemporaryDir>
 
 #include "test_util.h"
@@ -153,6 +157,35 @@ TEST(ReferenceBatchModel, ColumnsNameTheSetupsDevice) {
   EXPECT_EQ(header(2), "2 GPUs");
   model.setSetupShapes({gpu, setup("c", 1, 64)});
   EXPECT_EQ(header(2), "2 processes");
+}
+
+// #24 item 17: at the window's default size every column of the reference table shows whole,
+// "8-worker TPU pod" included (it was cut at 2/7 of the row).
+TEST(EquivalentBatchPanel, TheReferenceTableShowsEveryHeaderWholeAtTheDefaultSize) {
+  MainWindow window({false, true});
+  window.show();
+  QAction* show = window.findChild<QAction*>("equivalentDockShow");
+  ASSERT_NE(show, nullptr);
+  show->trigger();
+  ASSERT_TRUE(test::waitFor([&] { return window.equivalentPanel()->isVisible(); }));
+  QApplication::processEvents();
+  auto* view = window.equivalentPanel()->findChild<QTableView*>("referenceBatchView");
+  ASSERT_NE(view, nullptr);
+  QHeaderView* header = view->horizontalHeader();
+  bool tpu = false;
+  for (int c = 0; c < header->count(); ++c) {
+    const QString title = view->model()->headerData(c, Qt::Horizontal).toString();
+    tpu |= title.contains("TPU");
+    EXPECT_LE(header->sectionViewportPosition(c) + header->sectionSize(c),
+              header->viewport()->width())
+        << title.toStdString() << " is cut at the table's edge";
+    EXPECT_GE(header->sectionSize(c), header->sectionSizeHint(c)) << title.toStdString();
+  }
+  EXPECT_TRUE(tpu) << "the presets' 8-worker TPU pod has a column";
+  EXPECT_LE(header->sectionSize(header->count() - 1),
+            2 * header->sectionSizeHint(header->count() - 1))
+      << "the last column is as wide as its title, not stretched";
+  EXPECT_GT(window.equivalentPanel()->findChild<QTableView*>("setupPlanView")->width(), 300);
 }
 
 TEST(EquivalentBatchPanel, FollowsTheSetupsAndTheReference) {

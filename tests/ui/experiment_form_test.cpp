@@ -193,6 +193,35 @@ TEST(ExperimentForm, SaysHowManySamplesTrainAndEvaluate) {
   EXPECT_FALSE(form.dataSizesText().contains("missing.csv")) << form.dataSizesText().toStdString();
 }
 
+// #24 item 17: the demo's "first 7680 samples" of Fashion-MNIST no longer stays beside a CSV's
+// "1200 train" once the data is switched: other data starts whole.
+TEST(ExperimentForm, SwitchingTheDataStartsItWholeInsteadOfKeepingTheOldCut) {
+  QTemporaryDir dir;
+  ExperimentForm form;
+  form.setConfig(demoExperiment());
+  auto* samples = qobject_cast<QSpinBox*>(form.editor("train_samples"));
+  ASSERT_EQ(samples->value(), 7680);
+  auto* dataset = qobject_cast<QComboBox*>(form.editor("dataset"));
+  dataset->setCurrentIndex(dataset->findData(static_cast<int>(config::DatasetKind::kCsv)));
+  ASSERT_EQ(form.config(demoExperiment()).dataset, config::DatasetKind::kCsv);
+  auto* path = form.editor("data_path")->findChild<QLineEdit*>();
+  ASSERT_NE(path, nullptr);
+  path->setText(writeFile(dir, "data.csv", csvRows(1200)));
+  emit path->editingFinished();
+  auto* target = qobject_cast<QLineEdit*>(form.editor("target"));
+  target->setText("y");
+  emit target->editingFinished();
+  ASSERT_TRUE(test::waitFor([&] { return !form.countingData(); }));
+  EXPECT_TRUE(form.dataSizesText().startsWith("1200 train")) << form.dataSizesText().toStdString();
+  EXPECT_EQ(samples->value(), 0);
+  EXPECT_EQ(samples->text(), "all");
+  EXPECT_EQ(form.config(demoExperiment()).train_samples, 0);
+  // A cut chosen for the CSV stays: only switching the data resets it.
+  samples->setValue(100);
+  ASSERT_TRUE(test::waitFor([&] { return !form.countingData(); }));
+  EXPECT_TRUE(form.dataSizesText().startsWith("100 train")) << form.dataSizesText().toStdString();
+}
+
 TEST(ExperimentForm, LrPreviewIsTheEngineScheduleOverSamplesSeen) {
   RunConfig c = regression(2, 16);
   c.epochs = 2;

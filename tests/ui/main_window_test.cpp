@@ -412,10 +412,13 @@ TEST(ComparePanelTest, VerdictTableDiffAndDeltaPlot) {
   for (const auto& s : steps) maxLoss = std::max(maxLoss, s.loss);
   std::map<QString, QList<QPointF>> deltas;
   QLineSeries* parting = nullptr;
+  QLineSeries* partingLabel = nullptr;
   for (QAbstractSeries* s : panel->deltaChart()->series()) {
     auto* line = qobject_cast<QLineSeries*>(s);
     if (line && line->objectName() == "partingMark") {
       parting = line;
+    } else if (line && line->objectName() == "partingLabel") {
+      partingLabel = line;
     } else if (line) {
       deltas[line->name()] = line->points();
     }
@@ -426,6 +429,12 @@ TEST(ComparePanelTest, VerdictTableDiffAndDeltaPlot) {
   ASSERT_EQ(parting->count(), 2);
   EXPECT_DOUBLE_EQ(parting->at(0).x(), *result.rows[2].first_outside_x);
   EXPECT_DOUBLE_EQ(parting->at(1).x(), *result.rows[2].first_outside_x);
+  // The mark is labelled with its run on the plot, not in the legend.
+  ASSERT_NE(partingLabel, nullptr);
+  EXPECT_TRUE(partingLabel->pointLabelsVisible());
+  EXPECT_EQ(partingLabel->pointLabelsFormat(), QString("#%1").arg(result.rows[2].id));
+  ASSERT_EQ(partingLabel->count(), 1);
+  EXPECT_DOUBLE_EQ(partingLabel->at(0).x(), *result.rows[2].first_outside_x);
   panel->verdictTable()->selectRow(2);
   EXPECT_TRUE(panel->details()->toPlainText().contains("The curves part at"))
       << panel->details()->toPlainText().toStdString();
@@ -466,6 +475,8 @@ TEST(ComparePanelTest, VerdictTableDiffAndDeltaPlot) {
   const QString legend = panel->deltaLegend()->text();
   for (const char* name : {"same", "higher&nbsp;lr", "ref,&nbsp;seed&nbsp;2", "allowed&nbsp;gap"})
     EXPECT_TRUE(legend.contains(name)) << name << " in " << legend.toStdString();
+  EXPECT_EQ(legend.count("parts&nbsp;at"), 1) << legend.toStdString();
+  EXPECT_FALSE(legend.contains("#" + QString::number(result.rows[2].id))) << legend.toStdString();
 
   // The seed groups: one band from the lower to the upper of the two seeds, their mean inside.
   panel->plotKindBox()->setCurrentIndex(1);

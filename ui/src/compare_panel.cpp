@@ -158,8 +158,9 @@ void ComparePanel::layOut() {
   below->setStretchFactor(0, 3);
   below->setStretchFactor(1, 2);
   left->addWidget(below);
-  left->setStretchFactor(0, 3);
-  left->setStretchFactor(1, 2);
+  // About 8 verdicts over 8 lines of details when the pane has half the window.
+  left->setStretchFactor(0, 5);
+  left->setStretchFactor(1, 4);
   split->addWidget(left);
   auto* plotBox = new QWidget(split);
   auto* plotLayout = new QVBoxLayout(plotBox);

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <utility>
 
 namespace parity::ui {
@@ -84,7 +85,58 @@ void ComparePanel::plot() {
     entries << QString("<span style=\"color:%1\">&#9632;</span>&nbsp;%2")
                    .arg(color.name(), s->name().toHtmlEscaped().replace(' ', "&nbsp;"));
   }
+  // The parting marks share one key (each is labelled #N on the plot): 17 different runs made
+  // 17 "#N parts at 256" entries.
+  const QList<QAbstractSeries*> all = deltaChart_->series();
+  if (std::any_of(all.begin(), all.end(),
+                  [](QAbstractSeries* s) { return s->objectName() == "partingMark"; })) {
+    entries << tr("<span style=\"color:gray\">&#9478;</span>&nbsp;parts&nbsp;at: where a "
+                  "run's Δ leaves the allowed gap (#N on the plot)");
+  }
   deltaLegend_->setText(entries.join(" &nbsp; "));
+}
+
+// Where each different run parts from the reference's (its first point above the allowed gap):
+// a dashed vertical line in the run's colour, and at its top the runs parting there ("#2", or
+// "#2, #3 +15" when many part at one point: 17 labels at one x were unreadable).
+void ComparePanel::addPartingMarks(QValueAxis* x, QValueAxis* y, double lo, double hi) {
+  std::map<double, QStringList> partingAt;
+  std::map<double, QColor> colorAt;
+  for (const analysis::RunComparison& r : comparison_.rows) {
+    if (r.verdict != analysis::Verdict::kDifferent || !r.first_outside_x) continue;
+    const QColor color = LossChart::colorFor(r.id);
+    auto* mark = new QLineSeries;
+    mark->setObjectName("partingMark");
+    QPen pen(color);
+    pen.setStyle(Qt::DashLine);
+    pen.setWidthF(1.2);
+    mark->setPen(pen);
+    mark->append(*r.first_outside_x, lo);
+    mark->append(*r.first_outside_x, hi);
+    deltaChart_->addSeries(mark);
+    mark->attachAxis(x);
+    mark->attachAxis(y);
+    QStringList& ids = partingAt[*r.first_outside_x];
+    colorAt[*r.first_outside_x] = ids.isEmpty() ? color : QColor(Qt::darkGray);
+    ids << QString("#%1").arg(r.id);
+  }
+  for (const auto& [at, ids] : partingAt) {
+    const QString text = ids.size() <= 3
+                             ? ids.join(", ")
+                             : tr("%1, %2 +%3").arg(ids[0], ids[1]).arg(ids.size() - 2);
+    // A one-point series draws no line, only its point label.
+    auto* label = new QLineSeries;
+    label->setObjectName("partingLabel");
+    label->setPen(Qt::NoPen);
+    label->setPointLabelsVisible(true);
+    label->setPointLabelsColor(colorAt[at]);
+    label->setPointLabelsClipping(false);
+    label->setPointLabelsFormat(text);
+    label->append(at, hi);
+    deltaChart_->addSeries(label);
+    label->attachAxis(x);
+    label->attachAxis(y);
+  }
 }
 
 // The allowed gap around 0 where the verdict used a seed group: the seeds' min-max spread at
@@ -172,23 +224,7 @@ void ComparePanel::plotDeltas() {
     series->attachAxis(x);
     series->attachAxis(y);
   }
-  // Where each different run's curve parts from the reference's (its first point above the
-  // allowed gap): a vertical line in the run's colour.
-  for (const analysis::RunComparison& r : c.rows) {
-    if (r.verdict != analysis::Verdict::kDifferent || !r.first_outside_x) continue;
-    auto* mark = new QLineSeries;
-    mark->setObjectName("partingMark");
-    mark->setName(tr("#%1 parts at %2").arg(r.id).arg(*r.first_outside_x, 0, 'g', 6));
-    QPen pen(LossChart::colorFor(r.id));
-    pen.setStyle(Qt::DashLine);
-    pen.setWidthF(1.2);
-    mark->setPen(pen);
-    mark->append(*r.first_outside_x, lo);
-    mark->append(*r.first_outside_x, hi);
-    deltaChart_->addSeries(mark);
-    mark->attachAxis(x);
-    mark->attachAxis(y);
-  }
+  addPartingMarks(x, y, lo, hi);
   if (any) {
     setRoundRanges(x, y, x0, x1, lo, hi);
   } else {

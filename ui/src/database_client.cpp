@@ -10,6 +10,7 @@ DatabaseClient::DatabaseClient(QObject* parent) : QObject(parent), worker_(new D
     openPath_ = path;
     emit databaseOpened(path);
   });
+  connect(worker_, &DatabaseWorker::setupsRead, this, &DatabaseClient::setupsRead);
   connect(worker_, &DatabaseWorker::databaseFailed, this, &DatabaseClient::databaseFailed);
   connect(worker_, &DatabaseWorker::shownChoicesRead, this, &DatabaseClient::shownChoicesRead);
   connect(worker_, &DatabaseWorker::runsListed, this, &DatabaseClient::runsListed);
@@ -64,6 +65,14 @@ void DatabaseClient::deleteRun(qint64 runId) {
 
 void DatabaseClient::setShownChoices(const QList<qint64>& runIds, bool shown) {
   post([w = worker_, runIds, shown] { w->setShownChoices(runIds, shown); });
+}
+
+void DatabaseClient::saveSetups(const QString& json) {
+  post([w = worker_, json] { w->saveSetups(json); });
+}
+
+void DatabaseClient::flush() {
+  if (thread_.isRunning()) QMetaObject::invokeMethod(worker_, [] {}, Qt::BlockingQueuedConnection);
 }
 
 void DatabaseClient::markIfActive(qint64 runId, storage::RunStatus status, const QString& error) {

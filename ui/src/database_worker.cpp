@@ -44,6 +44,13 @@ void DatabaseWorker::openDatabase(const QString& path, int pollMs) {
     return;
   }
   poller_ = std::make_unique<storage::RunsPoller>(*db_);
+  QString setups;
+  try {
+    setups = QString::fromStdString(db_->saved_setups().value_or(""));
+  } catch (const std::exception& e) {
+    emit pollFailed(QString::fromStdString(e.what()));  // the window keeps the setups it shows
+  }
+  emit setupsRead(path, setups);
   emit databaseOpened(path);
   ShownChoices choices;
   try {
@@ -148,6 +155,15 @@ void DatabaseWorker::setShownChoices(const QList<qint64>& runIds, bool shown) {
     db_->set_shown_choices(toIds(runIds), shown);
   } catch (const std::exception& e) {
     emit operationFailed(tr("Keeping which runs are drawn"), QString::fromStdString(e.what()));
+  }
+}
+
+void DatabaseWorker::saveSetups(const QString& json) {
+  if (!db_ || db_->read_only()) return;
+  try {
+    db_->save_setups(json.toStdString());
+  } catch (const std::exception& e) {
+    emit operationFailed(tr("Keeping the setups"), QString::fromStdString(e.what()));
   }
 }
 

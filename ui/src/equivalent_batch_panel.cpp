@@ -91,8 +91,14 @@ EquivalentBatchPanel::EquivalentBatchPanel(SetupsModel* setups, QWidget* parent)
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addLayout(top);
   auto* tables = new QHBoxLayout;
-  tables->addWidget(referenceView_, 2);
-  tables->addWidget(planView_, 5);
+  // The reference table is as wide as its columns ("8-worker TPU pod" was cut at 2/7 of the
+  // row): fixed at its contents' width. The plan, whose notes stretch, takes the rest.
+  // Its last section must not stretch: its width is part of the hint it is fixed at, which grew
+  // with every layout under X (a 1000 px "8-worker TPU pod" column pushing the plan out).
+  referenceView_->horizontalHeader()->setStretchLastSection(false);
+  referenceView_->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Expanding);
+  tables->addWidget(referenceView_, 0);
+  tables->addWidget(planView_, 1);
   layout->addLayout(tables, 1);
 
   connect(setups_, &SetupsModel::setupsChanged, this, &EquivalentBatchPanel::update);

@@ -11,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -288,6 +289,13 @@ void ExperimentForm::datasetChosen() {
   using namespace config;
   if (loading_) return;
   const DataFormat& format = data_format(comboValue<DatasetKind>(dataset_));
+  // "The first N samples" was chosen for the data it cut (the demo's 7680 of Fashion-MNIST):
+  // other data starts whole, instead of "Training samples 7680" beside a CSV's "1200 train". The
+  // dataset's own edit reports it.
+  {
+    const QSignalBlocker quiet(trainSamples_);
+    trainSamples_->setValue(0);
+  }
   if (format.task) setCombo(task_, *format.task);
   const auto m = comboValue<ModelKind>(model_);
   if (format.tokens && m != ModelKind::kBigram && m != ModelKind::kTorchScript) {

@@ -1,11 +1,18 @@
 #include <parity/ui/file_dialogs.h>
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QFileIconProvider>
 #include <QFileInfo>
+#include <QFontMetrics>
+#include <QHeaderView>
 #include <QIcon>
+#include <QLocale>
 #include <QMimeDatabase>
 #include <QMimeType>
+#include <QScreen>
+#include <QTreeView>
+#include <algorithm>
 #include <memory>
 
 namespace parity::ui {
@@ -47,6 +54,41 @@ QAbstractFileIconProvider* nameOnlyIconProvider() {
   return &provider;
 }
 
+/// Qt's dialog opens about 520 px wide with a 250 px Name column, so Size, Type and Date Modified
+/// were cut. Each of those columns gets the width of its longest usual text, the name the rest,
+/// and the dialog the width they need (within the screen).
+void sizeToShowColumns(QFileDialog* dialog) {
+  auto* tree = dialog->findChild<QTreeView*>("treeView");
+  if (!tree) return;
+  const QFontMetrics fm(tree->font());
+  const QString date = QLocale().toString(QDateTime(QDate(2026, 12, 31), QTime(23, 59, 59)),
+                                          QLocale::ShortFormat);
+  const QString longest[] = {QStringLiteral("1023.99 KiB"), QStringLiteral("SQLite3 database"),
+                             date};
+  QHeaderView* header = tree->header();
+  header->setStretchLastSection(false);
+  header->setSectionResizeMode(0, QHeaderView::Stretch);
+  const int padding = 4 * fm.averageCharWidth();
+  int others = 0;
+  for (int column = 1; column <= 3; ++column) {
+    const QString title = tree->model() ? tree->model()->headerData(column, Qt::Horizontal)
+                                              .toString()
+                                        : QString();
+    const int width = std::max(fm.horizontalAdvance(longest[column - 1]),
+                               fm.horizontalAdvance(title) + fm.averageCharWidth()) +
+                      padding;
+    header->setSectionResizeMode(column, QHeaderView::Interactive);
+    header->resizeSection(column, width);
+    others += width;
+  }
+  // The sidebar of places (about 150 px) and a name column of 40 characters beside them.
+  QSize size(others + 40 * fm.averageCharWidth() + 200, 34 * fm.height());
+  const QScreen* screen = dialog->parentWidget() ? dialog->parentWidget()->screen()
+                                                 : dialog->screen();
+  if (screen) size = size.boundedTo(screen->availableGeometry().size() * 9 / 10);
+  dialog->resize(size.expandedTo(dialog->sizeHint()));
+}
+
 }  // namespace
 
 QFileDialog* newFileDialog(QWidget* parent, FileDialogKind kind, const QString& title,
@@ -79,6 +121,7 @@ QFileDialog* newFileDialog(QWidget* parent, FileDialogKind kind, const QString& 
   } else if (!path.isEmpty()) {
     dialog->setDirectory(path);
   }
+  sizeToShowColumns(dialog);
   return dialog;
 }
 

@@ -76,6 +76,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     for (const auto& p : presets()) setups_->addSetup(p.setup);
     setupsPanel_->setCurrentRow(0);
   }
+  createSetupsKeeping();  // after the restored or preset setups, which are no change to save
 }
 
 MainWindow::~MainWindow() = default;
@@ -83,40 +84,6 @@ MainWindow::~MainWindow() = default;
 // The same path parity-cli uses (storage's XDG rule), so both open one database by default.
 QString MainWindow::defaultDatabasePath() {
   return QString::fromStdString(storage::default_database_path());
-}
-
-void MainWindow::createDocks() {
-  setDockOptions(AnimatedDocks | AllowTabbedDocks);
-  setupsDock_ = new QDockWidget(tr("Setups"), this);
-  setupsDock_->setObjectName("setupsDock");
-  setupsDock_->setWidget(setupsPanel_);
-  addDockWidget(Qt::LeftDockWidgetArea, setupsDock_);
-
-  runsDock_ = new QDockWidget(tr("Runs"), this);
-  runsDock_->setObjectName("runsDock");
-  runsDock_->setWidget(runsPanel_);
-  addDockWidget(Qt::BottomDockWidgetArea, runsDock_);
-
-  equivalentDock_ = new QDockWidget(tr("Equivalent batch"), this);
-  equivalentDock_->setObjectName("equivalentDock");
-  equivalentDock_->setWidget(equivalentPanel_);
-  addDockWidget(Qt::BottomDockWidgetArea, equivalentDock_);
-  tabifyDockWidget(runsDock_, equivalentDock_);
-  compareDock_ = new QDockWidget(tr("Compare"), this);
-  compareDock_->setObjectName("compareDock");
-  compareDock_->setWidget(comparePanel_);
-  addDockWidget(Qt::BottomDockWidgetArea, compareDock_);
-  tabifyDockWidget(equivalentDock_, compareDock_);
-  runsDock_->raise();
-  // Qt keeps the docks whose tab is not current shown, only moved out of sight, so Tab walked
-  // from the runs table into the Equivalent batch and Compare panels behind it. A panel is
-  // enabled while its tab is the one shown.
-  for (QDockWidget* dock : {runsDock_, equivalentDock_, compareDock_}) {
-    dock->widget()->setEnabled(dock == runsDock_);
-    connect(dock, &QDockWidget::visibilityChanged, dock->widget(), &QWidget::setEnabled);
-  }
-  resizeDocks({setupsDock_}, {430}, Qt::Horizontal);
-  resizeDocks({runsDock_}, {300}, Qt::Vertical);
 }
 
 void MainWindow::connectPlumbing() {
@@ -205,6 +172,8 @@ void MainWindow::connectPlumbing() {
 }
 
 void MainWindow::openDatabase(const QString& path) {
+  flushSetups();
+  setupsRead_ = false;
   polledOnce_ = false;
   runs_->clear();
   chartPanel_->lossChart()->openDatabase(path);
@@ -392,26 +361,10 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     }
   }
   launcher_->stopAll();
+  flushSetups();
+  db_->flush();
   if (options_.useSettings) saveSettings();
   event->accept();
-}
-
-// Docks keep their pixel size when the window shrinks, so at 900x600 the runs table took half
-// the height and the setup form showed two rows. Each dock is held to at most 40 % of the window;
-// within that a size the user chose stays (and is saved with the window's state).
-void MainWindow::resizeEvent(QResizeEvent* event) {
-  QMainWindow::resizeEvent(event);
-  const int maxHeight = height() * 2 / 5, maxWidth = width() * 2 / 5;
-  for (QDockWidget* dock : {runsDock_, equivalentDock_, compareDock_}) {
-    if (dock && dock->isVisible() && !dock->isFloating() && dock->height() > maxHeight) {
-      resizeDocks({dock}, {maxHeight}, Qt::Vertical);
-      break;  // tabified: one resize moves the whole group
-    }
-  }
-  if (setupsDock_ && setupsDock_->isVisible() && !setupsDock_->isFloating() &&
-      setupsDock_->width() > maxWidth) {
-    resizeDocks({setupsDock_}, {maxWidth}, Qt::Horizontal);
-  }
 }
 
 void MainWindow::restoreSettings() {

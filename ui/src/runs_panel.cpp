@@ -77,6 +77,9 @@ RunsPanel::RunsPanel(RunsModel* model, QWidget* parent)
   delete_->setShortcut(QKeySequence::Delete);
   facts_ = new QAction(tr("Edit &facts…"), this);
   facts_->setStatusTip(tr("How an imported run trained: processes, batch, lr, seed, …"));
+  newSetup_ = new QAction(tr("New s&etup from run"), this);
+  newSetup_->setObjectName("newSetupFromRun");
+  newSetup_->setStatusTip(tr("Adds a setup with the run's values to the Setups tab"));
   for (QAction* a : {rename_, notes_, stop_, delete_}) {
     a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     addAction(a);
@@ -93,6 +96,10 @@ RunsPanel::RunsPanel(RunsModel* model, QWidget* parent)
   connect(facts_, &QAction::triggered, this, [this] {
     const QList<qint64> ids = selectedRunIds();
     if (ids.size() == 1) emit editFactsRequested(ids.front());
+  });
+  connect(newSetup_, &QAction::triggered, this, [this] {
+    const QList<qint64> ids = selectedRunIds();
+    if (ids.size() == 1) emit newSetupRequested(ids.front());
   });
   connect(view_, &QWidget::customContextMenuRequested, this, &RunsPanel::showMenu);
   connect(view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
@@ -131,6 +138,8 @@ void RunsPanel::updateActions() {
   notes_->setEnabled(ids.size() == 1);
   const storage::RunRow* one = ids.size() == 1 ? model_->runById(ids.front()) : nullptr;
   facts_->setEnabled(one && one->origin != "engine");
+  newSetup_->setEnabled(one != nullptr);
+  newSetup_->setText(one ? tr("New s&etup from run #%1").arg(one->id) : tr("New s&etup from run"));
   facts_->setToolTip(facts_->isEnabled() ? QString()
                                          : tr("A run Parity trained has its config as its "
                                               "facts; select one imported run"));
@@ -166,6 +175,7 @@ void RunsPanel::showMenu(const QPoint& pos) {
   menu.addAction(rename_);
   menu.addAction(notes_);
   menu.addAction(facts_);
+  menu.addAction(newSetup_);
   menu.addSeparator();
   menu.addAction(stop_);
   menu.addAction(delete_);

@@ -149,7 +149,7 @@ std::string launcher_gone_message(int64_t step);
 
 class Database {
  public:
-  static constexpr int kSchemaVersion = 6;
+  static constexpr int kSchemaVersion = 7;
 
   /// Opens (creating folders and file as needed) and migrates. Throws StorageError naming the path
   /// when the folder cannot be created, the file is not a database (or an SQLite file of another
@@ -244,6 +244,14 @@ class Database {
   /// Each run's recorded choice (run id -> shown); runs the user never chose for are absent.
   /// Empty for a database older than schema 6 (opened read-only).
   std::map<int64_t, bool> shown_choices() const;
+
+  // The window's setups and experiment (schema 7).
+
+  /// Keeps the window's setups JSON, replacing what was saved. Throws StorageError.
+  void save_setups(const std::string& json);
+  /// The setups JSON saved last; nullopt when none was saved (or the database is older than
+  /// schema 7, opened read-only).
+  std::optional<std::string> saved_setups() const;
 
   // Steps and evals. Each append is one transaction; updates runs.steps_done for global rows.
   void append_steps(const std::vector<StepRow>& rows);

@@ -82,6 +82,7 @@ class ComparePanel : public QWidget {
   void plot();
   void plotDeltas();
   void plotSeedGroups();
+  void addPartingMarks(QValueAxis* x, QValueAxis* y, double lo, double hi);
   void plotAllowedBand(QValueAxis* x, QValueAxis* y, double& lo, double& hi);
   std::pair<QValueAxis*, QValueAxis*> addAxes();
   void setRoundRanges(QValueAxis* x, QValueAxis* y, double x0, double x1, double lo, double hi);

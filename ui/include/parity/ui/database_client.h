@@ -36,6 +36,10 @@ class DatabaseClient : public QObject {
   void deleteRun(qint64 runId);
   /// Keeps the user's choice to draw or hide runs with the database (DatabaseWorker).
   void setShownChoices(const QList<qint64>& runIds, bool shown);
+  /// Keeps the window's setups with the database (DatabaseWorker::saveSetups).
+  void saveSetups(const QString& json);
+  /// Waits until the database thread has done everything asked of it so far (before quitting).
+  void flush();
   void markIfActive(qint64 runId, storage::RunStatus status, const QString& error);
   void exportCurves(const QString& path, const QList<qint64>& runIds, bool includeRanks);
   void exportRuns(const QString& path, const QList<qint64>& runIds);
@@ -48,6 +52,7 @@ class DatabaseClient : public QObject {
   void proofQueued(int requestId, const parity::ui::QueuedProof& queued);
   void proveFailed(int requestId, const QString& message);
   void compared(int requestId, const parity::analysis::Comparison& comparison);
+  void setupsRead(const QString& path, const QString& json);
   void databaseOpened(const QString& path);
   void shownChoicesRead(const parity::ui::ShownChoices& choices);
   void databaseFailed(const QString& path, const QString& message);

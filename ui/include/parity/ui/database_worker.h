@@ -62,6 +62,9 @@ class DatabaseWorker : public QObject {
   /// Keeps the user's choice to draw or hide runs with the database. A read-only database keeps
   /// nothing (the choice lasts the session); a failure is an operationFailed.
   void setShownChoices(const QList<qint64>& runIds, bool shown);
+  /// Keeps the window's setups JSON with the database (Database::save_setups). A read-only
+  /// database keeps nothing; a failure is an operationFailed.
+  void saveSetups(const QString& json);
   /// Marks a run that is still queued or running (the process died before saying so).
   void markIfActive(qint64 runId, storage::RunStatus status, const QString& error);
   void exportCurves(const QString& path, const QList<qint64>& runIds, bool includeRanks);
@@ -78,6 +81,9 @@ class DatabaseWorker : public QObject {
   void proofsRead(int requestId, const parity::ui::RunProofs& proofs);
   void proofQueued(int requestId, const parity::ui::QueuedProof& queued);
   void proveFailed(int requestId, const QString& message);
+  /// The setups saved with the database being opened (empty: none saved); comes just before
+  /// databaseOpened.
+  void setupsRead(const QString& path, const QString& json);
   void databaseOpened(const QString& path);
   /// The user's choices kept with the database just opened; comes before its first runsListed.
   void shownChoicesRead(const parity::ui::ShownChoices& choices);

@@ -16,6 +16,7 @@ class QAction;
 class QDockWidget;
 class QLabel;
 class QProgressBar;
+class QTimer;
 
 namespace parity::ui {
 
@@ -101,8 +102,17 @@ class MainWindow : public QMainWindow {
   void createImport();
   void onImportFinished(int exitCode, const QString& summary, const QString& problems);
 
-  // main_window.cpp
+  // main_window_setups.cpp
+  void createSetupsKeeping();
+  void onSetupsRead(const QString& path, const QString& json);
+  void saveSetupsNow();
+  void flushSetups();
+  void newSetupFromRun(qint64 runId);
+
+  // main_window_docks.cpp
   void createDocks();
+
+  // main_window.cpp
   void connectPlumbing();
   void restoreSettings();
   void saveSettings() const;
@@ -152,6 +162,19 @@ class MainWindow : public QMainWindow {
   QAction* ranks_ = nullptr;
   QAction* resetLayout_ = nullptr;
   QByteArray defaultLayout_;  ///< the docks as first laid out, for View > Reset layout
+
+  /// The share of the window's height (%) the docks under the chart take when Compare first
+  /// comes to the front, and the most they keep while it is there.
+  static constexpr int kCompareShare = 50;
+  bool compareSized_ = false;    ///< Compare came to the front once and was given its height
+  bool compareInFront_ = false;  ///< the Compare tab is the one shown
+
+  /// A change to the setups waits this long for the next before it is saved.
+  static constexpr int kSetupsSaveDelayMs = 400;
+  QTimer* setupsSave_ = nullptr;
+  bool applyingSetups_ = false;  ///< the setups are being replaced by the database's
+  bool setupsUnsaved_ = false;   ///< the user changed the setups since they were last saved
+  bool setupsRead_ = false;      ///< the open database's saved setups were read
 
   bool polledOnce_ = false;
   bool awaitingFinalPoll_ = false;

@@ -31,6 +31,7 @@ class RunsPanel : public QWidget {
   QAction* deleteAction() const { return delete_; }
   /// Edit facts… of the one imported run selected (editFactsRequested).
   QAction* factsAction() const { return facts_; }
+  QAction* newSetupAction() const { return newSetup_; }
 
   /// Whether the window can stop this run (it launched it); used to enable Stop.
   void setCanStop(std::function<bool(qint64)> canStop);
@@ -39,6 +40,8 @@ class RunsPanel : public QWidget {
   void stopRequested(const QList<qint64>& runIds);
   void deleteRequested(const QList<qint64>& runIds);
   void editFactsRequested(qint64 runId);
+  /// "New setup from run #N": a setup with the run's values.
+  void newSetupRequested(qint64 runId);
   void selectionChanged();
 
  private:
@@ -58,6 +61,7 @@ class RunsPanel : public QWidget {
   QAction* stop_;
   QAction* delete_;
   QAction* facts_;
+  QAction* newSetup_;
   std::function<bool(qint64)> canStop_;
 };
 

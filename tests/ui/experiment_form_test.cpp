@@ -353,8 +353,10 @@ TEST_F(ExperimentInPanel, AMisspelledCsvColumnIsMarkedUnderDataAndKeepsLaunchOff
       << form->dataProblem().toStdString();
   EXPECT_TRUE(form->issueText("data_path").isEmpty());
   EXPECT_TRUE(panel.launchButton()->isEnabled()) << panel.launchButton()->toolTip().toStdString();
+  // The preset's Training samples (12000) is more than this file has: said, not left silent.
   EXPECT_EQ(form->dataSizesText().toStdString(),
-            "2 train, none evaluate (no test data: no evaluation)");
+            "2 train (all there are, fewer than the 12000 asked), none evaluate (no test data: no "
+            "evaluation)");
 }
 
 TEST_F(ExperimentInPanel, NewFieldsReachEverySetupAndAreCheckedInline) {

@@ -1,8 +1,8 @@
 // parity: the dashboard. Command line:
 //   parity [--db FILE] [--demo] [--screenshot FILE.png [--timeout SECONDS]]
 #include <parity/storage/storage_error.h>
-#include <parity/ui/main_window.h>
-#include <parity/ui/screenshot_trigger.h>
+#include <parity/ui/window/main_window.h>
+#include <parity/ui/window/screenshot_trigger.h>
 
 #include <QApplication>
 #include <QCommandLineParser>

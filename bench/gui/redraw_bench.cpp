@@ -3,9 +3,9 @@
 // paint. Goal: <= 16 ms a frame. Runs offscreen unless QT_QPA_PLATFORM says otherwise.
 // Prints one line per scenario: the redraw alone, and the frame (redraw + synchronous paint).
 // An argument runs only the scenarios whose name contains it (for profiling one, e.g. "zoom").
-#include <parity/ui/chart_panel.h>
-#include <parity/ui/chart_view.h>
-#include <parity/ui/loss_chart.h>
+#include <parity/ui/chart/chart_panel.h>
+#include <parity/ui/chart/chart_view.h>
+#include <parity/ui/chart/loss_chart.h>
 
 #include <QApplication>
 #include <QElapsedTimer>

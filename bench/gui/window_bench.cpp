@@ -4,8 +4,8 @@
 // used to do every 500 ms beside RunsPoller's, for the same database states (paired numbers).
 // Usage: parity_bench_window [RUNS STEPS]. Runs offscreen unless QT_QPA_PLATFORM says otherwise.
 #include <parity/storage/runs_poller.h>
-#include <parity/ui/main_window.h>
-#include <parity/ui/runs_model.h>
+#include <parity/ui/runs/runs_model.h>
+#include <parity/ui/window/main_window.h>
 
 #include <QApplication>
 #include <QDateTime>

@@ -1,6 +1,6 @@
 // The parity executable itself: --help, and --screenshot on a database with runs in it.
 #include <gtest/gtest.h>
-#include <parity/ui/loss_chart.h>
+#include <parity/ui/chart/loss_chart.h>
 
 #include <QDir>
 #include <QFileInfo>

@@ -2,11 +2,11 @@
 // and two entries could not be reached. It now takes at most 30 % of the plot and scrolls;
 // an export draws it whole under the plot.
 #include <gtest/gtest.h>
-#include <parity/ui/chart_export.h>
-#include <parity/ui/chart_legend.h>
-#include <parity/ui/chart_panel.h>
-#include <parity/ui/chart_view.h>
-#include <parity/ui/loss_chart.h>
+#include <parity/ui/chart/chart_export.h>
+#include <parity/ui/chart/chart_legend.h>
+#include <parity/ui/chart/chart_panel.h>
+#include <parity/ui/chart/chart_view.h>
+#include <parity/ui/chart/loss_chart.h>
 
 #include <QCoreApplication>
 #include <QFile>

@@ -3,10 +3,10 @@
 // preview expands each setup's values as parity-cli will, a template that cannot run keeps
 // Launch off with its reason, and the setups take the command.
 #include <gtest/gtest.h>
-#include <parity/ui/experiment_form.h>
-#include <parity/ui/setup_presets.h>
-#include <parity/ui/setups_model.h>
-#include <parity/ui/setups_panel.h>
+#include <parity/ui/experiment/experiment_form.h>
+#include <parity/ui/setups/setup_presets.h>
+#include <parity/ui/setups/setups_model.h>
+#include <parity/ui/setups/setups_panel.h>
 
 #include <QComboBox>
 #include <QLineEdit>
@@ -42,7 +42,8 @@ TEST(CommandForm, TheCommandsFieldsAndPreviewOnlyInCommandMode) {
   EXPECT_FALSE(form.editor("dataset")->isVisibleTo(&form));
   EXPECT_FALSE(form.editor("model")->isVisibleTo(&form));
   EXPECT_TRUE(form.editor("lr")->isVisibleTo(&form));
-  EXPECT_TRUE(form.commandProblem().contains("Type the command")) << form.commandProblem().toStdString();
+  EXPECT_TRUE(form.commandProblem().contains("Type the command"))
+      << form.commandProblem().toStdString();
 
   command->setFocus();
   QTest::keyClicks(command, "python3 t.py --bs {per_device_batch_size} --w {num_processes}");

@@ -5,7 +5,7 @@
 #include <parity/storage/database.h>
 #include <parity/test_support/ci_skip.h>
 #include <parity/test_support/small_tmpfs.h>
-#include <parity/ui/curve_loader.h>
+#include <parity/ui/chart/curve_loader.h>
 
 #include <optional>
 

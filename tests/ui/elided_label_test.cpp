@@ -1,7 +1,7 @@
 // ElidedLabel: a long status never raises its window's minimum width, is drawn cut with the
 // whole text in the tooltip, and asks for no more than its preferred characters.
 #include <gtest/gtest.h>
-#include <parity/ui/elided_label.h>
+#include <parity/ui/widgets/elided_label.h>
 
 #include <QHBoxLayout>
 #include <QPushButton>

@@ -1,7 +1,7 @@
 // Advice fits the error: an export to a folder that does not exist is told about the folder,
 // not offered the failed-run advice ("Hover the run's status in the Runs table").
 #include <gtest/gtest.h>
-#include <parity/ui/error_advice.h>
+#include <parity/ui/window/error_advice.h>
 
 namespace parity::ui {
 namespace {

@@ -4,13 +4,13 @@
 #include <gtest/gtest.h>
 #include <parity/config/batch_plan.h>
 #include <parity/config/lr_schedule.h>
-#include <parity/ui/experiment_form.h>
-#include <parity/ui/lr_preview.h>
-#include <parity/ui/model_inspector.h>
-#include <parity/ui/setup_form.h>
-#include <parity/ui/setup_presets.h>
-#include <parity/ui/setups_model.h>
-#include <parity/ui/setups_panel.h>
+#include <parity/ui/experiment/experiment_form.h>
+#include <parity/ui/experiment/lr_preview.h>
+#include <parity/ui/experiment/model_inspector.h>
+#include <parity/ui/setups/setup_form.h>
+#include <parity/ui/setups/setup_presets.h>
+#include <parity/ui/setups/setups_model.h>
+#include <parity/ui/setups/setups_panel.h>
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -3,10 +3,10 @@
 // cell, the details pane and the status line.
 #include <gtest/gtest.h>
 #include <parity/config/run_config.h>
-#include <parity/ui/compare_panel.h>
-#include <parity/ui/experiment_match.h>
-#include <parity/ui/main_window.h>
-#include <parity/ui/runs_model.h>
+#include <parity/ui/compare/compare_panel.h>
+#include <parity/ui/compare/experiment_match.h>
+#include <parity/ui/runs/runs_model.h>
+#include <parity/ui/window/main_window.h>
 
 #include <QTableWidget>
 #include <QTextBrowser>

@@ -4,11 +4,11 @@
 // and the window went on writing into a deleted file (issue 12). Runs under xvfb-run with the
 // other GUI tests: a real dialog, a real parity-cli, a real launch.
 #include <gtest/gtest.h>
-#include <parity/ui/file_dialogs.h>
-#include <parity/ui/main_window.h>
-#include <parity/ui/run_launcher.h>
-#include <parity/ui/runs_model.h>
-#include <parity/ui/setups_model.h>
+#include <parity/ui/runs/run_launcher.h>
+#include <parity/ui/runs/runs_model.h>
+#include <parity/ui/setups/setups_model.h>
+#include <parity/ui/widgets/file_dialogs.h>
+#include <parity/ui/window/main_window.h>
 #include <unistd.h>
 
 #include <QDir>

@@ -1,7 +1,7 @@
 // The window's own file dialogs open wide enough to show every column (#24 item 17): Qt's
 // default cut Size, Type and Date Modified off a 520 px dialog.
 #include <gtest/gtest.h>
-#include <parity/ui/file_dialogs.h>
+#include <parity/ui/widgets/file_dialogs.h>
 
 #include <QFile>
 #include <QFileSystemModel>
@@ -39,7 +39,8 @@ TEST(FileDialogs, OpenWideEnoughForTheSizeTypeAndDateColumns) {
              model->rowCount(tree->rootIndex()) == 3;
     }));
     // Wide enough for the columns, within the screen (offscreen's is 800 px wide).
-    EXPECT_GE(dialog->width(), std::min(760, dialog->screen()->availableGeometry().width() * 9 / 10));
+    EXPECT_GE(dialog->width(),
+              std::min(760, dialog->screen()->availableGeometry().width() * 9 / 10));
     QHeaderView* header = tree->header();
     const int viewport = header->viewport()->width();
     // The widest text each column shows for the folder's files.

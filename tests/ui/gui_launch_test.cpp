@@ -2,13 +2,13 @@
 // launches two small setups as parity-cli processes, waits for them, takes a screenshot and checks
 // it is not blank and that the chart holds both curves. Skipped only when parity-cli is absent.
 #include <gtest/gtest.h>
-#include <parity/ui/chart_panel.h>
-#include <parity/ui/chart_view.h>
-#include <parity/ui/loss_chart.h>
-#include <parity/ui/main_window.h>
-#include <parity/ui/run_launcher.h>
-#include <parity/ui/runs_model.h>
-#include <parity/ui/setups_model.h>
+#include <parity/ui/chart/chart_panel.h>
+#include <parity/ui/chart/chart_view.h>
+#include <parity/ui/chart/loss_chart.h>
+#include <parity/ui/runs/run_launcher.h>
+#include <parity/ui/runs/runs_model.h>
+#include <parity/ui/setups/setups_model.h>
+#include <parity/ui/window/main_window.h>
 
 #include <QDir>
 #include <QFileInfo>

@@ -3,25 +3,25 @@
 // and the facts dialog's flags. Real parity-cli processes where the window uses them.
 #include <gtest/gtest.h>
 #include <parity/config/run_facts.h>
-#include <parity/ui/facts_dialog.h>
-#include <parity/ui/import_dialog.h>
-#include <parity/ui/main_window.h>
-#include <parity/ui/run_importer.h>
-#include <parity/ui/run_launcher.h>
-#include <parity/ui/runs_model.h>
+#include <parity/ui/import/facts_dialog.h>
+#include <parity/ui/import/import_dialog.h>
+#include <parity/ui/import/run_importer.h>
+#include <parity/ui/runs/run_launcher.h>
+#include <parity/ui/runs/runs_model.h>
+#include <parity/ui/window/main_window.h>
 
 #include <QComboBox>
 #include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFile>
 #include <QLineEdit>
 #include <QMimeData>
-#include <QDragEnterEvent>
-#include <QDropEvent>
-#include <QUrl>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QUrl>
 
 #include "test_util.h"
 

@@ -4,12 +4,12 @@
 // adds a setup with the run's values.
 #include <gtest/gtest.h>
 #include <parity/config/run_config.h>
-#include <parity/ui/experiment_form.h>
-#include <parity/ui/main_window.h>
-#include <parity/ui/runs_model.h>
-#include <parity/ui/runs_panel.h>
-#include <parity/ui/setups_model.h>
-#include <parity/ui/setups_panel.h>
+#include <parity/ui/experiment/experiment_form.h>
+#include <parity/ui/runs/runs_model.h>
+#include <parity/ui/runs/runs_panel.h>
+#include <parity/ui/setups/setups_model.h>
+#include <parity/ui/setups/setups_panel.h>
+#include <parity/ui/window/main_window.h>
 
 #include <QAction>
 #include <QItemSelectionModel>
@@ -96,8 +96,8 @@ TEST_F(KeptSetups, ANewSetupFromARunHasItsValuesAndIsKept) {
     QTableView* view = window.runsPanel()->view();
     const int row = window.runsModel()->rowOf(runId);
     ASSERT_GE(row, 0);
-    view->selectionModel()->select(view->model()->index(row, 0), QItemSelectionModel::ClearAndSelect |
-                                                                     QItemSelectionModel::Rows);
+    view->selectionModel()->select(view->model()->index(row, 0),
+                                   QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     QAction* action = window.runsPanel()->newSetupAction();
     ASSERT_TRUE(action->isEnabled());
     EXPECT_EQ(action->text().remove('&'), QString("New setup from run #%1").arg(runId));

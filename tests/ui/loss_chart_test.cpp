@@ -1,10 +1,10 @@
 // The chart controller with data put straight into its store (no database).
 #include <gtest/gtest.h>
-#include <parity/ui/chart_export.h>
-#include <parity/ui/chart_legend.h>
-#include <parity/ui/chart_panel.h>
-#include <parity/ui/chart_view.h>
-#include <parity/ui/loss_chart.h>
+#include <parity/ui/chart/chart_export.h>
+#include <parity/ui/chart/chart_legend.h>
+#include <parity/ui/chart/chart_panel.h>
+#include <parity/ui/chart/chart_view.h>
+#include <parity/ui/chart/loss_chart.h>
 
 #include <QComboBox>
 #include <QFile>

@@ -1,14 +1,14 @@
 // The whole window against a real database file (offscreen), with runs written the way
 // parity-cli writes them. No process is launched here; gui_launch_test does that.
 #include <gtest/gtest.h>
-#include <parity/ui/chart_panel.h>
-#include <parity/ui/compare_panel.h>
-#include <parity/ui/database_client.h>
-#include <parity/ui/loss_chart.h>
-#include <parity/ui/main_window.h>
-#include <parity/ui/runs_model.h>
-#include <parity/ui/runs_panel.h>
-#include <parity/ui/setups_panel.h>
+#include <parity/ui/chart/chart_panel.h>
+#include <parity/ui/chart/loss_chart.h>
+#include <parity/ui/compare/compare_panel.h>
+#include <parity/ui/database/database_client.h>
+#include <parity/ui/runs/runs_model.h>
+#include <parity/ui/runs/runs_panel.h>
+#include <parity/ui/setups/setups_panel.h>
+#include <parity/ui/window/main_window.h>
 
 #include <QAction>
 #include <QApplication>

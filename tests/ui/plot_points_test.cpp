@@ -1,5 +1,5 @@
 #include <gtest/gtest.h>
-#include <parity/ui/plot_points.h>
+#include <parity/ui/chart/plot_points.h>
 
 #include <cmath>
 

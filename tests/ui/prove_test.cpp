@@ -4,11 +4,11 @@
 // Skipped only when parity-cli is absent.
 #include <gtest/gtest.h>
 #include <parity/storage/database.h>
-#include <parity/ui/compare_panel.h>
-#include <parity/ui/main_window.h>
-#include <parity/ui/run_launcher.h>
-#include <parity/ui/runs_model.h>
-#include <parity/ui/setups_model.h>
+#include <parity/ui/compare/compare_panel.h>
+#include <parity/ui/runs/run_launcher.h>
+#include <parity/ui/runs/runs_model.h>
+#include <parity/ui/setups/setups_model.h>
+#include <parity/ui/window/main_window.h>
 
 #include <QDockWidget>
 #include <QPushButton>

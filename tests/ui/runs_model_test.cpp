@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
-#include <parity/ui/runs_model.h>
-#include <parity/ui/runs_panel.h>
+#include <parity/ui/runs/runs_model.h>
+#include <parity/ui/runs/runs_panel.h>
 
 #include <QAbstractItemModelTester>
 #include <QScrollBar>

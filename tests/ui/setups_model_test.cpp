@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 #include <parity/config/batch_plan.h>
-#include <parity/ui/setup_presets.h>
-#include <parity/ui/setups_model.h>
+#include <parity/ui/setups/setup_presets.h>
+#include <parity/ui/setups/setups_model.h>
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

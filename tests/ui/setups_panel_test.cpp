@@ -1,10 +1,10 @@
 // The Setups panel with QT_QPA_PLATFORM=offscreen: inline validation and the Launch gate.
 #include <gtest/gtest.h>
-#include <parity/ui/experiment_form.h>
-#include <parity/ui/setup_form.h>
-#include <parity/ui/setup_presets.h>
-#include <parity/ui/setups_model.h>
-#include <parity/ui/setups_panel.h>
+#include <parity/ui/experiment/experiment_form.h>
+#include <parity/ui/setups/setup_form.h>
+#include <parity/ui/setups/setup_presets.h>
+#include <parity/ui/setups/setups_model.h>
+#include <parity/ui/setups/setups_panel.h>
 
 #include <QComboBox>
 #include <QItemSelectionModel>

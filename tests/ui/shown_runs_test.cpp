@@ -2,10 +2,10 @@
 // runs the user chose and the newest of the rest, and the chart's status says how many are not
 // drawn, naming them in its tooltip, instead of unchecking older runs without notice.
 #include <gtest/gtest.h>
-#include <parity/ui/chart_panel.h>
-#include <parity/ui/loss_chart.h>
-#include <parity/ui/main_window.h>
-#include <parity/ui/runs_model.h>
+#include <parity/ui/chart/chart_panel.h>
+#include <parity/ui/chart/loss_chart.h>
+#include <parity/ui/runs/runs_model.h>
+#include <parity/ui/window/main_window.h>
 
 #include <QLabel>
 #include <QSignalSpy>

@@ -3,7 +3,7 @@
 // items of one menu share one; Ctrl+1/2/3 bring the tabbed docks forward; View > Reset layout
 // docks a floated panel again.
 #include <gtest/gtest.h>
-#include <parity/ui/main_window.h>
+#include <parity/ui/window/main_window.h>
 
 #include <QAbstractButton>
 #include <QAction>

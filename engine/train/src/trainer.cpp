@@ -196,8 +196,8 @@ void Trainer::set_up_data_and_model() {
     std::lock_guard<std::mutex> lock(init_mutex());
     set_seed(config_.seed, config_.device_specific_seed, env_.rank);
     try {
-      model_ = make_model(config_, data_.train.inputs.sizes().slice(1), data_.num_outputs,
-                          pg_.get());
+      model_ =
+          make_model(config_, data_.train.inputs.sizes().slice(1), data_.num_outputs, pg_.get());
     } catch (const std::exception& e) {
       throw TrainError(e.what());
     }

@@ -1,0 +1,92 @@
+#pragma once
+/// Starts runs as `parity-cli run --db FILE --run-id ID` processes, never inside the window, so a
+/// crashing run cannot take the window down. Each launch first creates a queued run row holding
+/// the config (through the DatabaseClient), then starts as many processes as maxConcurrent allows;
+/// parity-cli trains the config stored with that run.
+/// Stop sends SIGTERM (parity-cli marks the run stopped), then SIGKILL after a grace period.
+/// Thread affinity: UI thread (QProcess signals arrive there).
+
+#include <parity/config/run_config.h>
+#include <parity/ui/database/database_worker.h>
+
+#include <QHash>
+#include <QObject>
+#include <QSet>
+#include <QStringList>
+#include <deque>
+#include <memory>
+#include <vector>
+
+class QProcess;
+
+namespace parity::ui {
+
+class DatabaseClient;
+
+class RunLauncher : public QObject {
+  Q_OBJECT
+ public:
+  explicit RunLauncher(DatabaseClient* db, QObject* parent = nullptr);
+  ~RunLauncher() override;
+
+  /// parity-cli to use: $PARITY_CLI, then beside this executable, then ../cli/, then PATH.
+  /// Empty when none is found; `searched` (optional) lists where it looked.
+  static QString findCli(QStringList* searched = nullptr);
+
+  void launch(const std::vector<config::RunConfig>& configs);
+  /// Prove: creates the counterfactual runs of `runId` against `referenceId` (each cause
+  /// aligned alone, then all) as queued rows, and starts them like any launch. Answers with
+  /// proofQueued, or proveFailed.
+  void prove(qint64 referenceId, qint64 runId);
+  /// Stops queued (not yet started) and running runs this launcher owns.
+  void stop(qint64 runId);
+  void stopAll();
+  bool canStop(qint64 runId) const;
+
+  void setMaxConcurrent(int count);
+  int maxConcurrent() const { return maxConcurrent_; }
+  /// Runs asked for and not yet ended (creating, queued here, or running).
+  int outstanding() const;
+  int running() const { return static_cast<int>(processes_.size()); }
+
+ signals:
+  void runStarted(qint64 runId);
+  /// The process ended; `lastLines` holds its last stderr/stdout lines.
+  void runExited(qint64 runId, int exitCode, const QString& lastLines);
+  /// Nothing could be started: the problem and what to do about it, for a dialog.
+  void launchFailed(const QString& problem, const QString& fix);
+  void proofQueued(const parity::ui::QueuedProof& queued);
+  void proveFailed(const QString& message);
+  void idle();
+
+ private:
+  struct Pending {
+    qint64 runId = 0;
+    QString configJson;
+  };
+  struct Running {
+    QProcess* process = nullptr;
+    QStringList tail;
+    QString partial;
+  };
+
+  void onRunCreated(int requestId, qint64 runId);
+  void onRunCreateFailed(int requestId, const QString& message);
+  void onProofQueued(int requestId, const QueuedProof& queued);
+  bool cliFound();
+  void startPending();
+  void start(const Pending& pending);
+  void onFinished(qint64 runId, int exitCode, bool crashed);
+  void readOutput(qint64 runId);
+  void checkIdle();
+
+  DatabaseClient* db_;
+  QHash<int, QString> creating_;  ///< requestId -> config JSON
+  QSet<int> proving_;             ///< prove requests not answered yet
+  std::deque<Pending> pending_;
+  QHash<qint64, Running> processes_;
+  int nextRequest_ = 1;
+  int maxConcurrent_ = 1;
+};
+
+}  // namespace parity::ui

@@ -1,0 +1,199 @@
+// The Compare panel's reading of one run in full (the details pane), the config keys it differs
+// in, and its proofs: the counterfactual runs Prove queued, as they read now.
+#include <parity/storage/run_status.h>
+#include <parity/ui/compare/compare_panel.h>
+#include <parity/ui/widgets/elided_label.h>
+
+#include <QLabel>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QTextBrowser>
+
+namespace parity::ui {
+
+namespace {
+
+QString html(const std::string& text) { return QString::fromStdString(text).toHtmlEscaped(); }
+
+// "confirmed", "partly ×3.2", "running", "failed": what one counterfactual shows so far.
+QString proofState(const stored_runs::StoredProof& p) {
+  if (p.result) {
+    QString state = QString::fromStdString(analysis::to_string(p.result->proof));
+    if (p.result->proof == analysis::Proof::kPartly)
+      state += QString(" ×%1").arg(p.result->shrink, 0, 'g', 3);
+    return state;
+  }
+  return QString::fromStdString(std::string(storage::to_string(p.status)));
+}
+
+}  // namespace
+
+void ComparePanel::showDiff(int row) {
+  diff_->setRowCount(0);
+  if (row < 0 || row >= static_cast<int>(comparison_.rows.size())) return;
+  const auto& keys = comparison_.rows[row].config_diff;
+  diff_->setRowCount(static_cast<int>(keys.size()));
+  for (int i = 0; i < static_cast<int>(keys.size()); ++i) {
+    diff_->setItem(i, 0, new QTableWidgetItem(QString::fromStdString(keys[i].key)));
+    diff_->setItem(i, 1, new QTableWidgetItem(QString::fromStdString(keys[i].value)));
+    diff_->setItem(i, 2, new QTableWidgetItem(QString::fromStdString(keys[i].reference)));
+  }
+  diff_->resizeColumnsToContents();
+}
+
+bool ComparePanel::awaitsProof(qint64 runId) const {
+  for (const auto& [run, proofs] : proofs_) {
+    for (const auto& p : proofs)
+      if (p.counterfactual == runId) return true;
+  }
+  return false;
+}
+
+QString ComparePanel::proofCell(qint64 runId) const {
+  const auto it = proofs_.find(runId);
+  if (it == proofs_.end()) return QString();
+  QStringList parts;
+  for (const auto& p : it->second)
+    parts << QString("%1 %2 (#%3)")
+                 .arg(QString::fromStdString(p.cause), proofState(p))
+                 .arg(p.counterfactual);
+  return parts.join("; ");
+}
+
+void ComparePanel::updateProveButton() {
+  const int row = verdicts_->currentRow();
+  const bool different = row >= 0 && row < static_cast<int>(comparison_.rows.size()) &&
+                         comparison_.rows[row].verdict == analysis::Verdict::kDifferent;
+  proveButton_->setEnabled(different);
+}
+
+void ComparePanel::showDetails(int row) {
+  if (row < 0 || row >= static_cast<int>(comparison_.rows.size())) {
+    details_->clear();
+    return;
+  }
+  const analysis::RunComparison& r = comparison_.rows[row];
+  QString text = QString("<b>#%1 %2: %3</b> — %4")
+                     .arg(r.id)
+                     .arg(html(r.label), html(analysis::to_string(r.verdict)), html(r.summary));
+  const QString other = otherExperiment_.value(r.id);
+  if (!other.isEmpty()) {
+    text += "<p style=\"color:#c62828\"><b>" + tr("Another experiment:") + "</b> " +
+            other.toHtmlEscaped() + ". " +
+            tr("Its curve differs for that before anything below: compare it with a reference "
+               "of the same data and model.") +
+            "</p>";
+  }
+  auto list = [&](const QString& title, const std::vector<analysis::Reason>& reasons) {
+    if (reasons.empty()) return;
+    text += "<p>" + title + "</p><ul>";
+    for (const auto& reason : reasons) text += "<li>" + html(reason.text) + "</li>";
+    text += "</ul>";
+  };
+  if (r.first_outside_x) {
+    text += "<p>" +
+            tr("The curves part at %1 samples seen: the first point above the allowed gap "
+               "(the dashed line in the Δ plot).")
+                .arg(*r.first_outside_x, 0, 'g', 8) +
+            "</p>";
+  }
+  list(r.verdict == analysis::Verdict::kDifferent ? tr("Why:") : tr("Differences:"), r.reasons);
+  list(tr("Information:"), r.info);
+  const auto it = proofs_.find(r.id);
+  if (it != proofs_.end()) {
+    text += "<p>" + tr("Proof (counterfactual runs):") + "</p><ul>";
+    for (const auto& p : it->second) {
+      QString line = QString("#%1 %2: ").arg(p.counterfactual).arg(html(p.cause));
+      if (p.result) {
+        line += html(p.result->text);
+      } else {
+        line += proofState(p);
+        if (!p.error.empty()) line += " — " + html(p.error);
+      }
+      text += "<li>" + line + "</li>";
+    }
+    text += "</ul>";
+  }
+  details_->setHtml(text);
+}
+
+void ComparePanel::proofQueued(const QueuedProof& q) {
+  // One entry per run: proving a run again replaces what its last Prove said.
+  for (int i = queuedProofs_.size() - 1; i >= 0; --i)
+    if (queuedProofs_[i].runId == q.runId) queuedProofs_.removeAt(i);
+  queuedProofs_.append(q);
+  compare();  // the queued rows show in the Proof column and in the status
+}
+
+// "Proving #2: 1 of 3 ended (#4 global_batch confirmed, #5 effective_lr running, #6 all
+// queued)" while any counterfactual is queued or running, "Proved #2: ..." once all ended, read
+// from the proofs as the last comparison read them (not what was queued: the status used to say
+// "queued" for ever).
+QString ComparePanel::proofNote(const QueuedProof& q) const {
+  if (q.verdict != QString::fromStdString(analysis::to_string(analysis::Verdict::kDifferent)))
+    return tr("Nothing to prove: #%1 is %2 without seed groups").arg(q.runId).arg(q.verdict);
+  QString text;
+  if (q.created.isEmpty()) {
+    text = tr("No cause of #%1 can be tested alone").arg(q.runId);
+  } else {
+    const auto it = proofs_.find(q.runId);
+    QStringList parts;
+    int ended = 0;
+    for (int i = 0; i < q.created.size(); ++i) {
+      const stored_runs::StoredProof* proof = nullptr;
+      if (it != proofs_.end()) {
+        for (const auto& p : it->second)
+          if (p.counterfactual == q.created[i]) proof = &p;
+      }
+      const bool done = proof && !storage::is_active(proof->status);
+      ended += done ? 1 : 0;
+      parts << QString("#%1 %2 %3")
+                   .arg(q.created[i])
+                   .arg(q.causes.value(i), proof ? proofState(*proof) : tr("queued"));
+    }
+    text = ended == q.created.size() ? tr("Proved #%1: %2").arg(q.runId).arg(parts.join(", "))
+                                     : tr("Proving #%1: %2 of %3 ended (%4)")
+                                           .arg(q.runId)
+                                           .arg(ended)
+                                           .arg(q.created.size())
+                                           .arg(parts.join(", "));
+  }
+  if (!q.untestable.isEmpty()) text += tr("; not testable alone: %1").arg(q.untestable.join("; "));
+  return text;
+}
+
+QString ComparePanel::statusText() const {
+  int different = 0;
+  for (const auto& r : comparison_.rows)
+    different += r.verdict == analysis::Verdict::kDifferent ? 1 : 0;
+  // The newest Prove first, as what the user just asked for, then the comparison's summary.
+  QStringList parts;
+  if (!otherExperiment_.isEmpty()) {
+    QStringList ids;
+    for (const auto& r : comparison_.rows)
+      if (otherExperiment_.contains(r.id)) ids << QString("#%1").arg(r.id);
+    parts << tr("%1 trained another experiment than the reference (its data or model)")
+                 .arg(ids.join(", "));
+  }
+  for (int i = queuedProofs_.size() - 1; i >= 0; --i) parts << proofNote(queuedProofs_[i]);
+  parts << tr("%1 run(s) compared, %2 different; noise floor from %3")
+               .arg(std::max(0, static_cast<int>(comparison_.rows.size()) - 1))
+               .arg(different)
+               .arg(comparison_.groups.empty() ? tr("the tolerance") : tr("seed groups"));
+  return parts.join(" — ");
+}
+
+QString ComparePanel::proofTooltip(qint64 runId) const {
+  const auto it = proofs_.find(runId);
+  if (it == proofs_.end()) return QString();
+  QStringList lines;
+  for (const auto& p : it->second) {
+    lines << QString("#%1 %2: %3")
+                 .arg(p.counterfactual)
+                 .arg(QString::fromStdString(p.cause),
+                      p.result ? QString::fromStdString(p.result->text) : proofState(p));
+  }
+  return lines.join("\n");
+}
+
+}  // namespace parity::ui

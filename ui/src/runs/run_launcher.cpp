@@ -1,0 +1,226 @@
+#include <parity/ui/database/database_client.h>
+#include <parity/ui/runs/run_launcher.h>
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTimer>
+
+namespace parity::ui {
+
+namespace {
+
+constexpr int kKillAfterMs = 5000;
+constexpr int kTailLines = 12;
+
+}  // namespace
+
+RunLauncher::RunLauncher(DatabaseClient* db, QObject* parent) : QObject(parent), db_(db) {
+  connect(db_, &DatabaseClient::runCreated, this, &RunLauncher::onRunCreated);
+  connect(db_, &DatabaseClient::runCreateFailed, this, &RunLauncher::onRunCreateFailed);
+  connect(db_, &DatabaseClient::proofQueued, this, &RunLauncher::onProofQueued);
+  connect(db_, &DatabaseClient::proveFailed, this, [this](int requestId, const QString& message) {
+    if (!proving_.remove(requestId)) return;
+    emit proveFailed(message);
+    checkIdle();
+  });
+}
+
+RunLauncher::~RunLauncher() {
+  // Do not leave orphans behind: each run gets SIGTERM and a moment to mark itself stopped.
+  for (auto it = processes_.begin(); it != processes_.end(); ++it) {
+    QProcess* p = it->process;
+    p->disconnect(this);
+    p->terminate();
+  }
+  for (auto it = processes_.begin(); it != processes_.end(); ++it) {
+    QProcess* p = it->process;
+    if (!p->waitForFinished(3000)) {
+      p->kill();
+      p->waitForFinished(1000);
+    }
+  }
+}
+
+QString RunLauncher::findCli(QStringList* searched) {
+  QStringList candidates;
+  const QString fromEnv = qEnvironmentVariable("PARITY_CLI");
+  if (!fromEnv.isEmpty()) candidates << fromEnv;
+  const QString here = QCoreApplication::applicationDirPath();
+  candidates << QDir(here).filePath("parity-cli") << QDir(here).filePath("../cli/parity-cli");
+  for (const QString& c : candidates) {
+    QFileInfo info(c);
+    if (info.isFile() && info.isExecutable()) return info.canonicalFilePath();
+  }
+  const QString onPath = QStandardPaths::findExecutable("parity-cli");
+  if (searched) *searched = candidates << QStringLiteral("PATH");
+  return onPath;
+}
+
+void RunLauncher::setMaxConcurrent(int count) {
+  maxConcurrent_ = std::max(1, count);
+  startPending();
+}
+
+int RunLauncher::outstanding() const {
+  return creating_.size() + proving_.size() + static_cast<int>(pending_.size()) + processes_.size();
+}
+
+bool RunLauncher::canStop(qint64 runId) const {
+  if (processes_.contains(runId)) return true;
+  for (const Pending& p : pending_) {
+    if (p.runId == runId) return true;
+  }
+  return false;
+}
+
+bool RunLauncher::cliFound() {
+  QStringList searched;
+  if (!findCli(&searched).isEmpty()) return true;
+  emit launchFailed(tr("parity-cli was not found, so no run can start."),
+                    tr("Build it (ninja parity-cli) so it sits beside this parity executable, "
+                       "or put it on PATH, or set PARITY_CLI to its path. Looked in: %1.")
+                        .arg(searched.join(", ")));
+  return false;
+}
+
+void RunLauncher::launch(const std::vector<config::RunConfig>& configs) {
+  if (!cliFound()) return;
+  for (const config::RunConfig& config : configs) {
+    const int request = nextRequest_++;
+    const QString json = QString::fromStdString(config::to_json(config));
+    creating_.insert(request, json);
+    db_->createRun(request, QString::fromStdString(config.label), json);
+  }
+}
+
+void RunLauncher::onRunCreated(int requestId, qint64 runId) {
+  auto it = creating_.find(requestId);
+  if (it == creating_.end()) return;  // created by someone else's request
+  pending_.push_back({runId, *it});
+  creating_.erase(it);
+  startPending();
+}
+
+void RunLauncher::prove(qint64 referenceId, qint64 runId) {
+  if (!cliFound()) return;
+  const int request = nextRequest_++;
+  proving_.insert(request);
+  db_->proveRun(request, referenceId, runId);
+}
+
+void RunLauncher::onProofQueued(int requestId, const QueuedProof& queued) {
+  if (!proving_.remove(requestId)) return;  // someone else's request
+  for (qint64 id : queued.created) pending_.push_back({id, QString()});
+  emit proofQueued(queued);
+  startPending();
+}
+
+void RunLauncher::onRunCreateFailed(int requestId, const QString& message) {
+  if (!creating_.remove(requestId)) return;
+  emit launchFailed(tr("The run could not be added to the database: %1").arg(message),
+                    tr("Check that the database file is writable (File › New database to pick "
+                       "another place)."));
+  checkIdle();
+}
+
+void RunLauncher::startPending() {
+  while (!pending_.empty() && processes_.size() < maxConcurrent_) {
+    const Pending next = pending_.front();
+    pending_.pop_front();
+    start(next);
+  }
+  checkIdle();
+}
+
+void RunLauncher::start(const Pending& pending) {
+  auto* process = new QProcess(this);
+  process->setProcessChannelMode(QProcess::MergedChannels);
+  const qint64 runId = pending.runId;
+  processes_.insert(runId, Running{process, {}, {}});
+  connect(process, &QProcess::readyRead, this, [this, runId] { readOutput(runId); });
+  connect(process, &QProcess::finished, this, [this, runId](int code, QProcess::ExitStatus status) {
+    onFinished(runId, code, status == QProcess::CrashExit);
+  });
+  connect(process, &QProcess::errorOccurred, this, [this, runId](QProcess::ProcessError error) {
+    if (error != QProcess::FailedToStart) return;
+    auto it = processes_.find(runId);
+    const QString why = it == processes_.end() ? QString() : it->process->errorString();
+    onFinished(runId, -1, true);
+    emit launchFailed(tr("parity-cli could not be started: %1").arg(why),
+                      tr("Check that parity-cli is executable, or set PARITY_CLI to a working "
+                         "build."));
+  });
+  // The run row already holds the config (written by createRun): parity-cli runs that.
+  const QStringList args = {"run", "--db", db_->openPath(), "--run-id", QString::number(runId)};
+  process->start(findCli(), args);
+  emit runStarted(runId);
+}
+
+void RunLauncher::readOutput(qint64 runId) {
+  auto it = processes_.find(runId);
+  if (it == processes_.end()) return;
+  it->partial += QString::fromLocal8Bit(it->process->readAll());
+  // parity-cli redraws progress with \r; keep only whole lines for the error report.
+  it->partial.replace('\r', '\n');
+  QStringList lines = it->partial.split('\n');
+  it->partial = lines.takeLast();
+  for (const QString& line : lines) {
+    if (line.trimmed().isEmpty()) continue;
+    it->tail.append(line.trimmed());
+    if (it->tail.size() > kTailLines) it->tail.removeFirst();
+  }
+}
+
+void RunLauncher::onFinished(qint64 runId, int exitCode, bool crashed) {
+  auto it = processes_.find(runId);
+  if (it == processes_.end()) return;
+  readOutput(runId);
+  Running done = *it;
+  processes_.erase(it);
+  if (!done.partial.trimmed().isEmpty()) done.tail.append(done.partial.trimmed());
+  done.process->deleteLater();
+
+  if (exitCode != 0 || crashed) {
+    const QString last =
+        done.tail.isEmpty() ? tr("parity-cli exited with code %1").arg(exitCode) : done.tail.last();
+    // parity-cli normally marks the run itself; this covers a process that died first.
+    db_->markIfActive(runId, storage::RunStatus::kFailed, last);
+  } else {
+    db_->pollNow();
+  }
+  emit runExited(runId, exitCode, done.tail.join('\n'));
+  startPending();
+}
+
+void RunLauncher::stop(qint64 runId) {
+  for (auto it = pending_.begin(); it != pending_.end(); ++it) {
+    if (it->runId == runId) {
+      pending_.erase(it);
+      db_->markIfActive(runId, storage::RunStatus::kStopped, tr("stopped before it started"));
+      checkIdle();
+      return;
+    }
+  }
+  auto it = processes_.find(runId);
+  if (it == processes_.end()) return;
+  QProcess* process = it->process;
+  process->terminate();
+  QTimer::singleShot(kKillAfterMs, process, [process] {
+    if (process->state() != QProcess::NotRunning) process->kill();
+  });
+}
+
+void RunLauncher::stopAll() {
+  while (!pending_.empty()) stop(pending_.front().runId);
+  for (qint64 id : processes_.keys()) stop(id);
+}
+
+void RunLauncher::checkIdle() {
+  if (outstanding() == 0) emit idle();
+}
+
+}  // namespace parity::ui

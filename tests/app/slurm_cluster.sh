@@ -1,7 +1,20 @@
 # Sourced by the Slurm tests: starts a one-node cluster of its own (munged, slurmctld, slurmd; every
 # path in a private folder $dir, as ../shared/recipes/slurm-single-node.md), exports SLURM_CONF and
 # stops it all on exit (the EXIT trap). Needs `fail` defined and root; skips (77) when a tool is
-# missing outside CI.
+# missing outside CI. Defines stop_while_the_step_runs.
+
+# Stop as the window does, SIGTERM to the parity-cli PID while its job step runs: it must exit
+# non-zero and the step must be gone from squeue within 10 s. WHY is said when no step runs.
+stop_while_the_step_runs() {
+  [ -n "$(squeue -h 2>/dev/null)" ] || fail "no job step was running: $2"
+  kill -TERM "$1"
+  wait "$1" && fail "a stopped run exited 0"
+  for _ in $(seq 100); do
+    [ -z "$(squeue -h 2>/dev/null)" ] && break
+    sleep 0.1
+  done
+  [ -z "$(squeue -h)" ] || fail "the job is still queued or running after Stop: $(squeue)"
+}
 for tool in munged slurmctld slurmd srun squeue sinfo; do
   if ! command -v "$tool" >/dev/null; then
     [ "${CI:-}" = true ] && fail "$tool is not installed (scripts/install-deps.sh installs slurm-wlm and munge)"

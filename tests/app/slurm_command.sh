@@ -45,14 +45,7 @@ for _ in $(seq 100); do
   "$cli" list --db "$db" 2>/dev/null | grep -qE '^ +2 +stopped +running +[1-9]' && break
   sleep 0.1
 done
-[ -n "$(squeue -h 2>/dev/null)" ] || fail "no job step was running: $(cat "$dir/err2")"
-kill -TERM "$pid"
-wait "$pid" && fail "a stopped run exited 0"
-for _ in $(seq 100); do
-  [ -z "$(squeue -h 2>/dev/null)" ] && break
-  sleep 0.1
-done
-[ -z "$(squeue -h)" ] || fail "the job is still queued or running after Stop: $(squeue)"
+stop_while_the_step_runs "$pid" "$(cat "$dir/err2")"
 "$cli" list --db "$db" | grep -qE '^ +2 +stopped +stopped' ||
   fail "run 2 is not stopped: $("$cli" list --db "$db")"
 pgrep -f "$dir/[j]ob.py" >/dev/null && fail "a task of the job outlived Stop"

@@ -102,4 +102,12 @@ LaunchResult result_of(const Monitor& monitor, const std::vector<Rank>& ranks,
   return result;
 }
 
+void report_end(StepSink& sink, const LaunchResult& result) {
+  RunEnd end;
+  end.outcome = result.outcome;
+  end.message = result.message;
+  end.samples_per_s = result.samples_per_s;
+  sink.on_end(end);
+}
+
 }  // namespace parity::launch::rank_monitor

@@ -341,4 +341,7 @@ void write_config(const config::RunConfig& config, const std::string& path);
 LaunchResult result_of(const Monitor& monitor, const std::vector<Rank>& ranks,
                        const LaunchOptions& options);
 
+/// The sink's one on_end, with the run's final outcome (not necessarily rank 0's).
+void report_end(StepSink& sink, const LaunchResult& result);
+
 }  // namespace parity::launch::rank_monitor

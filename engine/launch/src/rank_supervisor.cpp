@@ -174,11 +174,7 @@ LaunchResult RankSupervisor::run(StepSink& sink) {
     if (auto why = main_machine_gone(dist.master_addr, dist.master_port))
       result.message = *why + "; " + result.message;
   }
-  RunEnd final_end;
-  final_end.outcome = result.outcome;
-  final_end.message = result.message;
-  final_end.samples_per_s = result.samples_per_s;
-  sink.on_end(final_end);
+  report_end(sink, result);
   return result;
 }
 

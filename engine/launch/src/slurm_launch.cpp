@@ -75,11 +75,7 @@ LaunchResult run_slurm(const config::RunConfig& config, const LaunchOptions& opt
   }
   LaunchResult result = result_of(monitor, ranks, options);
   result.pids = {step.pid};
-  RunEnd final_end;
-  final_end.outcome = result.outcome;
-  final_end.message = result.message;
-  final_end.samples_per_s = result.samples_per_s;
-  sink.on_end(final_end);
+  report_end(sink, result);
   return result;
 }
 

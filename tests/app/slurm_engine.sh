@@ -5,7 +5,8 @@
 #    printed digit, the same setup run by the local launcher (same threads, same summation).
 # 2. A task that fails (rank 1's worker exits 1 with its reason) fails the run with that reason
 #    and leaves no step.
-# 3. Stop: SIGTERM to parity-cli while the step runs ends the step (squeue empty), the run is
+# 3. A step that waits in Slurm's queue past the hang timeout is not declared hung.
+# 4. Stop: SIGTERM to parity-cli while the step runs ends the step (squeue empty), the run is
 #    stopped and no task is left.
 # Usage: slurm_engine.sh PARITY_CLI PARITY_WORKER   (root; slurm-wlm and munge)
 set -euo pipefail
@@ -55,18 +56,35 @@ chmod +x "$dir/bad-worker"
   fail "run 3 does not say rank 1's reason: $("$cli" show --db "$db" 3)"
 "$cli" list --db "$db" | grep -qE '^ +3 +bad +failed' || fail "run 3 is not failed"
 
+# A step that waits in Slurm's queue is not hung: a job holding both CPUs keeps this run's step
+# pending for 6 s, past --hang-timeout 2; it then runs and finishes (synthetic data: the ranks
+# report at once once started).
+srun -n 2 --quiet sleep 6 &
+blocker=$!
+for _ in $(seq 50); do
+  [ -n "$(squeue -h -t running 2>/dev/null)" ] && break
+  sleep 0.1
+done
+"$cli" run --db "$db" -q --label queued --launcher slurm --num-processes 2 --max-steps 3 \
+  --dataset synthetic-regression --model linear --hang-timeout 2 --worker "$worker" \
+  >"$dir/out5" 2>"$dir/err5" ||
+  fail "a step that waited in the queue failed: $(cat "$dir/err5")"
+wait "$blocker"
+"$cli" list --db "$db" | grep -qE '^ +4 +queued +finished +3/3' ||
+  fail "run 4 (queued first) did not finish: $("$cli" list --db "$db")"
+
 # Stop: SIGTERM to parity-cli while the job step runs.
 "$cli" run --db "$db" -q --label stopped --launcher slurm --num-processes 2 --max-steps 1000000 \
   --worker "$worker" >"$dir/out4" 2>"$dir/err4" &
 pid=$!
 for _ in $(seq 200); do
-  "$cli" list --db "$db" 2>/dev/null | grep -qE '^ +4 +stopped +running +[1-9]' && break
+  "$cli" list --db "$db" 2>/dev/null | grep -qE '^ +5 +stopped +running +[1-9]' && break
   sleep 0.1
 done
-"$cli" list --db "$db" | grep -qE '^ +4 +stopped +running +[1-9]' ||
-  fail "run 4 never recorded a step: $(cat "$dir/err4")"
+"$cli" list --db "$db" | grep -qE '^ +5 +stopped +running +[1-9]' ||
+  fail "run 5 never recorded a step: $(cat "$dir/err4")"
 stop_while_the_step_runs "$pid" "$(cat "$dir/err4")"
-"$cli" list --db "$db" | grep -qE '^ +4 +stopped +stopped' ||
-  fail "run 4 is not stopped: $("$cli" list --db "$db")"
+"$cli" list --db "$db" | grep -qE '^ +5 +stopped +stopped' ||
+  fail "run 5 is not stopped: $("$cli" list --db "$db")"
 pgrep -f "^$worker\$" >/dev/null && fail "a task of the step outlived Stop"
 echo "PASS: --launcher slurm ran 2 tasks (12 steps, both ranks recorded, equal to the local launcher's run), a failed task failed the run with its reason, Stop ended the step (squeue empty) and left no task"

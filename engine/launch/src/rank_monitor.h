@@ -196,8 +196,14 @@ class Monitor {
         } catch (const std::exception&) {
           continue;
         }
-        if (rank >= 0 && rank < static_cast<int>(ranks_.size()))
+        if (rank >= 0 && rank < static_cast<int>(ranks_.size())) {
+          if (!step_started_) {
+            // The step runs: a job that waited in Slurm's queue was not hung meanwhile.
+            step_started_ = true;
+            for (auto& r : ranks_) r.last_seen = Clock::now();
+          }
           handle_line(ranks_[static_cast<size_t>(rank)], line.substr(colon + 2));
+        }
       }
       if (n == 0) step_->out.reset();
     }
@@ -304,6 +310,7 @@ class Monitor {
   }
 
   void check_hangs(Clock::time_point now) {
+    if (step_ && !step_started_) return;  // still queued: Slurm's --time bounds the wait
     const Rank* silent = nullptr;
     for (const auto& r : ranks_) {
       if (r.reaped || seconds_between(r.last_seen, now) <= options_.hang_timeout_s) continue;
@@ -330,6 +337,7 @@ class Monitor {
   std::optional<Cause> cause_;
   std::optional<RunEnd> end_;
   Step* step_;
+  bool step_started_ = false;  ///< a task has reported (the step left Slurm's queue)
   Clock::time_point kill_at_;
   bool killed_ = false;
 };

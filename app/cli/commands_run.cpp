@@ -100,36 +100,93 @@ Machines machines_of(const RunArgs& a) {
   return m;
 }
 
+// The queued run `--run-id` starts (the window created its row with the config): its stored
+// config, checked; a check that fails marks the row failed, so the window says why.
+config::RunConfig stored_run_config(const RunArgs& a, storage::Database& db, int64_t run_id) {
+  if (a.config.any_flag_given() || a.config.config_file_given())
+    throw UsageError(
+        "--run-id runs the config stored with the run; drop --config and the "
+        "config flags");
+  auto row = db.get_run(run_id);
+  if (!row) throw UsageError("--run-id: no run " + std::to_string(run_id) + " in " + db.path());
+  if (row->status != storage::RunStatus::kQueued)
+    throw UsageError("--run-id: run " + std::to_string(run_id) + " is " +
+                     std::string(storage::to_string(row->status)) +
+                     "; only a queued run can be started");
+  try {
+    config::RunConfig config = config::from_json(row->config_json);
+    if (config.label.empty()) config.label = row->label;
+    require_valid(config);
+    require_command(config);
+    require_hostable(config, a.nnodes);
+    machines_of(a);  // its checks, so the window's row says why
+    return config;
+  } catch (const std::exception& e) {
+    db.set_status(run_id, storage::RunStatus::kFailed, e.what());
+    throw;
+  }
+}
+
+// Who starts the ranks (this machine, or Slurm) and where they meet.
+void set_launcher(const RunArgs& a, const Machines& machines, const config::RunConfig& config,
+                  launch::LaunchOptions& launch) {
+  launch.nnodes = machines.nnodes;
+  launch.node_rank = machines.node_rank;
+  launch.master_addr = machines.master_addr;
+  launch.master_port = machines.master_port;
+  launch.network_interface = a.network_interface;
+  if (a.launcher == "slurm") {
+    if (machines.nnodes > 1)
+      throw UsageError(
+          "--launcher slurm places the ranks itself; --num-machines is for ranks "
+          "started on each machine by hand");
+    if (!config.command.empty())
+      throw UsageError(
+          "--launcher slurm starts Parity's engine; your command runs under Slurm "
+          "when it is an srun line (--command 'srun -n {num_processes} ...')");
+    launch.launcher = launch::Launcher::kSlurm;
+    launch.slurm_partition = a.partition;
+    launch.slurm_time = a.time;
+  } else if (!a.partition.empty() || !a.time.empty()) {
+    throw UsageError("--partition and --time are for --launcher slurm");
+  }
+}
+
+// A multi-node run says where its ranks meet and what they bind before anything starts (and is
+// refused here when no route reaches the main process or the interface named has no address).
+void say_where_ranks_meet(const RunArgs& a, const Machines& machines, int num_processes) {
+  if (machines.nnodes > 1) {
+    const int port = machines.master_port > 0 ? machines.master_port : 29500;
+    std::cerr << "multi-node run (" << machines.nnodes << " machines, this is machine "
+              << machines.node_rank << ", " << num_processes / machines.nnodes << " of the "
+              << num_processes
+              << " ranks): ranks rendezvous through a TCPStore that rank 0 hosts on "
+              << machines.master_addr << ":" << port << " and that listens on the network\n";
+    try {
+      const char* env = std::getenv(launch::kGlooInterfaceVar);
+      const bool chosen = !a.network_interface.empty() || (env && *env);
+      std::cerr << "this machine's ranks use "
+                << launch::gloo_binding(machines.master_addr, port, a.network_interface,
+                                        "--network-interface")
+                << (chosen ? "" : " (--network-interface IFNAME chooses an interface)") << "\n";
+    } catch (const launch::LaunchError& e) {
+      throw UsageError(e.what());
+    }
+  } else if (!a.network_interface.empty()) {
+    std::cerr << "--network-interface is for multi-node runs: one machine's ranks bind Gloo to "
+                 "127.0.0.1\n";
+  }
+}
+
 int run_command(const RunArgs& a) {
   const bool attach = !a.run_id.empty();
   config::RunConfig config;
   std::unique_ptr<storage::Database> db;
   int64_t run_id = 0;
   if (attach) {
-    // The window creates the row (with the config) and starts `parity-cli run --run-id N`.
-    if (a.config.any_flag_given() || a.config.config_file_given())
-      throw UsageError(
-          "--run-id runs the config stored with the run; drop --config and the "
-          "config flags");
     run_id = parse_id(a.run_id, "--run-id");
     db = std::make_unique<storage::Database>(open_existing_db(db_or_default(a.launch.db)));
-    auto row = db->get_run(run_id);
-    if (!row) throw UsageError("--run-id: no run " + std::to_string(run_id) + " in " + db->path());
-    if (row->status != storage::RunStatus::kQueued)
-      throw UsageError("--run-id: run " + std::to_string(run_id) + " is " +
-                       std::string(storage::to_string(row->status)) +
-                       "; only a queued run can be started");
-    try {
-      config = config::from_json(row->config_json);
-      if (config.label.empty()) config.label = row->label;
-      require_valid(config);
-      require_command(config);
-      require_hostable(config, a.nnodes);
-      machines_of(a);  // its checks, so the window's row says why
-    } catch (const std::exception& e) {
-      db->set_status(run_id, storage::RunStatus::kFailed, e.what());
-      throw;
-    }
+    config = stored_run_config(a, *db, run_id);
   } else {
     // Everything is checked before the database is touched: a bad flag writes nothing.
     config = a.config.build();
@@ -144,56 +201,13 @@ int run_command(const RunArgs& a) {
   RunnerOptions options;
   try {
     options = a.launch.runner(stop);
+    set_launcher(a, machines, config, options.launch);
   } catch (const UsageError& e) {
     // The window shows why.
     if (attach) db->set_status(run_id, storage::RunStatus::kFailed, e.what());
     throw;
   }
-  options.launch.nnodes = machines.nnodes;
-  options.launch.node_rank = machines.node_rank;
-  options.launch.master_addr = machines.master_addr;
-  options.launch.master_port = machines.master_port;
-  options.launch.network_interface = a.network_interface;
-  if (a.launcher == "slurm") {
-    if (machines.nnodes > 1)
-      throw UsageError(
-          "--launcher slurm places the ranks itself; --num-machines is for ranks "
-          "started on each machine by hand");
-    if (!config.command.empty())
-      throw UsageError(
-          "--launcher slurm starts Parity's engine; your command runs under Slurm "
-          "when it is an srun line (--command 'srun -n {num_processes} ...')");
-    options.launch.launcher = launch::Launcher::kSlurm;
-    options.launch.slurm_partition = a.partition;
-    options.launch.slurm_time = a.time;
-  } else if (!a.partition.empty() || !a.time.empty()) {
-    throw UsageError("--partition and --time are for --launcher slurm");
-  }
-  if (machines.nnodes > 1) {
-    std::cerr << "multi-node run (" << machines.nnodes << " machines, this is machine "
-              << machines.node_rank << ", " << config.num_processes / machines.nnodes << " of the "
-              << config.num_processes
-              << " ranks): ranks rendezvous through a TCPStore that rank 0 hosts on "
-              << machines.master_addr << ":"
-              << (machines.master_port > 0 ? machines.master_port : 29500)
-              << " and that listens on the network\n";
-    // Where this machine's ranks bind Gloo, said before anything starts (and refused here when
-    // no route reaches the main process or the interface named has no address).
-    try {
-      const char* env = std::getenv(launch::kGlooInterfaceVar);
-      const bool chosen = !a.network_interface.empty() || (env && *env);
-      std::cerr << "this machine's ranks use "
-                << launch::gloo_binding(machines.master_addr,
-                                        machines.master_port > 0 ? machines.master_port : 29500,
-                                        a.network_interface, "--network-interface")
-                << (chosen ? "" : " (--network-interface IFNAME chooses an interface)") << "\n";
-    } catch (const launch::LaunchError& e) {
-      throw UsageError(e.what());
-    }
-  } else if (!a.network_interface.empty()) {
-    std::cerr << "--network-interface is for multi-node runs: one machine's ranks bind Gloo to "
-                 "127.0.0.1\n";
-  }
+  say_where_ranks_meet(a, machines, config.num_processes);
   if (!db) {
     db = std::make_unique<storage::Database>(db_or_default(a.launch.db));
     if (config.command.empty())  // the user's command sets its own threads

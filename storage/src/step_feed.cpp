@@ -1,5 +1,7 @@
 #include "step_feed.h"
 
+#include <parity/storage/storage_error.h>
+
 #include <cmath>
 #include <string>
 

@@ -6,7 +6,7 @@
 //   INSERT ... SELECT ... FROM parity_step_feed(?)
 // in one sqlite3_step: no bind, step and reset per row (a 2 M-row import takes half the time,
 // bench/results.md). Rows at or below `after_step` are skipped (stored by an earlier import).
-#include <parity/storage/database.h>
+#include <parity/storage/rows.h>
 #include <sqlite3.h>
 
 #include <cstdint>

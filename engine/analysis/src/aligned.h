@@ -2,7 +2,7 @@
 // One run aligned on a reference, shared by the verdict's gap statistics, its delta curve, its
 // decision and the seed groups' spread (internal to parity_analysis).
 
-#include <parity/analysis/verdict.h>
+#include <parity/analysis/verdict_types.h>
 
 #include <cmath>
 #include <cstddef>

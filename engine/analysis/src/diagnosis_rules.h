@@ -2,7 +2,7 @@
 // The diagnosis's rules, one per cause the registry lists (internal to parity_analysis): derived
 // causes read both setups and push their reasons; config keys read one differing key.
 
-#include <parity/analysis/verdict.h>
+#include <parity/analysis/verdict_types.h>
 
 #include "setups.h"
 

@@ -2,7 +2,8 @@
 // What fp32 reordering can and cannot explain: where the curves part beyond fp32 precision, and
 // the reason the verdict gives when no config difference changes the arithmetic.
 
-#include <parity/analysis/verdict.h>
+#include <parity/analysis/verdict_types.h>
+#include <parity/config/run_config.h>
 
 #include <string>
 

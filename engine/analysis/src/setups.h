@@ -2,7 +2,7 @@
 // What the diagnosis knows about two setups, worked out once and read by every rule of the cause
 // registry (internal to parity_analysis).
 
-#include <parity/analysis/verdict.h>
+#include <parity/analysis/verdict_types.h>
 #include <parity/config/batch_plan.h>
 #include <parity/config/model_summary.h>
 

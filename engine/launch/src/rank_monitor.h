@@ -3,8 +3,8 @@
 // process, one child per rank; or srun, one Slurm job step whose tasks are the ranks): their
 // status lines, exits, hangs, the stop flag and the sink's failure, and what the run ended as.
 #include <parity/config/run_config.h>
+#include <parity/launch/launch_options.h>
 #include <parity/launch/progress_protocol.h>
-#include <parity/launch/rank_supervisor.h>
 #include <parity/launch/worker_contract.h>
 #include <poll.h>
 #include <signal.h>

@@ -1,6 +1,8 @@
 #include "slurm_launch.h"
 
 #include <fcntl.h>
+#include <parity/launch/launch_error.h>
+#include <parity/launch/rank_supervisor.h>
 #include <parity/launch/run_folders.h>
 #include <parity/launch/slurm.h>
 

@@ -2,7 +2,7 @@
 // Private to parity_launch: the ranks of a run as the tasks of one srun (LaunchOptions::launcher
 // kSlurm), watched by the rank monitor like local ranks.
 #include <parity/config/run_config.h>
-#include <parity/launch/rank_supervisor.h>
+#include <parity/launch/launch_options.h>
 #include <parity/launch/step_record.h>
 
 #include <string>

@@ -4,6 +4,7 @@
 /// versioned with PRAGMA user_version and migrated forward on open.
 /// Thread safety: one Database object per thread (each owns its sqlite3 connection).
 
+#include <parity/storage/rows.h>
 #include <parity/storage/run_status.h>
 #include <parity/storage/storage_error.h>
 #include <parity/storage/supervisor.h>
@@ -25,89 +26,6 @@ namespace detail {
 class Statement;
 }
 
-struct RunRow {
-  int64_t id = 0;
-  std::string label;
-  RunStatus status = RunStatus::kQueued;
-  std::string config_json;
-  std::string error;        ///< why it failed, diverged or stopped
-  std::string notes;        ///< the user's notes
-  double created_at = 0;    ///< unix seconds
-  double started_at = 0;    ///< 0 = not yet
-  double finished_at = 0;   ///< 0 = not yet
-  int64_t total_steps = 0;  ///< optimizer steps planned
-  int64_t steps_done = 0;   ///< last global step recorded
-  int64_t train_size = 0;   ///< training samples the run had (after train_samples); 0 = unknown
-  double samples_per_s = 0;
-  std::optional<double> final_loss;       ///< last global step loss (NaN if it was NaN)
-  std::optional<double> final_eval_loss;  ///< last evaluation (NaN if it was NaN)
-  std::optional<double> final_accuracy;
-  SupervisorIdentity supervisor;  ///< the launcher recording it; pid 0 = none recorded
-  double heartbeat_at = 0;        ///< the supervisor's last heartbeat (unix seconds), 0 = none
-  std::string model_json;  ///< the model as rank 0 built it (ModelSummary JSON); "" = not known
-  /// For a counterfactual run: the run it explains (0 = none, or that run was deleted), the
-  /// reference it is judged against, and the cause it aligns ("global_batch", "padding", ...).
-  int64_t explains_run = 0;
-  int64_t explains_reference = 0;
-  std::string explains_cause;
-  /// Where the run came from (schema 5): "engine", "command" or "imported"; for an imported run
-  /// the file or folder read, the identity a re-import finds it by, and its facts (RunFacts JSON;
-  /// "" = an engine run, whose facts are its config's).
-  std::string origin = "engine";
-  std::string source_path;
-  std::string source_identity;
-  std::string facts_json;
-  /// Stored as queued or running, but its supervisor is gone and the database is read-only: it
-  /// is shown failed (launcher_gone_message) without being written. False on every other row.
-  bool shown_failed = false;
-};
-
-/// Changes whenever what a reader of the database would see may have changed: another
-/// connection's commit (PRAGMA data_version, which counts other processes' commits too) or one of
-/// this connection's own changes (which data_version leaves out). A poller that finds the stamp
-/// unchanged has nothing to read.
-struct ChangeStamp {
-  int64_t data_version = -1;
-  int64_t own_changes = -1;
-  bool operator==(const ChangeStamp& o) const {
-    return data_version == o.data_version && own_changes == o.own_changes;
-  }
-  bool operator!=(const ChangeStamp& o) const { return !(*this == o); }
-};
-
-/// An ended run (stored status neither queued nor running) and a 64-bit hash of every column of
-/// its row but config_json (which never changes once created): a changed hash means the row was
-/// edited (but for a hash collision).
-struct RunHash {
-  int64_t id = 0;
-  uint64_t hash = 0;
-  bool operator==(const RunHash& o) const { return id == o.id && hash == o.hash; }
-  bool operator!=(const RunHash& o) const { return !(*this == o); }
-};
-/// One stored step row. rank = -1 is the global mean; 0..W-1 are each rank's local loss.
-/// (run_id, step, rank) is the key: appending the same key again replaces the row.
-/// NaN in any floating field is stored as NULL and reads back as NaN.
-struct StepRow {
-  int64_t run_id = 0;
-  int64_t step = 0;
-  int rank = -1;
-  double epoch = 0;
-  int64_t samples = 0;
-  double loss = 0;
-  double lr = 0;
-  double time_s = 0;
-};
-
-/// One evaluation. (run_id, epoch, step) is the key; loss NaN round-trips as NaN.
-struct EvalRow {
-  int64_t run_id = 0;
-  int epoch = 0;
-  int64_t step = 0;
-  int64_t samples = 0;
-  double loss = 0;
-  std::optional<double> accuracy;
-};
-
 /// The default database path: $XDG_DATA_HOME/parity/parity.db (or ~/.local/share/parity/...).
 /// A relative XDG_DATA_HOME is ignored, as the XDG spec says. Throws StorageError if HOME is unset.
 std::string default_database_path();
@@ -121,28 +39,6 @@ bool database_writable(const std::string& path);
 /// (every write throws StorageError), so a file on a read-only mount or owned by another user can
 /// still be read. Its schema may be older than kSchemaVersion (columns it lacks read as defaults).
 enum class OpenMode { kReadWrite, kReadOnly };
-
-/// A run read from a log, with all its rows: written by Database::import_run in one
-/// transaction. Rows' run_id is ignored (the run's id is used).
-struct ImportedRunRecord {
-  std::string label;
-  std::string config_json;  ///< "" = {}
-  std::string origin = "imported";
-  std::string source_path;
-  std::string source_identity;  ///< required: what a re-import finds the run by
-  std::string facts_json;
-  std::string notes;       ///< what the reader skipped or repaired
-  int64_t train_size = 0;  ///< 0 = unknown
-  std::vector<StepRow> steps;
-  std::vector<EvalRow> evals;
-};
-
-struct ImportOutcome {
-  int64_t run_id = 0;
-  bool created = false;     ///< a new run; false: the run imported before from the same source
-  int64_t steps_added = 0;  ///< global step rows written
-  int64_t evals_added = 0;
-};
 
 /// The message of a reconciled run: "the launcher exited unexpectedly (killed?) at step N".
 std::string launcher_gone_message(int64_t step);

@@ -15,7 +15,7 @@
 #include <QtCharts/QAreaSeries>
 #include <QtCharts/QChart>
 #include <QtCharts/QLineSeries>
-#include <QtCharts/QValueAxis>
+#include <QtCharts/QCategoryAxis>
 #include <cmath>
 #include <map>
 
@@ -150,15 +150,27 @@ TEST(ComparePanelTest, VerdictTableDiffAndDeltaPlot) {
   panel->verdictTable()->selectRow(2);
   EXPECT_TRUE(panel->details()->toPlainText().contains("The curves part at"))
       << panel->details()->toPlainText().toStdString();
-  // Round tick values on the Δ plot: every tick a multiple of the tick step.
-  auto* deltaY = qobject_cast<QValueAxis*>(panel->deltaChart()->axes(Qt::Vertical).front());
+  // Round tick values on the Δ plot: every label a multiple of one round step, written as the
+  // multiple (the zero tick reads "0", not Qt's accumulated -5.55112e-17).
+  auto* deltaY = qobject_cast<QCategoryAxis*>(panel->deltaChart()->axes(Qt::Vertical).front());
   ASSERT_NE(deltaY, nullptr);
-  const double tickStep = (deltaY->max() - deltaY->min()) / (deltaY->tickCount() - 1);
+  const QStringList ticks = deltaY->categoriesLabels();
+  ASSERT_GE(ticks.size(), 2);
+  const double tickStep = deltaY->endValue(ticks[1]) - deltaY->endValue(ticks[0]);
   const double mantissa = tickStep / std::pow(10.0, std::floor(std::log10(tickStep)));
   EXPECT_TRUE(std::abs(mantissa - 1) < 1e-9 || std::abs(mantissa - 2) < 1e-9 ||
               std::abs(mantissa - 5) < 1e-9)
       << tickStep;
-  EXPECT_NEAR(std::remainder(deltaY->min(), tickStep), 0.0, 1e-9 * tickStep) << deltaY->min();
+  EXPECT_DOUBLE_EQ(deltaY->endValue(ticks.front()), deltaY->min());
+  EXPECT_DOUBLE_EQ(deltaY->endValue(ticks.back()), deltaY->max());
+  for (const QString& tick : ticks) {
+    const double value = deltaY->endValue(tick);
+    EXPECT_NEAR(std::remainder(value, tickStep), 0.0, 1e-9 * tickStep) << value;
+    EXPECT_NEAR(tick.toDouble(), value, 1e-9 * tickStep) << tick.toStdString();
+    EXPECT_FALSE(tick.contains('e')) << tick.toStdString();
+  }
+  ASSERT_LT(deltaY->min(), 0.0) << "the seeds' band lies on both sides of 0";
+  EXPECT_TRUE(ticks.contains("0")) << ticks.join(' ').toStdString();
   ASSERT_EQ(deltas.size(), 3u) << "one Δ line for each of same, higher lr and ref seed 2";
   ASSERT_FALSE(deltas["same"].isEmpty());
   for (const QPointF& p : deltas["same"]) EXPECT_NEAR(p.y(), 0.0, 1e-12) << "at x " << p.x();

@@ -9,12 +9,14 @@
 #include <QLabel>
 #include <QPen>
 #include <QtCharts/QAreaSeries>
+#include <QtCharts/QCategoryAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QValueAxis>
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <map>
 #include <utility>
@@ -26,16 +28,25 @@ using plot::niceStep;
 
 namespace {
 
-// A range widened to multiples of a round step (1, 2 or 5 x 10^k), ticked at each multiple, so
-// the Δ plot reads 0, 0.05, 0.1 instead of 0.0575195, -0.258837.
+// A range widened to multiples of a round step (1, 2 or 5 x 10^k), labelled at each multiple, so
+// the Δ plot reads 0, 0.05, 0.1 instead of 0.0575195, -0.258837. The labels are written here, from
+// the multiple's index: Qt's fixed ticks add the step to the minimum and print the sum, so the
+// zero tick read -5.55112e-17.
 void setRoundRange(QValueAxis* axis, double lo, double hi, int ticks) {
   if (!(hi > lo)) hi = lo + 1;
   const double step = niceStep(hi - lo, ticks);
-  const double a = std::floor(lo / step + 1e-9) * step;
-  const double b = std::ceil(hi / step - 1e-9) * step;
-  axis->setTickType(QValueAxis::TicksFixed);
-  axis->setRange(a, b);
-  axis->setTickCount(std::clamp(static_cast<int>(std::lround((b - a) / step)) + 1, 2, 12));
+  const auto first = static_cast<int64_t>(std::floor(lo / step + 1e-9));
+  const auto last = std::max(first + 1, static_cast<int64_t>(std::ceil(hi / step - 1e-9)));
+  axis->setRange(static_cast<double>(first) * step, static_cast<double>(last) * step);
+  auto* labelled = qobject_cast<QCategoryAxis*>(axis);
+  if (!labelled) return;
+  for (const QString& label : labelled->categoriesLabels()) labelled->remove(label);
+  const int decimals = std::max(0, -static_cast<int>(std::floor(std::log10(step) + 1e-9)));
+  labelled->setStartValue(static_cast<double>(first) * step - step / 2);
+  for (int64_t i = first; i <= last; ++i) {
+    const double value = static_cast<double>(i) * step;
+    labelled->append(i == 0 ? QStringLiteral("0") : QString::number(value, 'f', decimals), value);
+  }
 }
 
 // The extremes of what has been drawn, to fit the axes to.
@@ -173,11 +184,12 @@ void ComparePanel::plotAllowedBand(QValueAxis* x, QValueAxis* y, double& lo, dou
 
 // Samples seen across, the plotted quantity up; both labelled as plain numbers.
 std::pair<QValueAxis*, QValueAxis*> ComparePanel::addAxes() {
-  auto* x = new QValueAxis;
-  auto* y = new QValueAxis;
+  // Category axes labelled at round multiples (setRoundRange); still value axes to their series.
+  auto* x = new QCategoryAxis;
+  auto* y = new QCategoryAxis;
+  for (QCategoryAxis* axis : {x, y})
+    axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
   x->setTitleText(tr("samples seen"));
-  x->setLabelFormat("%g");
-  y->setLabelFormat("%g");
   deltaChart_->addAxis(x, Qt::AlignBottom);
   deltaChart_->addAxis(y, Qt::AlignLeft);
   return {x, y};

@@ -132,9 +132,11 @@ void ChartPanel::connectView() {
     }
   });
   // Antialiased strokes cost about twice as much; past ~12k points (many long runs) the chart
-  // stays fluid without them.
+  // stays fluid without them, and so do a zoom or pan step's drafts (the full detail that follows
+  // when the gesture pauses is antialiased again).
   connect(chart_, &LossChart::redrawn, this, [this] {
-    view_->setRenderHint(QPainter::Antialiasing, chart_->drawnPoints() < kAntialiasBudget);
+    view_->setRenderHint(QPainter::Antialiasing,
+                         !chart_->drawnAsDraft() && chart_->drawnPoints() < kAntialiasBudget);
   });
 }
 

@@ -103,6 +103,8 @@ CurveStore& LossChart::store() { return d_->store_; }
 int LossChart::redrawCount() const { return d_->redraws_; }
 int LossChart::drawnPoints() const { return d_->drawnPoints_; }
 
+bool LossChart::drawnAsDraft() const { return d_->drawnAsDraft_; }
+
 void LossChart::openDatabase(const QString& path) {
   ++d_->token_;
   d_->loader_->setLatestToken(d_->token_);

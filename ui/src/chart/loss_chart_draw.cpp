@@ -314,6 +314,7 @@ void LossChart::pushPoints(const Frame& f, double width, double height) {
     }
   }
   d_->drawnPoints_ = drawn;
+  d_->drawnAsDraft_ = d_->gesture_ != Gesture::kNone;
 }
 
 // The log axis's labels: round losses at their log10 position (ylo, yhi in log10 units).

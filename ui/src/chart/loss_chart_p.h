@@ -120,6 +120,7 @@ struct LossChart::Private {
   QTimer refineTimer_;
   int redraws_ = 0;
   int drawnPoints_ = 0;
+  bool drawnAsDraft_ = false;
 
   int pointBudget_ = 40000;
   bool accelerated_ = false;

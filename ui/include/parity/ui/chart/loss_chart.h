@@ -126,6 +126,9 @@ class LossChart : public QObject {
   int redrawCount() const;
   /// Points pushed to all lines by the last redraw.
   int drawnPoints() const;
+  /// The last redraw was a zoom or pan step's draft (fewer points, 1-px pens); the full detail
+  /// follows once the gesture pauses.
+  bool drawnAsDraft() const;
   /// One of 20 colours that stay apart from each other, by run id.
   static QColor colorFor(qint64 runId);
   static constexpr int kPaletteSize = 20;

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 #include <parity/config/lr_schedule.h>
 
-#include "lr_schedule_fixture.h"
+#include <parity/test_support/lr_schedules.h>
 
 namespace parity::config {
 namespace {

@@ -9,7 +9,7 @@
 #include <random>
 #include <sstream>
 
-#include "../config/lr_schedule_fixture.h"
+#include <parity/test_support/lr_schedules.h>
 #include "datasets.h"
 #include "dist_test_util.h"
 #include "models.h"

@@ -1,7 +1,7 @@
 #pragma once
 // tests/data/lr_schedules.json (scripts/fixtures/lr_schedules.py): the cases and the learning
 // rates torch computed for them. Shared by the schedule's tests (config) and the Accelerate
-// stepping rule's (train).
+// stepping rule's (train); the including target defines PARITY_TEST_DATA.
 #include <parity/config/run_config.h>
 
 #include <fstream>

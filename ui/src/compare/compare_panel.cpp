@@ -2,7 +2,7 @@
 // in compare_plot.cpp, the details pane and the proofs in compare_details.cpp).
 #include <parity/ui/compare/compare_panel.h>
 #include <parity/ui/compare/experiment_match.h>
-#include <parity/ui/database/database_client.h>
+#include <parity/ui/database/database_thread.h>
 #include <parity/ui/runs/runs_model.h>
 #include <parity/ui/widgets/elided_label.h>
 
@@ -50,7 +50,7 @@ QString joinReasons(const std::vector<analysis::Reason>& reasons) {
 
 }  // namespace
 
-ComparePanel::ComparePanel(RunsModel* runs, DatabaseClient* db, QWidget* parent)
+ComparePanel::ComparePanel(RunsModel* runs, DatabaseThread* db, QWidget* parent)
     : QWidget(parent),
       runs_(runs),
       db_(db),
@@ -119,16 +119,18 @@ void ComparePanel::connectSignals() {
   connect(runs_, &RunsModel::runEnded, this, [this](qint64 id) {
     if (awaitsProof(id)) compare();
   });
-  connect(db_, &DatabaseClient::proofsRead, this, [this](int id, const RunProofs& proofs) {
-    if (id == request_) incomingProofs_ = proofs;
-  });
+  connect(db_->worker(), &DatabaseWorker::proofsRead, this,
+          [this](int id, const RunProofs& proofs) {
+            if (id == request_) incomingProofs_ = proofs;
+          });
   connect(reference_, &QComboBox::activated, this, &ComparePanel::compare);
   connect(runs_, &RunsModel::shownRunsChanged, this, &ComparePanel::refillReferences);
   connect(runs_, &QAbstractItemModel::rowsInserted, this, &ComparePanel::refillReferences);
   connect(runs_, &QAbstractItemModel::modelReset, this, &ComparePanel::refillReferences);
-  connect(db_, &DatabaseClient::compared, this, [this](int id, const analysis::Comparison& c) {
-    if (id == request_) show(c);  // an older request's answer is stale
-  });
+  connect(db_->worker(), &DatabaseWorker::compared, this,
+          [this](int id, const analysis::Comparison& c) {
+            if (id == request_) show(c);  // an older request's answer is stale
+          });
   connect(verdicts_, &QTableWidget::currentCellChanged, this, [this](int row) {
     showDiff(row);
     showDetails(row);
@@ -221,7 +223,7 @@ void ComparePanel::refillReferences() {
 void ComparePanel::compare() {
   if (reference_->count() < 2) return;
   status_->setStatusText(tr("Comparing…"));
-  db_->compareRuns(++request_, referenceId(), runs_->shownRuns());
+  db_->post(&DatabaseWorker::compareRuns, ++request_, referenceId(), runs_->shownRuns());
 }
 
 void ComparePanel::show(const analysis::Comparison& c) {

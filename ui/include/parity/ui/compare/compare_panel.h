@@ -2,7 +2,7 @@
 /// The Compare panel: pick a reference run; every run drawn on the chart is aligned on samples
 /// seen and judged by the engine's verdict (equivalent / different, with reasons), with the config
 /// keys that differ and a delta-loss plot against the reference. The loading and comparing run in
-/// the DatabaseClient's thread; results come back by request id (stale ones are dropped).
+/// the database thread (DatabaseThread); results come back by request id (stale ones are dropped).
 /// The plot shows either each run's loss minus the reference's, or the seed groups (runs of one
 /// setup with different seeds) as a mean curve inside a min-max band.
 /// Thread affinity: UI thread.
@@ -27,14 +27,14 @@ class QTextBrowser;
 
 namespace parity::ui {
 
-class DatabaseClient;
+class DatabaseThread;
 class ElidedLabel;
 class RunsModel;
 
 class ComparePanel : public QWidget {
   Q_OBJECT
  public:
-  ComparePanel(RunsModel* runs, DatabaseClient* db, QWidget* parent = nullptr);
+  ComparePanel(RunsModel* runs, DatabaseThread* db, QWidget* parent = nullptr);
 
   /// Asks for a comparison of the drawn runs against the chosen reference.
   void compare();
@@ -88,7 +88,7 @@ class ComparePanel : public QWidget {
   void setRoundRanges(QValueAxis* x, QValueAxis* y, double x0, double x1, double lo, double hi);
 
   RunsModel* runs_;
-  DatabaseClient* db_;
+  DatabaseThread* db_;
   QComboBox* reference_;
   QComboBox* plotKind_;
   QPushButton* compareButton_;

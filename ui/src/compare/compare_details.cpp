@@ -2,6 +2,7 @@
 // in, and its proofs: the counterfactual runs Prove queued, as they read now.
 #include <parity/storage/run_status.h>
 #include <parity/ui/compare/compare_panel.h>
+#include <parity/ui/compare/verdict_table_model.h>
 #include <parity/ui/widgets/elided_label.h>
 
 #include <QLabel>
@@ -14,17 +15,6 @@ namespace parity::ui {
 namespace {
 
 QString html(const std::string& text) { return QString::fromStdString(text).toHtmlEscaped(); }
-
-// "confirmed", "partly ×3.2", "running", "failed": what one counterfactual shows so far.
-QString proofState(const stored_runs::StoredProof& p) {
-  if (p.result) {
-    QString state = QString::fromStdString(analysis::to_string(p.result->proof));
-    if (p.result->proof == analysis::Proof::kPartly)
-      state += QString(" ×%1").arg(p.result->shrink, 0, 'g', 3);
-    return state;
-  }
-  return QString::fromStdString(std::string(storage::to_string(p.status)));
-}
 
 }  // namespace
 
@@ -49,19 +39,8 @@ bool ComparePanel::awaitsProof(qint64 runId) const {
   return false;
 }
 
-QString ComparePanel::proofCell(qint64 runId) const {
-  const auto it = proofs_.find(runId);
-  if (it == proofs_.end()) return QString();
-  QStringList parts;
-  for (const auto& p : it->second)
-    parts << QString("%1 %2 (#%3)")
-                 .arg(QString::fromStdString(p.cause), proofState(p))
-                 .arg(p.counterfactual);
-  return parts.join("; ");
-}
-
 void ComparePanel::updateProveButton() {
-  const int row = verdicts_->currentRow();
+  const int row = currentRow();
   const bool different = row >= 0 && row < static_cast<int>(comparison_.rows.size()) &&
                          comparison_.rows[row].verdict == analysis::Verdict::kDifferent;
   proveButton_->setEnabled(different);
@@ -181,19 +160,6 @@ QString ComparePanel::statusText() const {
                .arg(different)
                .arg(comparison_.groups.empty() ? tr("the tolerance") : tr("seed groups"));
   return parts.join(" — ");
-}
-
-QString ComparePanel::proofTooltip(qint64 runId) const {
-  const auto it = proofs_.find(runId);
-  if (it == proofs_.end()) return QString();
-  QStringList lines;
-  for (const auto& p : it->second) {
-    lines << QString("#%1 %2: %3")
-                 .arg(p.counterfactual)
-                 .arg(QString::fromStdString(p.cause),
-                      p.result ? QString::fromStdString(p.result->text) : proofState(p));
-  }
-  return lines.join("\n");
 }
 
 }  // namespace parity::ui

@@ -22,6 +22,7 @@ QT_END_NAMESPACE
 class QComboBox;
 class QLabel;
 class QPushButton;
+class QTableView;
 class QTableWidget;
 class QTextBrowser;
 
@@ -30,6 +31,7 @@ namespace parity::ui {
 class DatabaseThread;
 class ElidedLabel;
 class RunsModel;
+class VerdictTableModel;
 
 class ComparePanel : public QWidget {
   Q_OBJECT
@@ -40,7 +42,9 @@ class ComparePanel : public QWidget {
   void compare();
   qint64 referenceId() const;
   const analysis::Comparison& comparison() const { return comparison_; }
-  QTableWidget* verdictTable() const { return verdicts_; }
+  /// The verdict table: a view of verdictModel(), one row per compared run.
+  QTableView* verdictTable() const { return verdicts_; }
+  VerdictTableModel* verdictModel() const { return verdictModel_; }
   /// The plot below the table, and the choice of what it shows (0: Δ loss, 1: seed groups).
   QChart* deltaChart() const { return deltaChart_; }
   /// The Δ plot's legend: every series' whole name, wrapped under the plot (Qt's legend cuts them).
@@ -74,9 +78,9 @@ class ComparePanel : public QWidget {
   void showDiff(int row);
   void showDetails(int row);
   void updateProveButton();
-  QString proofCell(qint64 runId) const;
+  /// The verdict table's current row; -1 when none.
+  int currentRow() const;
   void noteOtherExperiments();
-  QString proofTooltip(qint64 runId) const;
   bool awaitsProof(qint64 runId) const;
   QString proofNote(const QueuedProof& queued) const;
   void plot();
@@ -94,7 +98,8 @@ class ComparePanel : public QWidget {
   QPushButton* compareButton_;
   QPushButton* proveButton_;
   ElidedLabel* status_;
-  QTableWidget* verdicts_;
+  VerdictTableModel* verdictModel_;
+  QTableView* verdicts_;
   QTableWidget* diff_;
   QTextBrowser* details_;
   QChart* deltaChart_;

@@ -176,25 +176,28 @@ void ComparePanel::layOut() {
 
 void ComparePanel::proveSelected() {
   const int row = currentRow();
-  if (row < 0 || row >= static_cast<int>(comparison_.rows.size())) return;
+  if (row < 0 || row >= static_cast<int>(comparison().rows.size())) return;
   proveButton_->setEnabled(false);  // until the queued rows come back
-  status_->setStatusText(tr("Queuing the counterfactuals of #%1…").arg(comparison_.rows[row].id));
-  emit proveRequested(referenceId(), comparison_.rows[row].id);
+  status_->setStatusText(tr("Queuing the counterfactuals of #%1…").arg(comparison().rows[row].id));
+  emit proveRequested(referenceId(), comparison().rows[row].id);
 }
 
 // The runs compared with a reference of another experiment: their curves differ for that
 // before any batch or lr cause the verdict may name.
-void ComparePanel::noteOtherExperiments() {
+void ComparePanel::noteOtherExperiments(const analysis::Comparison& comparison) {
   otherExperiment_.clear();
-  const storage::RunRow* reference = runs_->runById(comparison_.reference_id);
+  const storage::RunRow* reference = runs_->runById(comparison.reference_id);
   if (!reference) return;
-  for (const analysis::RunComparison& r : comparison_.rows) {
+  for (const analysis::RunComparison& r : comparison.rows) {
     const storage::RunRow* run = runs_->runById(r.id);
     if (!run || r.id == reference->id) continue;
     const QString difference = experimentDifference(*run, *reference);
     if (!difference.isEmpty()) otherExperiment_.insert(r.id, difference);
   }
 }
+
+const analysis::Comparison& ComparePanel::comparison() const { return verdictModel_->comparison(); }
+const RunProofs& ComparePanel::proofs() const { return verdictModel_->proofs(); }
 
 qint64 ComparePanel::referenceId() const { return reference_->currentData().toLongLong(); }
 
@@ -223,10 +226,7 @@ int ComparePanel::currentRow() const { return verdicts_->currentIndex().row(); }
 
 void ComparePanel::show(const analysis::Comparison& c) {
   const qint64 selected = verdictModel_->runId(currentRow());
-  comparison_ = c;
-  proofs_ = std::move(incomingProofs_);
-  incomingProofs_.clear();
-  noteOtherExperiments();
+  noteOtherExperiments(c);
   VerdictTableModel::RunNotes notes;
   notes.otherExperiment = otherExperiment_;
   for (const analysis::RunComparison& r : c.rows) {
@@ -234,7 +234,8 @@ void ComparePanel::show(const analysis::Comparison& c) {
     const QString shared = stored ? runs_->sharedCoresNote(*stored) : QString();
     if (!shared.isEmpty()) notes.sharedCores.insert(r.id, shared);
   }
-  verdictModel_->setComparison(c, proofs_, notes);
+  verdictModel_->setComparison(c, std::move(incomingProofs_), notes);
+  incomingProofs_.clear();
   for (int col = 0; col < VerdictTableModel::kWhyColumn; ++col)
     verdicts_->resizeColumnToContents(col);
   // Keep the selection on the run it was on (a re-read after a counterfactual ended).

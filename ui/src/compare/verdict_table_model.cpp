@@ -4,6 +4,7 @@
 #include <QBrush>
 #include <QColor>
 #include <QStringList>
+#include <utility>
 
 namespace parity::ui {
 
@@ -32,11 +33,11 @@ QString proofState(const stored_runs::StoredProof& p) {
 
 VerdictTableModel::VerdictTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void VerdictTableModel::setComparison(const analysis::Comparison& comparison,
-                                      const RunProofs& proofs, const RunNotes& notes) {
+void VerdictTableModel::setComparison(const analysis::Comparison& comparison, RunProofs proofs,
+                                      const RunNotes& notes) {
   beginResetModel();
   comparison_ = comparison;
-  proofs_ = proofs;
+  proofs_ = std::move(proofs);
   notes_ = notes;
   endResetModel();
 }

@@ -41,7 +41,8 @@ class ComparePanel : public QWidget {
   /// Asks for a comparison of the drawn runs against the chosen reference.
   void compare();
   qint64 referenceId() const;
-  const analysis::Comparison& comparison() const { return comparison_; }
+  /// The last comparison shown (the verdict model holds it).
+  const analysis::Comparison& comparison() const;
   /// The verdict table: a view of verdictModel(), one row per compared run.
   QTableView* verdictTable() const { return verdicts_; }
   VerdictTableModel* verdictModel() const { return verdictModel_; }
@@ -55,7 +56,7 @@ class ComparePanel : public QWidget {
   /// The selected row in full: verdict, summary, every reason, information, and its proofs.
   QTextBrowser* details() const { return details_; }
   /// The recorded counterfactuals of the compared runs, as the last comparison read them.
-  const RunProofs& proofs() const { return proofs_; }
+  const RunProofs& proofs() const;
 
   /// What Prove queued (from the launcher): said in the status line; the table re-reads.
   void proofQueued(const QueuedProof& queued);
@@ -80,7 +81,7 @@ class ComparePanel : public QWidget {
   void updateProveButton();
   /// The verdict table's current row; -1 when none.
   int currentRow() const;
-  void noteOtherExperiments();
+  void noteOtherExperiments(const analysis::Comparison& comparison);
   bool awaitsProof(qint64 runId) const;
   QString proofNote(const QueuedProof& queued) const;
   void plot();
@@ -105,8 +106,6 @@ class ComparePanel : public QWidget {
   QChart* deltaChart_;
   QChartView* deltaView_;
   QLabel* deltaLegend_;
-  analysis::Comparison comparison_;
-  RunProofs proofs_;
   RunProofs incomingProofs_;
   QList<QueuedProof> queuedProofs_;  ///< what each Prove of this session queued, oldest first
   /// Each compared run whose experiment (data, model) is not the reference's, with how

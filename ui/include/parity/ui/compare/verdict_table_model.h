@@ -47,8 +47,11 @@ class VerdictTableModel : public QAbstractTableModel {
   explicit VerdictTableModel(QObject* parent = nullptr);
 
   /// Shows a new comparison (the model is reset).
-  void setComparison(const analysis::Comparison& comparison, const RunProofs& proofs,
+  void setComparison(const analysis::Comparison& comparison, RunProofs proofs,
                      const RunNotes& notes);
+  const analysis::Comparison& comparison() const { return comparison_; }
+  /// The recorded counterfactuals of the compared runs, by run id, as the comparison read them.
+  const RunProofs& proofs() const { return proofs_; }
   /// The run on `row`; 0 when there is none.
   qint64 runId(int row) const;
   /// The row of `runId`; -1 when it was not compared.

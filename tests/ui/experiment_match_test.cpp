@@ -8,7 +8,9 @@
 #include <parity/ui/runs/runs_model.h>
 #include <parity/ui/window/main_window.h>
 
-#include <QTableWidget>
+#include <QBrush>
+#include <QColor>
+#include <QTableView>
 #include <QTextBrowser>
 
 #include "test_util.h"
@@ -77,15 +79,18 @@ TEST(ExperimentMatch, CompareSaysAnotherExperimentBeforeAnyOtherCause) {
   panel->compare();
   ASSERT_TRUE(test::waitFor([&] { return done; }));
   ASSERT_EQ(panel->comparison().reference_id, ref);
-  QTableWidget* table = panel->verdictTable();
+  const QAbstractItemModel* table = panel->verdictTable()->model();
   const int why = table->columnCount() - 1;
   for (int row = 0; row < table->rowCount(); ++row) {
     const int64_t id = panel->comparison().rows[row].id;
-    const QString text = table->item(row, why)->text();
+    const QString text = table->index(row, why).data().toString();
     if (id == other) {
       EXPECT_TRUE(text.startsWith("Another experiment (data: a.csv vs fashion-mnist)"))
           << text.toStdString();
-      table->selectRow(row);
+      // Said in red, as the verdict 'different' is.
+      EXPECT_EQ(table->index(row, why).data(Qt::ForegroundRole).value<QBrush>().color(),
+                QColor(0xc6, 0x28, 0x28));
+      panel->verdictTable()->selectRow(row);
     } else {
       EXPECT_FALSE(text.contains("Another experiment")) << id << ": " << text.toStdString();
     }

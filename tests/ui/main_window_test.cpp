@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 #include <parity/ui/chart/chart_panel.h>
 #include <parity/ui/chart/loss_chart.h>
-#include <parity/ui/database/database_client.h>
+#include <parity/ui/database/database_thread.h>
 #include <parity/ui/runs/runs_model.h>
 #include <parity/ui/runs/runs_panel.h>
 #include <parity/ui/setups/setups_panel.h>
@@ -266,14 +266,16 @@ TEST_F(MainWindowTest, RenameGoesToTheDatabase) {
 }
 
 TEST_F(MainWindowTest, ExportsCurvesCsvOffTheUiThread) {
-  DatabaseClient client;
+  DatabaseThread database;
   bool opened = false, exported = false;
-  QObject::connect(&client, &DatabaseClient::databaseOpened, [&] { opened = true; });
-  QObject::connect(&client, &DatabaseClient::exportFinished, [&] { exported = true; });
-  client.openDatabase(path);
+  QObject::connect(database.worker(), &DatabaseWorker::databaseOpened, &database,
+                   [&] { opened = true; });
+  QObject::connect(database.worker(), &DatabaseWorker::exportFinished, &database,
+                   [&] { exported = true; });
+  database.openDatabase(path);
   ASSERT_TRUE(test::waitFor([&] { return opened; }));
   const QString csv = dir.filePath("curves.csv");
-  client.exportCurves(csv, {first}, true);
+  database.post(&DatabaseWorker::exportCurves, csv, QList<qint64>{first}, true);
   ASSERT_TRUE(test::waitFor([&] { return exported; }));
   QFile file(csv);
   ASSERT_TRUE(file.open(QIODevice::ReadOnly));
@@ -290,9 +292,10 @@ TEST_F(MainWindowTest, UnwritableDatabaseIsReportedNotFatal) {
   QFile blocker(dir.filePath("file"));
   ASSERT_TRUE(blocker.open(QIODevice::WriteOnly));
   blocker.close();
-  DatabaseClient client;
-  QObject::connect(&client, &DatabaseClient::databaseFailed, [&] { failed = true; });
-  client.openDatabase(dir.filePath("file/sub/runs.db"));
+  DatabaseThread database;
+  QObject::connect(database.worker(), &DatabaseWorker::databaseFailed, &database,
+                   [&] { failed = true; });
+  database.openDatabase(dir.filePath("file/sub/runs.db"));
   EXPECT_TRUE(test::waitFor([&] { return failed; }));
 }
 

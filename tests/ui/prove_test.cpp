@@ -12,7 +12,7 @@
 
 #include <QDockWidget>
 #include <QPushButton>
-#include <QTableWidget>
+#include <QTableView>
 #include <QTextBrowser>
 
 #include "test_util.h"
@@ -20,10 +20,14 @@
 namespace parity::ui {
 namespace {
 
-int column(QTableWidget* table, const QString& header) {
+int column(const QAbstractItemModel* table, const QString& header) {
   for (int c = 0; c < table->columnCount(); ++c)
-    if (table->horizontalHeaderItem(c)->text() == header) return c;
+    if (table->headerData(c, Qt::Horizontal).toString() == header) return c;
   return -1;
+}
+
+QString cell(const QAbstractItemModel* table, int row, int column) {
+  return table->index(row, column).data().toString();
 }
 
 TEST(Prove, TheGlobalBatchCauseIsConfirmedByACounterfactualQueuedLikeALaunch) {
@@ -52,12 +56,13 @@ TEST(Prove, TheGlobalBatchCauseIsConfirmedByACounterfactualQueuedLikeALaunch) {
   QObject::connect(panel, &ComparePanel::compared, [&] { ++compared; });
   panel->compare();
   ASSERT_TRUE(test::waitFor([&] { return compared > 0; }));
-  QTableWidget* table = panel->verdictTable();
+  QTableView* view = panel->verdictTable();
+  const QAbstractItemModel* table = view->model();
   ASSERT_EQ(table->rowCount(), 2);
-  EXPECT_EQ(table->item(1, 1)->text(), "different");
-  table->selectRow(0);
+  EXPECT_EQ(cell(table, 1, 1), "different");
+  view->selectRow(0);
   EXPECT_FALSE(panel->proveButton()->isEnabled()) << "the reference has nothing to prove";
-  table->selectRow(1);
+  view->selectRow(1);
   ASSERT_TRUE(panel->proveButton()->isEnabled());
   EXPECT_TRUE(panel->details()->toPlainText().contains("global batch"))
       << panel->details()->toPlainText().toStdString();
@@ -74,7 +79,7 @@ TEST(Prove, TheGlobalBatchCauseIsConfirmedByACounterfactualQueuedLikeALaunch) {
         return true;
       },
       180000))
-      << table->item(1, column(table, "Proof"))->text().toStdString();
+      << cell(table, 1, column(table, "Proof")).toStdString();
   const auto& proofs = panel->proofs().at(run);
   std::string causes;
   for (const auto& p : proofs) causes += p.cause + " ";
@@ -90,11 +95,10 @@ TEST(Prove, TheGlobalBatchCauseIsConfirmedByACounterfactualQueuedLikeALaunch) {
   const int proofColumn = column(table, "Proof");
   ASSERT_GE(proofColumn, 0);
   EXPECT_TRUE(
-      table->item(1, proofColumn)
-          ->text()
+      cell(table, 1, proofColumn)
           .startsWith(
               QString("global_batch confirmed (#%1); effective_lr ").arg(proofs[0].counterfactual)))
-      << table->item(1, proofColumn)->text().toStdString();
+      << cell(table, 1, proofColumn).toStdString();
   EXPECT_TRUE(panel->details()->toPlainText().contains("confirmed: equivalent now"))
       << panel->details()->toPlainText().toStdString();
 

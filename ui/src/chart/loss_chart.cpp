@@ -27,7 +27,6 @@ using plot::CurveStore;
 LossChart::LossChart(QObject* parent) : QObject(parent), d_(std::make_unique<Private>()) {
   d_->chart_ = new QChart;
   d_->axisX_ = new QValueAxis;
-  d_->loader_ = new CurveLoader;
   d_->chart_->setAnimationOptions(QChart::NoAnimation);
   // QLegend cuts labels to fit ("2x64 u…") and drops them all at 900 px: ChartLegend, a widget
   // under the chart, draws legendEntries() instead.
@@ -37,17 +36,13 @@ LossChart::LossChart(QObject* parent) : QObject(parent), d_(std::make_unique<Pri
   d_->chart_->addAxis(d_->axisX_, Qt::AlignBottom);
   rebuildYAxis();
 
-  d_->loader_->moveToThread(&d_->loaderThread_);
-  d_->loaderThread_.setObjectName("parity-curves");
-  connect(&d_->loaderThread_, &QThread::finished, d_->loader_, &QObject::deleteLater);
-  connect(d_->loader_, &CurveLoader::fetched, this, &LossChart::onFetched);
-  connect(d_->loader_, &CurveLoader::fetchFailed, this,
+  connect(d_->loader_.worker(), &CurveLoader::fetched, this, &LossChart::onFetched);
+  connect(d_->loader_.worker(), &CurveLoader::fetchFailed, this,
           [this](quint64 token, const QString& message) {
             if (token != d_->token_) return;
             d_->loading_ = Loading::kIdle;
             emit fetchFailed(message);
           });
-  d_->loaderThread_.start();
 
   d_->redrawTimer_.setSingleShot(true);
   d_->redrawTimer_.setInterval(kRedrawMs);
@@ -59,9 +54,9 @@ LossChart::LossChart(QObject* parent) : QObject(parent), d_(std::make_unique<Pri
 }
 
 LossChart::~LossChart() {
-  d_->loader_->setLatestToken(~quint64{0});
-  d_->loaderThread_.quit();
-  d_->loaderThread_.wait();
+  // A fetch running stops at its next run; then the thread ends, before the chart goes.
+  d_->loader_.worker()->setLatestToken(~quint64{0});
+  d_->loader_.stop();
   // The chart is usually owned by a view; when not, it is ours to delete.
   if (!d_->chart_->parent() && !d_->chart_->scene()) delete d_->chart_;
 }
@@ -107,12 +102,11 @@ bool LossChart::drawnAsDraft() const { return d_->drawnAsDraft_; }
 
 void LossChart::openDatabase(const QString& path) {
   ++d_->token_;
-  d_->loader_->setLatestToken(d_->token_);
+  d_->loader_.worker()->setLatestToken(d_->token_);
   d_->loading_ = Loading::kIdle;  // an answer in flight is for the other database
   d_->store_.clear();
   while (!d_->runs_.empty()) removeRun(d_->runs_.back().info.id);
-  QMetaObject::invokeMethod(
-      d_->loader_, [l = d_->loader_, path] { l->openDatabase(path); }, Qt::QueuedConnection);
+  d_->loader_.post(&CurveLoader::openDatabase, path);
   scheduleRedraw();
 }
 
@@ -155,7 +149,7 @@ void LossChart::setRuns(const std::vector<ChartRun>& runs) {
 
 void LossChart::forgetRun(qint64 runId) {
   ++d_->token_;  // an answer in flight may hold the deleted run's rows
-  d_->loader_->setLatestToken(d_->token_);
+  d_->loader_.worker()->setLatestToken(d_->token_);
   d_->loading_ = Loading::kIdle;
   removeRun(runId);
   d_->store_.removeRun(runId);
@@ -299,9 +293,7 @@ void LossChart::refresh() {
   if (request.curves.empty() && request.rankRuns.empty()) return;
   d_->loading_ = Loading::kFetching;
   const quint64 token = d_->token_;
-  QMetaObject::invokeMethod(
-      d_->loader_, [l = d_->loader_, token, request] { l->fetch(token, request); },
-      Qt::QueuedConnection);
+  d_->loader_.post(&CurveLoader::fetch, token, request);
 }
 
 void LossChart::onFetched(quint64 token, const CurveFetch& result) {

@@ -5,12 +5,12 @@
 #include <parity/ui/chart/curve_loader.h>
 #include <parity/ui/chart/loss_chart.h>
 #include <parity/ui/chart/plot_points.h>
+#include <parity/ui/threads/worker_thread.h>
 
 #include <QList>
 #include <QPen>
 #include <QPointF>
 #include <QSizeF>
-#include <QThread>
 #include <QTimer>
 #include <limits>
 #include <map>
@@ -106,8 +106,8 @@ struct LossChart::Private {
   plot::CurveStore store_;
   analysis::Series decimated_;  ///< reused by every redraw so it allocates nothing once grown
 
-  QThread loaderThread_;
-  CurveLoader* loader_;
+  /// Reads the rows off the UI thread; its answers carry token_ (stale ones are dropped).
+  WorkerThread<CurveLoader> loader_{QStringLiteral("parity-curves")};
   quint64 token_ = 1;
   // The chart's state: what the loader and the user are doing, rows not yet drawn, and the
   // pens' style (which follows the gesture at the next redraw).

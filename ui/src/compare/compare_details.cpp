@@ -2,6 +2,7 @@
 // in, and its proofs: the counterfactual runs Prove queued, as they read now.
 #include <parity/storage/run_status.h>
 #include <parity/ui/compare/compare_panel.h>
+#include <parity/ui/compare/verdict_table_model.h>
 #include <parity/ui/widgets/elided_label.h>
 
 #include <QLabel>
@@ -15,23 +16,12 @@ namespace {
 
 QString html(const std::string& text) { return QString::fromStdString(text).toHtmlEscaped(); }
 
-// "confirmed", "partly ×3.2", "running", "failed": what one counterfactual shows so far.
-QString proofState(const stored_runs::StoredProof& p) {
-  if (p.result) {
-    QString state = QString::fromStdString(analysis::to_string(p.result->proof));
-    if (p.result->proof == analysis::Proof::kPartly)
-      state += QString(" ×%1").arg(p.result->shrink, 0, 'g', 3);
-    return state;
-  }
-  return QString::fromStdString(std::string(storage::to_string(p.status)));
-}
-
 }  // namespace
 
 void ComparePanel::showDiff(int row) {
   diff_->setRowCount(0);
-  if (row < 0 || row >= static_cast<int>(comparison_.rows.size())) return;
-  const auto& keys = comparison_.rows[row].config_diff;
+  if (row < 0 || row >= static_cast<int>(comparison().rows.size())) return;
+  const auto& keys = comparison().rows[row].config_diff;
   diff_->setRowCount(static_cast<int>(keys.size()));
   for (int i = 0; i < static_cast<int>(keys.size()); ++i) {
     diff_->setItem(i, 0, new QTableWidgetItem(QString::fromStdString(keys[i].key)));
@@ -42,37 +32,26 @@ void ComparePanel::showDiff(int row) {
 }
 
 bool ComparePanel::awaitsProof(qint64 runId) const {
-  for (const auto& [run, proofs] : proofs_) {
+  for (const auto& [run, proofs] : proofs()) {
     for (const auto& p : proofs)
       if (p.counterfactual == runId) return true;
   }
   return false;
 }
 
-QString ComparePanel::proofCell(qint64 runId) const {
-  const auto it = proofs_.find(runId);
-  if (it == proofs_.end()) return QString();
-  QStringList parts;
-  for (const auto& p : it->second)
-    parts << QString("%1 %2 (#%3)")
-                 .arg(QString::fromStdString(p.cause), proofState(p))
-                 .arg(p.counterfactual);
-  return parts.join("; ");
-}
-
 void ComparePanel::updateProveButton() {
-  const int row = verdicts_->currentRow();
-  const bool different = row >= 0 && row < static_cast<int>(comparison_.rows.size()) &&
-                         comparison_.rows[row].verdict == analysis::Verdict::kDifferent;
+  const int row = currentRow();
+  const bool different = row >= 0 && row < static_cast<int>(comparison().rows.size()) &&
+                         comparison().rows[row].verdict == analysis::Verdict::kDifferent;
   proveButton_->setEnabled(different);
 }
 
 void ComparePanel::showDetails(int row) {
-  if (row < 0 || row >= static_cast<int>(comparison_.rows.size())) {
+  if (row < 0 || row >= static_cast<int>(comparison().rows.size())) {
     details_->clear();
     return;
   }
-  const analysis::RunComparison& r = comparison_.rows[row];
+  const analysis::RunComparison& r = comparison().rows[row];
   QString text = QString("<b>#%1 %2: %3</b> — %4")
                      .arg(r.id)
                      .arg(html(r.label), html(analysis::to_string(r.verdict)), html(r.summary));
@@ -99,8 +78,8 @@ void ComparePanel::showDetails(int row) {
   }
   list(r.verdict == analysis::Verdict::kDifferent ? tr("Why:") : tr("Differences:"), r.reasons);
   list(tr("Information:"), r.info);
-  const auto it = proofs_.find(r.id);
-  if (it != proofs_.end()) {
+  const auto it = proofs().find(r.id);
+  if (it != proofs().end()) {
     text += "<p>" + tr("Proof (counterfactual runs):") + "</p><ul>";
     for (const auto& p : it->second) {
       QString line = QString("#%1 %2: ").arg(p.counterfactual).arg(html(p.cause));
@@ -136,12 +115,12 @@ QString ComparePanel::proofNote(const QueuedProof& q) const {
   if (q.created.isEmpty()) {
     text = tr("No cause of #%1 can be tested alone").arg(q.runId);
   } else {
-    const auto it = proofs_.find(q.runId);
+    const auto it = proofs().find(q.runId);
     QStringList parts;
     int ended = 0;
     for (int i = 0; i < q.created.size(); ++i) {
       const stored_runs::StoredProof* proof = nullptr;
-      if (it != proofs_.end()) {
+      if (it != proofs().end()) {
         for (const auto& p : it->second)
           if (p.counterfactual == q.created[i]) proof = &p;
       }
@@ -164,36 +143,23 @@ QString ComparePanel::proofNote(const QueuedProof& q) const {
 
 QString ComparePanel::statusText() const {
   int different = 0;
-  for (const auto& r : comparison_.rows)
+  for (const auto& r : comparison().rows)
     different += r.verdict == analysis::Verdict::kDifferent ? 1 : 0;
   // The newest Prove first, as what the user just asked for, then the comparison's summary.
   QStringList parts;
   if (!otherExperiment_.isEmpty()) {
     QStringList ids;
-    for (const auto& r : comparison_.rows)
+    for (const auto& r : comparison().rows)
       if (otherExperiment_.contains(r.id)) ids << QString("#%1").arg(r.id);
     parts << tr("%1 trained another experiment than the reference (its data or model)")
                  .arg(ids.join(", "));
   }
   for (int i = queuedProofs_.size() - 1; i >= 0; --i) parts << proofNote(queuedProofs_[i]);
   parts << tr("%1 run(s) compared, %2 different; noise floor from %3")
-               .arg(std::max(0, static_cast<int>(comparison_.rows.size()) - 1))
+               .arg(std::max(0, static_cast<int>(comparison().rows.size()) - 1))
                .arg(different)
-               .arg(comparison_.groups.empty() ? tr("the tolerance") : tr("seed groups"));
+               .arg(comparison().groups.empty() ? tr("the tolerance") : tr("seed groups"));
   return parts.join(" — ");
-}
-
-QString ComparePanel::proofTooltip(qint64 runId) const {
-  const auto it = proofs_.find(runId);
-  if (it == proofs_.end()) return QString();
-  QStringList lines;
-  for (const auto& p : it->second) {
-    lines << QString("#%1 %2: %3")
-                 .arg(p.counterfactual)
-                 .arg(QString::fromStdString(p.cause),
-                      p.result ? QString::fromStdString(p.result->text) : proofState(p));
-  }
-  return lines.join("\n");
 }
 
 }  // namespace parity::ui

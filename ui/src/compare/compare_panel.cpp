@@ -2,7 +2,8 @@
 // in compare_plot.cpp, the details pane and the proofs in compare_details.cpp).
 #include <parity/ui/compare/compare_panel.h>
 #include <parity/ui/compare/experiment_match.h>
-#include <parity/ui/database/database_client.h>
+#include <parity/ui/compare/verdict_table_model.h>
+#include <parity/ui/database/database_thread.h>
 #include <parity/ui/runs/runs_model.h>
 #include <parity/ui/widgets/elided_label.h>
 
@@ -12,6 +13,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSplitter>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
@@ -23,9 +25,8 @@ namespace parity::ui {
 
 namespace {
 
-QTableWidget* table(QWidget* parent, const QStringList& headers) {
-  auto* t = new QTableWidget(0, headers.size(), parent);
-  t->setHorizontalHeaderLabels(headers);
+// The settings both tables share: whole rows selected one at a time, read-only, no row numbers.
+void setUpTable(QTableView* t) {
   t->verticalHeader()->hide();
   t->setEditTriggers(QAbstractItemView::NoEditTriggers);
   t->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -33,24 +34,25 @@ QTableWidget* table(QWidget* parent, const QStringList& headers) {
   t->setTabKeyNavigation(false);
   t->horizontalHeader()->setStretchLastSection(true);
   t->setWordWrap(false);
+}
+
+QTableWidget* table(QWidget* parent, const QStringList& headers) {
+  auto* t = new QTableWidget(0, headers.size(), parent);
+  t->setHorizontalHeaderLabels(headers);
+  setUpTable(t);
   return t;
 }
 
-// The verdict table's columns: run, verdict, max and final |Δloss|, three of throughput, the
-// proofs (counterfactual runs), why.
-constexpr int kSpeedColumn = 4;
-constexpr int kProofColumn = 7;
-constexpr int kWhyColumn = 8;
-
-QString joinReasons(const std::vector<analysis::Reason>& reasons) {
-  QStringList texts;
-  for (const auto& r : reasons) texts << QString::fromStdString(r.text);
-  return texts.join("; ");
+QTableView* verdictView(QWidget* parent, VerdictTableModel* model) {
+  auto* t = new QTableView(parent);
+  t->setModel(model);
+  setUpTable(t);
+  return t;
 }
 
 }  // namespace
 
-ComparePanel::ComparePanel(RunsModel* runs, DatabaseClient* db, QWidget* parent)
+ComparePanel::ComparePanel(RunsModel* runs, DatabaseThread* db, QWidget* parent)
     : QWidget(parent),
       runs_(runs),
       db_(db),
@@ -59,9 +61,8 @@ ComparePanel::ComparePanel(RunsModel* runs, DatabaseClient* db, QWidget* parent)
       compareButton_(new QPushButton(tr("Compare"), this)),
       proveButton_(new QPushButton(tr("Prove"), this)),
       status_(new ElidedLabel(this)),
-      verdicts_(
-          table(this, {tr("Run"), tr("Verdict"), tr("Max |Δloss|"), tr("Final |Δloss|"),
-                       tr("Samples/s"), tr("Per device"), tr("Scaling"), tr("Proof"), tr("Why")})),
+      verdictModel_(new VerdictTableModel(this)),
+      verdicts_(verdictView(this, verdictModel_)),
       diff_(table(this, {tr("Config key"), tr("This run"), tr("Reference")})),
       details_(new QTextBrowser(this)),
       deltaChart_(new QChart),
@@ -80,15 +81,6 @@ void ComparePanel::setUpWidgets() {
   status_->setObjectName("compareStatus");
   status_->setForegroundRole(QPalette::PlaceholderText);
   verdicts_->setObjectName("verdictTable");
-  verdicts_->horizontalHeaderItem(kSpeedColumn)
-      ->setToolTip(tr("Training samples per second, all ranks together (* shared the cores)"));
-  verdicts_->horizontalHeaderItem(kSpeedColumn + 1)
-      ->setToolTip(tr("Samples per second per process"));
-  verdicts_->horizontalHeaderItem(kSpeedColumn + 2)
-      ->setToolTip(tr("Throughput on W processes / (W × the single-process throughput)"));
-  verdicts_->horizontalHeaderItem(kProofColumn)
-      ->setToolTip(tr("Counterfactual runs (Prove): each cause aligned alone; confirmed when "
-                      "that makes the run equivalent"));
   proveButton_->setObjectName("proveButton");
   proveButton_->setToolTip(
       tr("Prove the selected run's diagnosis: train it with each cause aligned with the "
@@ -119,21 +111,24 @@ void ComparePanel::connectSignals() {
   connect(runs_, &RunsModel::runEnded, this, [this](qint64 id) {
     if (awaitsProof(id)) compare();
   });
-  connect(db_, &DatabaseClient::proofsRead, this, [this](int id, const RunProofs& proofs) {
-    if (id == request_) incomingProofs_ = proofs;
-  });
+  connect(db_->worker(), &DatabaseWorker::proofsRead, this,
+          [this](int id, const RunProofs& proofs) {
+            if (id == request_) incomingProofs_ = proofs;
+          });
   connect(reference_, &QComboBox::activated, this, &ComparePanel::compare);
   connect(runs_, &RunsModel::shownRunsChanged, this, &ComparePanel::refillReferences);
   connect(runs_, &QAbstractItemModel::rowsInserted, this, &ComparePanel::refillReferences);
   connect(runs_, &QAbstractItemModel::modelReset, this, &ComparePanel::refillReferences);
-  connect(db_, &DatabaseClient::compared, this, [this](int id, const analysis::Comparison& c) {
-    if (id == request_) show(c);  // an older request's answer is stale
-  });
-  connect(verdicts_, &QTableWidget::currentCellChanged, this, [this](int row) {
-    showDiff(row);
-    showDetails(row);
-    updateProveButton();
-  });
+  connect(db_->worker(), &DatabaseWorker::compared, this,
+          [this](int id, const analysis::Comparison& c) {
+            if (id == request_) show(c);  // an older request's answer is stale
+          });
+  connect(verdicts_->selectionModel(), &QItemSelectionModel::currentChanged, this,
+          [this](const QModelIndex& current) {
+            showDiff(current.row());
+            showDetails(current.row());
+            updateProveButton();
+          });
 }
 
 // The reference and actions on top; below, the verdict table over the details pane and the
@@ -180,26 +175,29 @@ void ComparePanel::layOut() {
 }
 
 void ComparePanel::proveSelected() {
-  const int row = verdicts_->currentRow();
-  if (row < 0 || row >= static_cast<int>(comparison_.rows.size())) return;
+  const int row = currentRow();
+  if (row < 0 || row >= static_cast<int>(comparison().rows.size())) return;
   proveButton_->setEnabled(false);  // until the queued rows come back
-  status_->setStatusText(tr("Queuing the counterfactuals of #%1…").arg(comparison_.rows[row].id));
-  emit proveRequested(referenceId(), comparison_.rows[row].id);
+  status_->setStatusText(tr("Queuing the counterfactuals of #%1…").arg(comparison().rows[row].id));
+  emit proveRequested(referenceId(), comparison().rows[row].id);
 }
 
 // The runs compared with a reference of another experiment: their curves differ for that
 // before any batch or lr cause the verdict may name.
-void ComparePanel::noteOtherExperiments() {
+void ComparePanel::noteOtherExperiments(const analysis::Comparison& comparison) {
   otherExperiment_.clear();
-  const storage::RunRow* reference = runs_->runById(comparison_.reference_id);
+  const storage::RunRow* reference = runs_->runById(comparison.reference_id);
   if (!reference) return;
-  for (const analysis::RunComparison& r : comparison_.rows) {
+  for (const analysis::RunComparison& r : comparison.rows) {
     const storage::RunRow* run = runs_->runById(r.id);
     if (!run || r.id == reference->id) continue;
     const QString difference = experimentDifference(*run, *reference);
     if (!difference.isEmpty()) otherExperiment_.insert(r.id, difference);
   }
 }
+
+const analysis::Comparison& ComparePanel::comparison() const { return verdictModel_->comparison(); }
+const RunProofs& ComparePanel::proofs() const { return verdictModel_->proofs(); }
 
 qint64 ComparePanel::referenceId() const { return reference_->currentData().toLongLong(); }
 
@@ -221,72 +219,31 @@ void ComparePanel::refillReferences() {
 void ComparePanel::compare() {
   if (reference_->count() < 2) return;
   status_->setStatusText(tr("Comparing…"));
-  db_->compareRuns(++request_, referenceId(), runs_->shownRuns());
+  db_->post(&DatabaseWorker::compareRuns, ++request_, referenceId(), runs_->shownRuns());
 }
 
+int ComparePanel::currentRow() const { return verdicts_->currentIndex().row(); }
+
 void ComparePanel::show(const analysis::Comparison& c) {
-  comparison_ = c;
-  proofs_ = std::move(incomingProofs_);
-  incomingProofs_.clear();
-  const QTableWidgetItem* current = verdicts_->item(verdicts_->currentRow(), 0);
-  const qint64 selected = current ? current->data(Qt::UserRole).toLongLong() : 0;
-  verdicts_->setRowCount(static_cast<int>(c.rows.size()));
-  noteOtherExperiments();
-  for (int row = 0; row < static_cast<int>(c.rows.size()); ++row) {
-    const analysis::RunComparison& r = c.rows[row];
-    const bool reference = r.verdict == analysis::Verdict::kReference;
-    QString why = r.verdict == analysis::Verdict::kDifferent ? joinReasons(r.reasons)
-                                                             : QString::fromStdString(r.summary);
-    const QString other = otherExperiment_.value(r.id);
-    if (!other.isEmpty()) why = tr("Another experiment (%1); %2").arg(other, why);
-    // A run that shared the cores with another measured less than it would alone: say so, as
-    // the runs table does.
+  const qint64 selected = verdictModel_->runId(currentRow());
+  noteOtherExperiments(c);
+  VerdictTableModel::RunNotes notes;
+  notes.otherExperiment = otherExperiment_;
+  for (const analysis::RunComparison& r : c.rows) {
     const storage::RunRow* stored = runs_->runById(r.id);
     const QString shared = stored ? runs_->sharedCoresNote(*stored) : QString();
-    const QString mark = shared.isEmpty() ? QString() : QStringLiteral(" *");
-    auto speed = [&](double v) { return v > 0 ? QString::number(v, 'f', 0) + mark : QString(); };
-    const QStringList cells = {
-        QString("#%1  %2").arg(r.id).arg(QString::fromStdString(r.label)),
-        QString::fromStdString(analysis::to_string(r.verdict)),
-        reference ? QString() : QString::number(r.delta.max_abs, 'g', 4),
-        reference ? QString() : QString::number(r.delta.final_abs, 'g', 4),
-        speed(r.samples_per_s),
-        speed(r.per_device_samples_per_s),
-        r.scaling_efficiency ? QString("%1 %").arg(*r.scaling_efficiency * 100, 0, 'f', 0) + mark
-                             : QString(),
-        proofCell(r.id),
-        why};
-    for (int col = 0; col < cells.size(); ++col) {
-      auto* item = new QTableWidgetItem(cells[col]);
-      if (col >= kSpeedColumn && col < kWhyColumn && !shared.isEmpty()) {
-        item->setToolTip(col == kSpeedColumn + 2
-                             ? shared + "\n" +
-                                   tr("A throughput measured alongside other runs understates "
-                                      "the scaling.")
-                             : shared);
-      }
-      if (col == 0) item->setData(Qt::UserRole, static_cast<qlonglong>(r.id));
-      if (col == kProofColumn) item->setToolTip(proofTooltip(r.id));
-      if (col == kWhyColumn || col == 0) {
-        item->setToolTip(QString::fromStdString(r.summary) +
-                         (r.info.empty() ? QString() : "\n" + joinReasons(r.info)));
-      }
-      if (col == kWhyColumn && !other.isEmpty()) item->setForeground(QColor(0xc6, 0x28, 0x28));
-      if (col == 1) {
-        item->setForeground(r.verdict == analysis::Verdict::kEquivalent  ? QColor(0x2e, 0x7d, 0x32)
-                            : r.verdict == analysis::Verdict::kDifferent ? QColor(0xc6, 0x28, 0x28)
-                                                                         : QColor());
-      }
-      verdicts_->setItem(row, col, item);
-    }
+    if (!shared.isEmpty()) notes.sharedCores.insert(r.id, shared);
   }
-  for (int col = 0; col < kWhyColumn; ++col) verdicts_->resizeColumnToContents(col);
+  verdictModel_->setComparison(c, std::move(incomingProofs_), notes);
+  incomingProofs_.clear();
+  for (int col = 0; col < VerdictTableModel::kWhyColumn; ++col)
+    verdicts_->resizeColumnToContents(col);
   // Keep the selection on the run it was on (a re-read after a counterfactual ended).
-  int select = c.rows.size() > 1 ? 1 : 0;
-  for (int row = 0; row < static_cast<int>(c.rows.size()); ++row)
-    if (selected != 0 && c.rows[row].id == selected) select = row;
+  const int kept = selected != 0 ? verdictModel_->rowOf(selected) : -1;
+  const int select = kept >= 0 ? kept : (c.rows.size() > 1 ? 1 : 0);
   if (!c.rows.empty()) verdicts_->selectRow(select);
-  showDetails(verdicts_->currentRow());
+  if (c.rows.empty()) showDiff(-1);  // no row became current to clear it
+  showDetails(currentRow());
   updateProveButton();
 
   plot();

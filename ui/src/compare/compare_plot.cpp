@@ -114,7 +114,7 @@ void ComparePanel::plot() {
 void ComparePanel::addPartingMarks(QValueAxis* x, QValueAxis* y, double lo, double hi) {
   std::map<double, QStringList> partingAt;
   std::map<double, QColor> colorAt;
-  for (const analysis::RunComparison& r : comparison_.rows) {
+  for (const analysis::RunComparison& r : comparison().rows) {
     if (r.verdict != analysis::Verdict::kDifferent || !r.first_outside_x) continue;
     const QColor color = LossChart::colorFor(r.id);
     auto* mark = new QLineSeries;
@@ -154,7 +154,7 @@ void ComparePanel::addPartingMarks(QValueAxis* x, QValueAxis* y, double lo, doub
 // each point (times noise_factor 1), the band a run's Δ must stay inside.
 void ComparePanel::plotAllowedBand(QValueAxis* x, QValueAxis* y, double& lo, double& hi) {
   const analysis::SeedGroup* group = nullptr;
-  for (const analysis::SeedGroup& g : comparison_.groups) {
+  for (const analysis::SeedGroup& g : comparison().groups) {
     if (!group || std::find(g.indices.begin(), g.indices.end(), 0u) != g.indices.end()) group = &g;
   }
   if (!group || group->band.x.empty()) return;
@@ -207,7 +207,7 @@ void ComparePanel::setRoundRanges(QValueAxis* x, QValueAxis* y, double x0, doubl
 }
 
 void ComparePanel::plotDeltas() {
-  const analysis::Comparison& c = comparison_;
+  const analysis::Comparison& c = comparison();
   deltaChart_->setTitle(tr("Δ loss vs the reference"));
   auto [x, y] = addAxes();
   double lo = 0, hi = 0, x0 = 0, x1 = 1;
@@ -245,13 +245,13 @@ void ComparePanel::plotDeltas() {
 }
 
 void ComparePanel::plotSeedGroups() {
-  deltaChart_->setTitle(comparison_.groups.empty()
+  deltaChart_->setTitle(comparison().groups.empty()
                             ? tr("No seed groups: run one setup with several seeds")
                             : tr("Seed groups: mean and min–max band"));
   auto [x, y] = addAxes();
   const int width = std::max(100, deltaView_->width());
   Extent extent;
-  for (const analysis::SeedGroup& g : comparison_.groups) {
+  for (const analysis::SeedGroup& g : comparison().groups) {
     if (g.band.x.empty()) continue;
     const QColor color = LossChart::colorFor(g.run_ids.front());
     QLineSeries* upper = decimatedLine(g.band.x, g.band.hi, width, extent);

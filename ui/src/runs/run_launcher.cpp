@@ -1,4 +1,4 @@
-#include <parity/ui/database/database_client.h>
+#include <parity/ui/database/database_thread.h>
 #include <parity/ui/runs/run_launcher.h>
 
 #include <QCoreApplication>
@@ -18,15 +18,16 @@ constexpr int kTailLines = 12;
 
 }  // namespace
 
-RunLauncher::RunLauncher(DatabaseClient* db, QObject* parent) : QObject(parent), db_(db) {
-  connect(db_, &DatabaseClient::runCreated, this, &RunLauncher::onRunCreated);
-  connect(db_, &DatabaseClient::runCreateFailed, this, &RunLauncher::onRunCreateFailed);
-  connect(db_, &DatabaseClient::proofQueued, this, &RunLauncher::onProofQueued);
-  connect(db_, &DatabaseClient::proveFailed, this, [this](int requestId, const QString& message) {
-    if (!proving_.remove(requestId)) return;
-    emit proveFailed(message);
-    checkIdle();
-  });
+RunLauncher::RunLauncher(DatabaseThread* db, QObject* parent) : QObject(parent), db_(db) {
+  connect(db_->worker(), &DatabaseWorker::runCreated, this, &RunLauncher::onRunCreated);
+  connect(db_->worker(), &DatabaseWorker::runCreateFailed, this, &RunLauncher::onRunCreateFailed);
+  connect(db_->worker(), &DatabaseWorker::proofQueued, this, &RunLauncher::onProofQueued);
+  connect(db_->worker(), &DatabaseWorker::proveFailed, this,
+          [this](int requestId, const QString& message) {
+            if (!proving_.remove(requestId)) return;
+            emit proveFailed(message);
+            checkIdle();
+          });
 }
 
 RunLauncher::~RunLauncher() {
@@ -93,7 +94,7 @@ void RunLauncher::launch(const std::vector<config::RunConfig>& configs) {
     const int request = nextRequest_++;
     const QString json = QString::fromStdString(config::to_json(config));
     creating_.insert(request, json);
-    db_->createRun(request, QString::fromStdString(config.label), json);
+    db_->post(&DatabaseWorker::createRun, request, QString::fromStdString(config.label), json);
   }
 }
 
@@ -109,7 +110,7 @@ void RunLauncher::prove(qint64 referenceId, qint64 runId) {
   if (!cliFound()) return;
   const int request = nextRequest_++;
   proving_.insert(request);
-  db_->proveRun(request, referenceId, runId);
+  db_->post(&DatabaseWorker::proveRun, request, referenceId, runId);
 }
 
 void RunLauncher::onProofQueued(int requestId, const QueuedProof& queued) {
@@ -188,9 +189,9 @@ void RunLauncher::onFinished(qint64 runId, int exitCode, bool crashed) {
     const QString last =
         done.tail.isEmpty() ? tr("parity-cli exited with code %1").arg(exitCode) : done.tail.last();
     // parity-cli normally marks the run itself; this covers a process that died first.
-    db_->markIfActive(runId, storage::RunStatus::kFailed, last);
+    db_->post(&DatabaseWorker::markIfActive, runId, storage::RunStatus::kFailed, last);
   } else {
-    db_->pollNow();
+    db_->post(&DatabaseWorker::listRuns);
   }
   emit runExited(runId, exitCode, done.tail.join('\n'));
   startPending();
@@ -200,7 +201,8 @@ void RunLauncher::stop(qint64 runId) {
   for (auto it = pending_.begin(); it != pending_.end(); ++it) {
     if (it->runId == runId) {
       pending_.erase(it);
-      db_->markIfActive(runId, storage::RunStatus::kStopped, tr("stopped before it started"));
+      db_->post(&DatabaseWorker::markIfActive, runId, storage::RunStatus::kStopped,
+                tr("stopped before it started"));
       checkIdle();
       return;
     }

@@ -3,7 +3,7 @@
 #include <parity/ui/chart/chart_panel.h>
 #include <parity/ui/chart/loss_chart.h>
 #include <parity/ui/compare/compare_panel.h>
-#include <parity/ui/database/database_client.h>
+#include <parity/ui/database/database_thread.h>
 #include <parity/ui/experiment/experiment_form.h>
 #include <parity/ui/runs/run_launcher.h>
 #include <parity/ui/runs/runs_model.h>
@@ -42,7 +42,7 @@ QSettings settings() {
 MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     : QMainWindow(parent),
       options_(options),
-      db_(new DatabaseClient(this)),
+      db_(new DatabaseThread(this)),
       launcher_(new RunLauncher(db_, this)),
       setups_(new SetupsModel(this)),
       runs_(new RunsModel(this)),
@@ -87,7 +87,7 @@ QString MainWindow::defaultDatabasePath() {
 }
 
 void MainWindow::connectPlumbing() {
-  connect(db_, &DatabaseClient::databaseOpened, this, [this](const QString& path) {
+  connect(db_->worker(), &DatabaseWorker::databaseOpened, this, [this](const QString& path) {
     setWindowTitle(tr("Parity — %1").arg(QDir::toNativeSeparators(path)));
     dbLabel_->setText(QDir::toNativeSeparators(path));
     if (options_.useSettings) settings().setValue("database/last", path);
@@ -97,29 +97,29 @@ void MainWindow::connectPlumbing() {
       launch(setups_->configs());
     }
   });
-  connect(db_, &DatabaseClient::databaseFailed, this,
+  connect(db_->worker(), &DatabaseWorker::databaseFailed, this,
           [this](const QString& path, const QString& message) {
             demoPending_ = false;
             Advice advice = adviseOn(message);
             advice.problem = tr("The database %1 could not be opened: %2").arg(path, message);
             showProblem(this, tr("Database"), advice);
           });
-  connect(db_, &DatabaseClient::shownChoicesRead, runs_, &RunsModel::setShownChoices);
-  connect(runs_, &RunsModel::shownChosen, db_, &DatabaseClient::setShownChoices);
-  connect(db_, &DatabaseClient::runsListed, this, &MainWindow::onRunsListed);
-  connect(db_, &DatabaseClient::runsChanged, this,
+  connect(db_->worker(), &DatabaseWorker::shownChoicesRead, runs_, &RunsModel::setShownChoices);
+  connect(runs_, &RunsModel::shownChosen, db_->worker(), &DatabaseWorker::setShownChoices);
+  connect(db_->worker(), &DatabaseWorker::runsListed, this, &MainWindow::onRunsListed);
+  connect(db_->worker(), &DatabaseWorker::runsChanged, this,
           [this](const RunRows& changed, const QList<qint64>& removed) {
             runs_->updateRuns(changed, removed);
             updateChartRuns();
           });
-  connect(db_, &DatabaseClient::pollFailed, this, [this](const QString& message) {
+  connect(db_->worker(), &DatabaseWorker::pollFailed, this, [this](const QString& message) {
     statusBar()->showMessage(tr("Reading runs failed (retrying): %1").arg(message), 3000);
   });
-  connect(db_, &DatabaseClient::operationFailed, this,
+  connect(db_->worker(), &DatabaseWorker::operationFailed, this,
           [this](const QString& what, const QString& message) {
             showProblem(this, what, adviseOnOperation(message), message);
           });
-  connect(db_, &DatabaseClient::exportFinished, this, [this](const QString& path) {
+  connect(db_->worker(), &DatabaseWorker::exportFinished, this, [this](const QString& path) {
     statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 6000);
   });
 
@@ -151,7 +151,7 @@ void MainWindow::connectPlumbing() {
   connect(launcher_, &RunLauncher::idle, this, [this] {
     awaitingFinalPoll_ = true;  // the runs' last rows and statuses come with a later poll
     finalPolls_ = 0;
-    db_->pollNow();
+    db_->post(&DatabaseWorker::listRuns);
     updateStatus();
   });
   connect(runs_, &RunsModel::runEnded, this,
@@ -160,8 +160,8 @@ void MainWindow::connectPlumbing() {
             updateStatus();
           });
   connect(runs_, &RunsModel::shownRunsChanged, this, &MainWindow::updateChartRuns);
-  connect(runs_, &RunsModel::renameRequested, db_, &DatabaseClient::renameRun);
-  connect(runs_, &RunsModel::notesEdited, db_, &DatabaseClient::setNotes);
+  connect(runs_, &RunsModel::renameRequested, db_->worker(), &DatabaseWorker::renameRun);
+  connect(runs_, &RunsModel::notesEdited, db_->worker(), &DatabaseWorker::setNotes);
   runsPanel_->setCanStop([this](qint64 id) { return launcher_->canStop(id); });
   connect(runsPanel_, &RunsPanel::stopRequested, this, &MainWindow::stopRuns);
   connect(runsPanel_, &RunsPanel::deleteRequested, this, &MainWindow::deleteRuns);
@@ -343,7 +343,7 @@ void MainWindow::deleteRuns(const QList<qint64>& ids) {
   if (!options_.quiet && !confirmDelete(ids)) return;
   for (qint64 id : ids) {
     chartPanel_->lossChart()->forgetRun(id);
-    db_->deleteRun(id);
+    db_->post(&DatabaseWorker::deleteRun, id);
   }
 }
 

@@ -3,7 +3,7 @@
 #include <parity/ui/chart/chart_panel.h>
 #include <parity/ui/chart/chart_view.h>
 #include <parity/ui/chart/loss_chart.h>
-#include <parity/ui/database/database_client.h>
+#include <parity/ui/database/database_thread.h>
 #include <parity/ui/runs/run_launcher.h>
 #include <parity/ui/runs/runs_model.h>
 #include <parity/ui/runs/runs_panel.h>
@@ -192,7 +192,7 @@ void MainWindow::exportCurves() {
   QList<qint64> ids = runs_->shownRuns();
   const QString path = askSavePath(tr("Export curves"), "parity-curves.csv", tr("CSV (*.csv)"));
   if (path.isEmpty()) return;
-  db_->exportCurves(path, ids, true);
+  db_->post(&DatabaseWorker::exportCurves, path, ids, true);
 }
 
 void MainWindow::exportRuns() {
@@ -203,7 +203,7 @@ void MainWindow::exportRuns() {
   }
   const QString path = askSavePath(tr("Export runs"), "parity-runs.csv", tr("CSV (*.csv)"));
   if (path.isEmpty()) return;
-  db_->exportRuns(path, ids);
+  db_->post(&DatabaseWorker::exportRuns, path, ids);
 }
 
 void MainWindow::exportChart(bool svg) {

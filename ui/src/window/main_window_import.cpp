@@ -2,7 +2,7 @@
 // window, the import's progress in the status bar, following a live run, and an imported run's
 // facts (Runs > Edit facts…). The reading is parity-cli's (RunImporter), never the window's.
 #include <parity/config/run_facts.h>
-#include <parity/ui/database/database_client.h>
+#include <parity/ui/database/database_thread.h>
 #include <parity/ui/import/facts_dialog.h>
 #include <parity/ui/import/import_dialog.h>
 #include <parity/ui/import/run_importer.h>
@@ -73,7 +73,7 @@ void MainWindow::createImport() {
   connect(importer_, &RunImporter::following, this, [this](int runs) {
     importBar_->setRange(0, 0);  // busy: it goes on until stopped
     importLabel_->setText(tr("Following %n run(s) as they are written", "", runs));
-    db_->pollNow();
+    db_->post(&DatabaseWorker::listRuns);
   });
   connect(importer_, &RunImporter::failed, this, [this](const QString& problem) {
     importBox_->hide();
@@ -109,7 +109,7 @@ void MainWindow::startImport(const QStringList& paths, bool follow) {
 
 void MainWindow::onImportFinished(int exitCode, const QString& summary, const QString& problems) {
   importBox_->hide();
-  db_->pollNow();
+  db_->post(&DatabaseWorker::listRuns);
   int imported = 0;
   for (const QString& line : summary.split('\n'))
     if (line.startsWith(QStringLiteral("run "))) ++imported;
@@ -153,7 +153,7 @@ void MainWindow::editFacts(qint64 runId) {
                 QString::fromUtf8(set.readAllStandardError()).trimmed());
     return;
   }
-  db_->pollNow();
+  db_->post(&DatabaseWorker::listRuns);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {

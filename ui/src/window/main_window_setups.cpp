@@ -3,7 +3,7 @@
 // change (debounced) and read back when a database opens. A database with no saved setups leaves
 // the on-screen ones as they are and gets nothing written until the user changes something.
 #include <parity/config/run_config.h>
-#include <parity/ui/database/database_client.h>
+#include <parity/ui/database/database_thread.h>
 #include <parity/ui/runs/runs_model.h>
 #include <parity/ui/runs/runs_panel.h>
 #include <parity/ui/setups/setup_presets.h>
@@ -27,7 +27,7 @@ void MainWindow::createSetupsKeeping() {
     setupsUnsaved_ = true;
     if (setupsRead_) setupsSave_->start();
   });
-  connect(db_, &DatabaseClient::setupsRead, this, &MainWindow::onSetupsRead);
+  connect(db_->worker(), &DatabaseWorker::setupsRead, this, &MainWindow::onSetupsRead);
   connect(runsPanel_, &RunsPanel::newSetupRequested, this, &MainWindow::newSetupFromRun);
 }
 
@@ -50,7 +50,7 @@ void MainWindow::onSetupsRead(const QString& path, const QString& json) {
 void MainWindow::saveSetupsNow() {
   setupsSave_->stop();
   if (!setupsRead_ || !setupsUnsaved_) return;
-  db_->saveSetups(setups_->toJson());
+  db_->post(&DatabaseWorker::saveSetups, setups_->toJson());
   setupsUnsaved_ = false;
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 /// Reads step rows off the UI thread.
-/// Thread affinity: a CurveLoader lives in its own QThread with its own Database connection;
-/// call its slots through queued connections only. setLatestToken() is the one thread-safe call:
-/// it lets a fetch already running stop early once the UI has moved on (DB Browser's token).
+/// Thread affinity: a CurveLoader lives in its own thread (LossChart's WorkerThread) with its own
+/// Database connection; call its slots through queued calls only (WorkerThread::post).
+/// setLatestToken() is the one thread-safe call: it lets a fetch already running stop early once
+/// the UI has moved on (DB Browser's token).
 
 #include <parity/storage/database.h>
 

@@ -2,7 +2,7 @@
 /// The Compare panel: pick a reference run; every run drawn on the chart is aligned on samples
 /// seen and judged by the engine's verdict (equivalent / different, with reasons), with the config
 /// keys that differ and a delta-loss plot against the reference. The loading and comparing run in
-/// the DatabaseClient's thread; results come back by request id (stale ones are dropped).
+/// the database thread (DatabaseThread); results come back by request id (stale ones are dropped).
 /// The plot shows either each run's loss minus the reference's, or the seed groups (runs of one
 /// setup with different seeds) as a mean curve inside a min-max band.
 /// Thread affinity: UI thread.
@@ -22,25 +22,30 @@ QT_END_NAMESPACE
 class QComboBox;
 class QLabel;
 class QPushButton;
+class QTableView;
 class QTableWidget;
 class QTextBrowser;
 
 namespace parity::ui {
 
-class DatabaseClient;
+class DatabaseThread;
 class ElidedLabel;
 class RunsModel;
+class VerdictTableModel;
 
 class ComparePanel : public QWidget {
   Q_OBJECT
  public:
-  ComparePanel(RunsModel* runs, DatabaseClient* db, QWidget* parent = nullptr);
+  ComparePanel(RunsModel* runs, DatabaseThread* db, QWidget* parent = nullptr);
 
   /// Asks for a comparison of the drawn runs against the chosen reference.
   void compare();
   qint64 referenceId() const;
-  const analysis::Comparison& comparison() const { return comparison_; }
-  QTableWidget* verdictTable() const { return verdicts_; }
+  /// The last comparison shown (the verdict model holds it).
+  const analysis::Comparison& comparison() const;
+  /// The verdict table: a view of verdictModel(), one row per compared run.
+  QTableView* verdictTable() const { return verdicts_; }
+  VerdictTableModel* verdictModel() const { return verdictModel_; }
   /// The plot below the table, and the choice of what it shows (0: Δ loss, 1: seed groups).
   QChart* deltaChart() const { return deltaChart_; }
   /// The Δ plot's legend: every series' whole name, wrapped under the plot (Qt's legend cuts them).
@@ -51,7 +56,7 @@ class ComparePanel : public QWidget {
   /// The selected row in full: verdict, summary, every reason, information, and its proofs.
   QTextBrowser* details() const { return details_; }
   /// The recorded counterfactuals of the compared runs, as the last comparison read them.
-  const RunProofs& proofs() const { return proofs_; }
+  const RunProofs& proofs() const;
 
   /// What Prove queued (from the launcher): said in the status line; the table re-reads.
   void proofQueued(const QueuedProof& queued);
@@ -74,9 +79,9 @@ class ComparePanel : public QWidget {
   void showDiff(int row);
   void showDetails(int row);
   void updateProveButton();
-  QString proofCell(qint64 runId) const;
-  void noteOtherExperiments();
-  QString proofTooltip(qint64 runId) const;
+  /// The verdict table's current row; -1 when none.
+  int currentRow() const;
+  void noteOtherExperiments(const analysis::Comparison& comparison);
   bool awaitsProof(qint64 runId) const;
   QString proofNote(const QueuedProof& queued) const;
   void plot();
@@ -88,20 +93,19 @@ class ComparePanel : public QWidget {
   void setRoundRanges(QValueAxis* x, QValueAxis* y, double x0, double x1, double lo, double hi);
 
   RunsModel* runs_;
-  DatabaseClient* db_;
+  DatabaseThread* db_;
   QComboBox* reference_;
   QComboBox* plotKind_;
   QPushButton* compareButton_;
   QPushButton* proveButton_;
   ElidedLabel* status_;
-  QTableWidget* verdicts_;
+  VerdictTableModel* verdictModel_;
+  QTableView* verdicts_;
   QTableWidget* diff_;
   QTextBrowser* details_;
   QChart* deltaChart_;
   QChartView* deltaView_;
   QLabel* deltaLegend_;
-  analysis::Comparison comparison_;
-  RunProofs proofs_;
   RunProofs incomingProofs_;
   QList<QueuedProof> queuedProofs_;  ///< what each Prove of this session queued, oldest first
   /// Each compared run whose experiment (data, model) is not the reference's, with how

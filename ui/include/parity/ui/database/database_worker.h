@@ -3,8 +3,9 @@
 /// renaming, notes, deleting, marking, CSV export. Polls read only what changed (RunsPoller):
 /// the timer's polls answer with runsChanged when something did and with nothing otherwise;
 /// listRuns() (and every write) answers with the whole list, runsListed.
-/// Thread affinity: lives in the DatabaseClient's QThread and owns that thread's Database
-/// connection; its slots are only ever invoked through queued calls from DatabaseClient.
+/// Thread affinity: lives in the DatabaseThread's QThread and owns that thread's Database
+/// connection; its slots are only ever invoked through queued calls (DatabaseThread::post, or a
+/// connection from the UI thread), and its signals are the ones the window connects to.
 
 #include <parity/analysis/verdict.h>
 #include <parity/storage/database.h>

@@ -1,7 +1,7 @@
 #pragma once
 /// Starts runs as `parity-cli run --db FILE --run-id ID` processes, never inside the window, so a
 /// crashing run cannot take the window down. Each launch first creates a queued run row holding
-/// the config (through the DatabaseClient), then starts as many processes as maxConcurrent allows;
+/// the config (through the DatabaseThread), then starts as many processes as maxConcurrent allows;
 /// parity-cli trains the config stored with that run.
 /// Stop sends SIGTERM (parity-cli marks the run stopped), then SIGKILL after a grace period.
 /// Thread affinity: UI thread (QProcess signals arrive there).
@@ -21,12 +21,12 @@ class QProcess;
 
 namespace parity::ui {
 
-class DatabaseClient;
+class DatabaseThread;
 
 class RunLauncher : public QObject {
   Q_OBJECT
  public:
-  explicit RunLauncher(DatabaseClient* db, QObject* parent = nullptr);
+  explicit RunLauncher(DatabaseThread* db, QObject* parent = nullptr);
   ~RunLauncher() override;
 
   /// parity-cli to use: $PARITY_CLI, then beside this executable, then ../cli/, then PATH.
@@ -80,7 +80,7 @@ class RunLauncher : public QObject {
   void readOutput(qint64 runId);
   void checkIdle();
 
-  DatabaseClient* db_;
+  DatabaseThread* db_;
   QHash<int, QString> creating_;  ///< requestId -> config JSON
   QSet<int> proving_;             ///< prove requests not answered yet
   std::deque<Pending> pending_;

@@ -43,7 +43,7 @@ class RunsModel : public QAbstractTableModel {
   /// Replaces the rows with a poll's result: removed runs go, changed rows are updated, new
   /// runs are appended (and shown on the chart when autoShow is on).
   void setRuns(const std::vector<storage::RunRow>& runs);
-  /// Applies one poll's changes (DatabaseClient::runsChanged): `changed` rows are updated or
+  /// Applies one poll's changes (DatabaseWorker::runsChanged): `changed` rows are updated or
   /// appended, `removed` ids go; every other row stays as it is.
   void updateRuns(const std::vector<storage::RunRow>& changed, const QList<qint64>& removed);
   void clear();

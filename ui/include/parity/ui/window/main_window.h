@@ -2,7 +2,7 @@
 /// Parity's main window. It owns the models and the database/launcher plumbing and delegates
 /// everything visible to panels: Setups (left dock), the loss chart (centre), Runs and the
 /// equivalent-batch table (bottom docks). Menus and actions are in main_window_actions.cpp.
-/// Thread affinity: UI thread. Database work runs in DatabaseClient's and LossChart's threads.
+/// Thread affinity: UI thread. Database work runs in DatabaseThread's and LossChart's threads.
 
 #include <parity/config/run_config.h>
 #include <parity/ui/database/database_worker.h>
@@ -22,7 +22,7 @@ namespace parity::ui {
 
 class ChartPanel;
 class ComparePanel;
-class DatabaseClient;
+class DatabaseThread;
 class EquivalentBatchPanel;
 class RunImporter;
 class RunLauncher;
@@ -125,7 +125,7 @@ class MainWindow : public QMainWindow {
   void noteFailure(qint64 runId, const QString& error);
 
   MainWindowOptions options_;
-  DatabaseClient* db_;
+  DatabaseThread* db_;
   RunLauncher* launcher_;
   RunImporter* importer_ = nullptr;
   QWidget* importBox_ = nullptr;

@@ -99,7 +99,9 @@ TEST(ExperimentMatch, CompareSaysAnotherExperimentBeforeAnyOtherCause) {
   const auto warned = details.indexOf("Another experiment:");
   ASSERT_GE(warned, 0) << details.toStdString();
   const auto why2 = details.indexOf("Why:");
-  if (why2 >= 0) EXPECT_LT(warned, why2) << details.toStdString();
+  if (why2 >= 0) {
+    EXPECT_LT(warned, why2) << details.toStdString();
+  }
   EXPECT_TRUE(panel->statusText().startsWith(
       QString("#%1 trained another experiment than the reference").arg(other)))
       << panel->statusText().toStdString();

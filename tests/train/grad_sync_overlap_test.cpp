@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <set>
 
 #include "dist_test_util.h"
 #include "grad_sync.h"
@@ -119,6 +120,38 @@ TEST(GradSyncOverlap, ARankWithoutABackwardStartsEveryBucketInSync) {
   // The same five buckets and the metrics, in the order a rank that trained starts them.
   EXPECT_EQ(transport->sizes, (std::vector<int64_t>{9, 8, 64, 8, 32, 3, 6}));
   for (const auto& p : params) EXPECT_EQ(p.grad().abs().sum().item<float>(), 0.0f);
+}
+
+TEST(GradSyncOverlap, AfterTheFirstStepBucketsFollowTheOrderGradientsArrived) {
+  torch::manual_seed(4);
+  torch::nn::Linear a(4, 3), b(4, 5);
+  std::vector<torch::Tensor> params = a->parameters();        // 0: weight (12), 1: bias (3)
+  for (const auto& p : b->parameters()) params.push_back(p);  // 2: weight (20), 3: bias (5)
+  auto transport = std::make_shared<RecordingTransport>();
+  GradientSyncOptions o;
+  o.bucket_bytes = 4;  // a bucket per parameter
+  o.overlap = OverlapMode::kOn;
+  GradientSync sync(params, transport, 1, 0, o);
+  EXPECT_EQ(sync.bucket_params(),
+            (std::vector<std::vector<size_t>>{{3}, {2}, {1}, {0}}));  // reverse registration
+  const auto x = torch::randn({2, 4});
+  auto step = [&] {
+    sync.prepare_for_backward(true);
+    const auto from_b = b(x).sum();
+    const auto from_a = a(x).sum();  // run last, so its gradients are computed first
+    (from_b + from_a).backward();
+    sync.sync({});
+  };
+  step();
+  const auto rebuilt = sync.bucket_params();
+  ASSERT_EQ(rebuilt.size(), 4u);
+  EXPECT_EQ((std::set<size_t>{rebuilt[0][0], rebuilt[1][0]}), (std::set<size_t>{0, 1}));
+  EXPECT_EQ((std::set<size_t>{rebuilt[2][0], rebuilt[3][0]}), (std::set<size_t>{2, 3}));
+  // The second step starts a's buckets from the hooks before b's gradients exist.
+  transport->sizes.clear();
+  step();
+  ASSERT_EQ(transport->sizes.size(), 5u);  // four buckets and the metrics
+  EXPECT_EQ(transport->sizes[0] + transport->sizes[1], 12 + 3);
 }
 
 TEST(GradSyncOverlap, OneBucketIsNotOverlappedUnlessAsked) {

@@ -31,11 +31,81 @@ void ProcessGroupTransport::allreduce_sum(std::vector<torch::Tensor>& flats) {
   for (auto& w : works) w->wait();
 }
 
+void ProcessGroupTransport::start(const torch::Tensor& flat) {
+  std::vector<torch::Tensor> t{flat};
+  started_.push_back(pg_->allreduce(t));
+}
+
+void ProcessGroupTransport::wait_all() {
+  auto started = std::move(started_);
+  started_.clear();
+  for (auto& w : started) w->wait();
+}
+
+namespace {
+void check_shm_tensor(const torch::Tensor& flat) {
+  TORCH_CHECK(flat.is_cpu() && flat.is_contiguous() && flat.scalar_type() == torch::kFloat32,
+              "the shared-memory allreduce takes contiguous fp32 CPU tensors");
+}
+}  // namespace
+
+ShmTransport::~ShmTransport() {
+  if (!thread_.joinable()) return;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  changed_.notify_all();
+  thread_.join();
+}
+
 void ShmTransport::allreduce_sum(std::vector<torch::Tensor>& flats) {
+  wait_all();
   for (auto& flat : flats) {
-    TORCH_CHECK(flat.is_cpu() && flat.is_contiguous() && flat.scalar_type() == torch::kFloat32,
-                "the shared-memory allreduce takes contiguous fp32 CPU tensors");
+    check_shm_tensor(flat);
     shm_->allreduce_sum(flat.data_ptr<float>(), flat.numel());
+  }
+}
+
+void ShmTransport::start(const torch::Tensor& flat) {
+  check_shm_tensor(flat);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    queue_.push_back(flat);
+    ++unfinished_;
+  }
+  if (!thread_.joinable()) thread_ = std::thread([this] { serve(); });
+  changed_.notify_all();
+}
+
+void ShmTransport::wait_all() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  changed_.wait(lock, [this] { return unfinished_ == 0; });
+  if (error_) std::rethrow_exception(error_);
+}
+
+void ShmTransport::serve() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    changed_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+    if (queue_.empty()) return;  // stopping, nothing left
+    torch::Tensor flat = std::move(queue_.front());
+    queue_.pop_front();
+    const bool failed = error_ != nullptr;
+    lock.unlock();
+    std::exception_ptr error;
+    // After a failure the segment is aborted: the rest of the queue is dropped, not reduced.
+    if (!failed) {
+      try {
+        shm_->allreduce_sum(flat.data_ptr<float>(), flat.numel());
+      } catch (...) {
+        error = std::current_exception();
+      }
+    }
+    lock.lock();
+    if (error && !error_) error_ = error;
+    --unfinished_;
+    changed_.notify_all();
   }
 }
 

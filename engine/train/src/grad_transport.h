@@ -2,10 +2,20 @@
 // The seam between GradientSync and the wire: a sum over ranks of flat fp32 buffers. Two ways:
 // the c10d process group (Gloo over TCP, NCCL on CUDA; always across machines) and a
 // shared-memory segment for the CPU ranks of one machine (shm_allreduce.h).
+//
+// Two ways to call it: allreduce_sum (everything, then return) for the sync after the backward,
+// and start/wait_all for the overlapped sync, which starts each bucket from a gradient hook while
+// the backward goes on. Buckets are reduced in the order they were started; every rank must start
+// the same buckets in the same order.
 
 #include <torch/torch.h>
 
+#include <condition_variable>
+#include <deque>
+#include <exception>
 #include <memory>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 #include "process_group.h"
@@ -18,6 +28,14 @@ class GradTransport {
   virtual ~GradTransport() = default;
   /// Sums every flat, contiguous fp32 tensor over the ranks, in place; returns when all are done.
   virtual void allreduce_sum(std::vector<torch::Tensor>& flats) = 0;
+  /// Starts summing one flat fp32 tensor over the ranks, in place; the tensor must not be touched
+  /// until wait_all() returns. The default is synchronous (a transport that cannot overlap).
+  virtual void start(const torch::Tensor& flat) {
+    std::vector<torch::Tensor> flats{flat};
+    allreduce_sum(flats);
+  }
+  /// Returns when every started tensor holds its sum; rethrows a failure of any of them.
+  virtual void wait_all() {}
   /// "gloo", "nccl" or "shm": for logs and benchmarks.
   virtual const char* name() const = 0;
 };
@@ -28,22 +46,43 @@ class ProcessGroupTransport : public GradTransport {
   explicit ProcessGroupTransport(c10::intrusive_ptr<Collectives> pg, const char* name = "gloo")
       : pg_(std::move(pg)), name_(name) {}
   void allreduce_sum(std::vector<torch::Tensor>& flats) override;
+  /// The process group's own asynchronous allreduce; its Work is kept for wait_all.
+  void start(const torch::Tensor& flat) override;
+  void wait_all() override;
   const char* name() const override { return name_; }
 
  private:
   c10::intrusive_ptr<Collectives> pg_;
   const char* name_;
+  std::vector<c10::intrusive_ptr<c10d::Work>> started_;
 };
 
-/// Through a shared-memory segment (CPU tensors only), one bucket after the other.
+/// Through a shared-memory segment (CPU tensors only), one bucket after the other. The segment's
+/// allreduce is synchronous, so start() hands the tensor to a communication thread of this
+/// process (created on the first start), which reduces its queue in order; allreduce_sum runs
+/// on the caller's thread once that queue is empty. Either way one thread at a time uses the
+/// segment. Thread affinity: start, wait_all and allreduce_sum from one thread (the trainer's,
+/// or the backward's, which the trainer waits for).
 class ShmTransport : public GradTransport {
  public:
   explicit ShmTransport(std::unique_ptr<ShmAllreduce> shm) : shm_(std::move(shm)) {}
+  ~ShmTransport() override;
   void allreduce_sum(std::vector<torch::Tensor>& flats) override;
+  void start(const torch::Tensor& flat) override;
+  void wait_all() override;
   const char* name() const override { return "shm"; }
 
  private:
+  void serve();
+
   std::unique_ptr<ShmAllreduce> shm_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<torch::Tensor> queue_;  // started, not yet taken by the thread
+  int64_t unfinished_ = 0;           // started, not yet summed
+  std::exception_ptr error_;         // the first failure; later buckets are dropped
+  bool stopping_ = false;
+  std::thread thread_;
 };
 
 /// Where a run's segment goes: /dev/shm when it is there, else the store file's folder.

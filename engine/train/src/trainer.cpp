@@ -240,9 +240,14 @@ void Trainer::set_up_optimization() {
   scheduler_.emplace(std::move(schedule), sched_per_step);
   optimizer_ = make_optimizer(config_, params_, base_lr_);
   const auto& hooks = options_.test_hooks;
+  GradientSyncOptions sync_options;
+  sync_options.bucket_bytes =
+      hooks.bucket_bytes > 0 ? hooks.bucket_bytes : bucket_bytes_from_environment();
+  sync_options.overlap = hooks.overlap < 0    ? overlap_mode_from_environment()
+                         : hooks.overlap == 0 ? OverlapMode::kOff
+                                              : OverlapMode::kOn;
   grad_sync_.emplace(params_, make_grad_transport(env_, config_.device, store_, pg_),
-                     env_.world_size, env_.rank,
-                     hooks.bucket_bytes > 0 ? hooks.bucket_bytes : kDefaultBucketBytes);
+                     env_.world_size, env_.rank, sync_options);
   // WORLD_SIZE equals num_processes (checked by the constructor).
   sampler_.emplace(n, config_.effective_data_seed(), config::shard_options(config_, env_.rank));
   evaluator_.emplace(data_.test, config_, data_.num_outputs, env_, pg_.get(), device_,
@@ -326,7 +331,11 @@ void Trainer::train_epoch(int epoch) {
     if (global_normalization() && i % config_.gradient_accumulation_steps == 0) {
       count_step_items(i, micro_total);
     }
-    if (i < static_cast<int64_t>(mine.size())) forward_backward(mine[static_cast<size_t>(i)]);
+    if (i < static_cast<int64_t>(mine.size())) {
+      // The gradient hooks start the allreduce during this backward only when the step syncs.
+      grad_sync_->prepare_for_backward(gradient_state_.sync_gradients);
+      forward_backward(mine[static_cast<size_t>(i)]);
+    }
     if (!gradient_state_.sync_gradients) continue;  // no communication on non-syncing batches
     optimizer_step(epoch + static_cast<double>(i + 1) / static_cast<double>(micro_total));
   }

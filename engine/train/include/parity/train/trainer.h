@@ -31,6 +31,9 @@ struct TrainerTestHooks {
   /// Per-rank evaluation batch; 0 = the default (1000). Small values give every rank a share of a
   /// small test split.
   int64_t eval_batch_size = 0;
+  /// Whether the gradient allreduce overlaps the backward: -1 = as PARITY_OVERLAP says (unset:
+  /// auto), 0 = after the backward, 1 = overlapped.
+  int overlap = -1;
 };
 
 struct TrainerOptions {

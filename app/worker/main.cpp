@@ -4,6 +4,7 @@
 // says which), 1 with one line on stderr otherwise.
 
 #include <parity/launch/progress_protocol.h>
+#include <parity/launch/startup_trace.h>
 #include <parity/launch/worker_contract.h>
 #include <parity/train/model_summary.h>
 #include <parity/train/trainer.h>
@@ -92,6 +93,7 @@ int inspect_model(const char* config_path) {
 }
 
 int main(int argc, char** argv) {
+  parity::launch::startup_mark("main");
   if (argc == 3 && std::strcmp(argv[1], "--inspect-model") == 0) return inspect_model(argv[2]);
   int rank = -1;
   try {
@@ -116,6 +118,8 @@ int main(int argc, char** argv) {
     };
     pipe.write_line(parity::launch::encode_line(parity::launch::Heartbeat{rank, 0}));
     parity::train::train(config, env, env.rank == 0 ? &sink : nullptr, options);
+    parity::launch::startup_mark("exit");
+    parity::launch::startup_peak_rss();
     return 0;
   } catch (const std::exception& e) {
     // One line: the launcher shows the last line of a failed rank's stderr.

@@ -1,5 +1,6 @@
 #include "datasets.h"
 
+#include <parity/launch/startup_trace.h>
 #include <zlib.h>
 
 #include <cmath>
@@ -59,12 +60,14 @@ std::string first_existing(const std::string& dir, const std::string& stem, bool
 TensorDataset idx_split(const std::string& dir, const std::string& prefix, bool fashion) {
   auto images = read_idx(first_existing(dir, prefix + "-images-idx3-ubyte", fashion));
   auto labels = read_idx(first_existing(dir, prefix + "-labels-idx1-ubyte", fashion));
+  launch::startup_mark(prefix == "train" ? "decoded_train" : "decoded_test");
   if (images.dim() != 3 || labels.dim() != 1 || images.size(0) != labels.size(0)) {
     throw config::DatasetError(dir + ": " + prefix + " images and labels do not match");
   }
   TensorDataset d;
   d.inputs = images.to(torch::kFloat32).div_(255.0f).unsqueeze(1).contiguous();
   d.targets = labels.to(torch::kInt64).contiguous();
+  launch::startup_mark(prefix == "train" ? "converted_train" : "converted_test");
   return d;
 }
 

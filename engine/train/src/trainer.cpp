@@ -211,7 +211,10 @@ void Trainer::set_up_data_and_model() {
   if (device_.is_cuda()) {
     for (TensorDataset* d : {&data_.train, &data_.test}) {
       if (d->size() == 0) continue;
-      d->inputs = d->inputs.to(device_);
+      // IDX pixels are converted whole, on the CPU: CUDA divides by a scalar as a product with
+      // its reciprocal, which would change the inputs' bits.
+      d->inputs = float_inputs(*d).to(device_);
+      d->pixels.reset();
       d->targets = d->targets.to(device_);  // lengths stay on the CPU
     }
   }

@@ -18,19 +18,19 @@ import tempfile
 import time
 
 
-def one_job(bindir, w, extra_env, extra_args):
+def one_job(bindir, w, extra_env, extra_args, steps):
     tmp = tempfile.mkdtemp(prefix="parity-startup-")
     db = os.path.join(tmp, "x.db")
     env = dict(os.environ, PARITY_STARTUP_TRACE="1", **extra_env)
     cmd = [os.path.join(bindir, "parity-cli"), "run", "--db", db, "--num-processes", str(w),
-           "--max-steps", "1", "--eval-every-epoch", "false", "--model", "mlp", "--hidden",
-           "64,64", "-q"] + extra_args
+           "--max-steps", str(steps), "--epochs", "1", "--eval-every-epoch", "false", "--model",
+           "mlp", "--hidden", "64,64", "-q"] + extra_args
     t0 = time.time()
     p = subprocess.run(cmd, env=env, capture_output=True, text=True)
     wall = time.time() - t0
     if p.returncode != 0:
         raise SystemExit(f"{cmd} failed: {p.stderr}")
-    marks, rss = {}, {}
+    marks, rss, pss = {}, {}, {}
     lines = p.stderr.splitlines()
     for log in glob.glob(os.path.join(tmp, "x.db.logs", "*", "rank*.log")):
         lines += open(log).read().splitlines()
@@ -38,10 +38,12 @@ def one_job(bindir, w, extra_env, extra_args):
         f = line.split()
         if len(f) == 4 and f[0] == "parity-startup":
             marks[(f[1], f[2])] = float(f[3])
-        elif len(f) == 3 and f[0] == "parity-startup-rss":
+        elif len(f) >= 3 and f[0] == "parity-startup-rss":
             rss[f[1]] = int(f[2])
+            if len(f) >= 11:
+                pss[f[1]] = int(f[10])
     subprocess.run(["rm", "-rf", tmp])
-    return wall, t0, marks, rss
+    return wall, t0, marks, rss, pss
 
 
 # Each phase: (name, who, from mark, to mark); "t0" is this script's start of the process.
@@ -101,6 +103,7 @@ def main():
     ap.add_argument("--after-env", action="append", default=[])
     ap.add_argument("--before-env", action="append", default=[])
     ap.add_argument("--args", default="", help="extra parity-cli run arguments")
+    ap.add_argument("--steps", type=int, default=1, help="--max-steps (0: one whole epoch)")
     a = ap.parse_args()
     sides = {"before": (a.before, dict(kv.split("=", 1) for kv in a.before_env)),
              "after": (a.after, dict(kv.split("=", 1) for kv in a.after_env))}
@@ -111,16 +114,18 @@ def main():
     for _ in range(a.reps):
         for w in worlds:
             for s, (bindir, env) in sides.items():
-                results[(s, w)].append(one_job(bindir, w, env, extra))
+                results[(s, w)].append(one_job(bindir, w, env, extra, a.steps))
     print(f"load average at end: {os.getloadavg()}")
     for w in worlds:
-        print(f"\n## W={w}, median of {a.reps} (alternating before/after)")
+        print(f"\n## W={w}, {a.steps or 'all'} step(s), median of {a.reps} (alternating)")
         walls = {s: [r[0] for r in results[(s, w)]] for s in sides}
         for s in sides:
             rss = [sum(r[3].values()) / 1024 for r in results[(s, w)]]
+            pss = [sum(r[4].values()) / 1024 for r in results[(s, w)]]
+            pss_text = f", PSS at exit summed {statistics.median(pss):.0f} MiB" if any(pss) else ""
             print(f"{s:7s} wall median {statistics.median(walls[s]):.3f} s "
-                  f"(min {min(walls[s]):.3f}, max {max(walls[s]):.3f}); ranks' peak RSS summed "
-                  f"{statistics.median(rss):.0f} MiB")
+                  f"(min {min(walls[s]):.3f}, max {max(walls[s]):.3f}); ranks' peak RSS (VmHWM) "
+                  f"summed {statistics.median(rss):.0f} MiB{pss_text}")
         print(f"\n| phase | before (s) | after (s) |\n|---|---:|---:|")
         per = {s: [phase_times(r[1], r[2]) for r in results[(s, w)]] for s in sides}
         for label, *_ in PHASES:

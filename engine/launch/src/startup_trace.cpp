@@ -40,13 +40,22 @@ void startup_mark(const char* phase) {
 
 void startup_peak_rss() {
   if (!enabled()) return;
-  std::ifstream status("/proc/self/status");
-  for (std::string line; std::getline(status, line);) {
-    if (line.rfind("VmHWM:", 0) != 0) continue;
-    std::fprintf(stderr, "parity-startup-rss %s %lld\n", who().c_str(),
-                 std::atoll(line.c_str() + 6));
-    std::fflush(stderr);
+  // kB: the peak resident set, then what is resident now: anonymous, file-backed (libraries, the
+  // mapped dataset cache), shared memory, and the proportional share of pages other processes map.
+  long long kb[5] = {0, 0, 0, 0, 0};
+  const char* keys[5] = {"VmHWM:", "RssAnon:", "RssFile:", "RssShmem:", "Pss:"};
+  for (const char* file : {"/proc/self/status", "/proc/self/smaps_rollup"}) {
+    std::ifstream in(file);
+    for (std::string line; std::getline(in, line);) {
+      for (int i = 0; i < 5; ++i) {
+        const size_t n = std::strlen(keys[i]);
+        if (line.compare(0, n, keys[i]) == 0) kb[i] = std::atoll(line.c_str() + n);
+      }
+    }
   }
+  std::fprintf(stderr, "parity-startup-rss %s %lld anon %lld file %lld shmem %lld pss %lld\n",
+               who().c_str(), kb[0], kb[1], kb[2], kb[3], kb[4]);
+  std::fflush(stderr);
 }
 
 }  // namespace parity::launch

@@ -12,8 +12,10 @@ inline constexpr char kEnvStartupTrace[] = "PARITY_STARTUP_TRACE";
 /// default), a mark costs one test of a flag read once.
 void startup_mark(const char* phase);
 
-/// With PARITY_STARTUP_TRACE=1: writes "parity-startup-rss WHO KB" to stderr, KB this process's
-/// peak resident set so far (VmHWM in /proc/self/status).
+/// With PARITY_STARTUP_TRACE=1: writes "parity-startup-rss WHO KB anon A file F shmem S pss P" to
+/// stderr: KB this process's peak resident set so far (VmHWM), then its resident kB now by kind
+/// and its proportional set size (smaps_rollup), which shares pages between the processes mapping
+/// them.
 void startup_peak_rss();
 
 }  // namespace parity::launch

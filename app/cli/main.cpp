@@ -3,6 +3,7 @@
 #include <parity/analysis/curve_analysis.h>
 #include <parity/config/run_config.h>
 #include <parity/launch/rank_supervisor.h>
+#include <parity/launch/startup_trace.h>
 #include <parity/storage/database.h>
 #include <parity/stored_runs/compare_runs.h>
 #include <signal.h>
@@ -15,6 +16,7 @@
 
 int main(int argc, char** argv) {
   using namespace parity;
+  launch::startup_mark("main");
   // A run outlives the window or terminal that launched it: output to a closed pipe fails with
   // EPIPE and is dropped (the stream stays failed), never a fatal SIGPIPE. The ranks get the
   // default disposition back when they are spawned.
@@ -67,5 +69,6 @@ int main(int argc, char** argv) {
     std::cerr << "parity-cli: " << e.what() << "\n";
     return cli::kExitFailed;
   }
+  launch::startup_mark("exit");
   return exit_code;
 }

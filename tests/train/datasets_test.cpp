@@ -59,7 +59,7 @@ TEST(FashionMnist, LoadsDebiansFilesWhenInstalled) {
   EXPECT_GE(split.test.targets.min().item<int64_t>(), 0);
   EXPECT_LE(split.test.targets.max().item<int64_t>(), 9);
   // Normalised: roughly zero mean, unit spread.
-  EXPECT_NEAR(split.test.inputs.mean().item<double>(), 0.0, 0.1);
+  EXPECT_NEAR(float_inputs(split.test).mean().item<double>(), 0.0, 0.1);
 }
 
 TEST(FashionMnist, MissingFolderNamesTheFixInTheError) {
@@ -205,8 +205,8 @@ TEST(IdxDataset, AnyFolderInMnistsLayoutWithItsOwnClassesAndNormalisation) {
   EXPECT_EQ(split.train.inputs.sizes(), (std::vector<int64_t>{12, 1, 2, 2}));
   EXPECT_EQ(split.test.size(), 4);
   EXPECT_EQ(split.num_outputs, 4);  // the test labels reach class 3
-  EXPECT_NEAR(split.train.inputs.mean().item<double>(), 0.0, 1e-5);
-  EXPECT_NEAR(split.train.inputs.std().item<double>(), 1.0, 1e-4);
+  EXPECT_NEAR(float_inputs(split.train).mean().item<double>(), 0.0, 1e-5);
+  EXPECT_NEAR(float_inputs(split.train).std().item<double>(), 1.0, 1e-4);
   c.data_path = dir.path() + "/nope";
   try {
     load_dataset(c);

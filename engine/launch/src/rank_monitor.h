@@ -162,6 +162,9 @@ class Monitor {
       fds.push_back({step_->out.get(), POLLIN, 0});
       owners.push_back(nullptr);
     }
+    // Every pipe closed: the ranks are exiting, and only waitpid says when; a short wait reaps
+    // them soon after instead of up to timeout_ms later.
+    if (fds.empty()) timeout_ms = std::min(timeout_ms, 5);
     int n = ::poll(fds.data(), fds.size(), timeout_ms);
     if (n <= 0) return;  // timeout or EINTR: the caller's checks run either way
     for (size_t i = 0; i < fds.size(); ++i) {

@@ -4,6 +4,7 @@
 #include <parity/launch/rank_supervisor.h>
 #include <parity/launch/route_address.h>
 #include <parity/launch/run_folders.h>
+#include <parity/launch/startup_trace.h>
 #include <parity/launch/store_probe.h>
 #include <parity/launch/worker_contract.h>
 #include <sys/socket.h>
@@ -148,6 +149,7 @@ LaunchResult RankSupervisor::run(StepSink& sink) {
 
   std::vector<Rank> ranks(static_cast<size_t>(w));
   ReapGuard guard{ranks};
+  startup_mark("spawn");
   for (int local = 0; local < w; ++local) {
     Rank& r = ranks[static_cast<size_t>(local)];
     r.global = options_.node_rank * w + local;
@@ -164,8 +166,10 @@ LaunchResult RankSupervisor::run(StepSink& sink) {
     start_rank(r, worker, vars, multi_node);
   }
 
+  startup_mark("spawned");
   Monitor monitor(ranks, sink, options_);
   monitor.run();
+  startup_mark("reaped");
 
   LaunchResult result = result_of(monitor, ranks, options_);
   // A rank here lost a peer or hung, and rank 0 lives elsewhere: machine 0's store says whether

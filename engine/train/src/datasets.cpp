@@ -1,5 +1,6 @@
 #include "datasets.h"
 
+#include <parity/launch/startup_trace.h>
 #include <zlib.h>
 
 #include <cmath>
@@ -55,30 +56,38 @@ std::string first_existing(const std::string& dir, const std::string& stem, bool
       "(train-images-idx3-ubyte, train-labels-idx1-ubyte, t10k-... ; .gz or not)");
 }
 
-// An IDX split's images as [N, 1, H, W] pixels in [0, 1] and its labels.
-TensorDataset idx_split(const std::string& dir, const std::string& prefix, bool fashion) {
-  auto images = read_idx(first_existing(dir, prefix + "-images-idx3-ubyte", fashion));
-  auto labels = read_idx(first_existing(dir, prefix + "-labels-idx1-ubyte", fashion));
+// An IDX split's images as [N, 1, H, W] uint8 pixels (converted per batch) and its labels.
+TensorDataset idx_split(const std::string& dir, const std::string& prefix, bool fashion,
+                        const IdxCacheOptions& cache) {
+  auto images = read_idx_cached(first_existing(dir, prefix + "-images-idx3-ubyte", fashion), cache);
+  auto labels = read_idx_cached(first_existing(dir, prefix + "-labels-idx1-ubyte", fashion), cache);
+  launch::startup_mark(prefix == "train" ? "decoded_train" : "decoded_test");
   if (images.dim() != 3 || labels.dim() != 1 || images.size(0) != labels.size(0)) {
     throw config::DatasetError(dir + ": " + prefix + " images and labels do not match");
   }
   TensorDataset d;
-  d.inputs = images.to(torch::kFloat32).div_(255.0f).unsqueeze(1).contiguous();
+  d.inputs = images.unsqueeze(1);  // a view: the mapping is read-only
   d.targets = labels.to(torch::kInt64).contiguous();
+  d.pixels = PixelNormalization{};
+  launch::startup_mark(prefix == "train" ? "converted_train" : "converted_test");
   return d;
 }
 
 // Fashion-MNIST as torchvision's tutorials normalise it; any other IDX set by its training
-// images' own mean and standard deviation.
-DataSplit load_idx(const config::RunConfig& config) {
+// images' own mean and standard deviation (over the whole set in float32, as before batches were
+// converted one at a time, so the statistics stay the same bits).
+DataSplit load_idx(const config::RunConfig& config, const IdxCacheOptions& cache) {
   const bool fashion = config.dataset == config::DatasetKind::kFashionMnist;
   const std::string dir = config.data_path.empty() ? config::kFashionMnistDir : config.data_path;
   DataSplit split;
-  split.train = idx_split(dir, "train", fashion);
-  split.test = idx_split(dir, "t10k", fashion);
-  const float mean = fashion ? kFashionMean : split.train.inputs.mean().item<float>();
-  const float stddev = fashion ? kFashionStd : split.train.inputs.std().item<float>();
-  for (TensorDataset* d : {&split.train, &split.test}) d->inputs.sub_(mean).div_(stddev);
+  split.train = idx_split(dir, "train", fashion, cache);
+  split.test = idx_split(dir, "t10k", fashion, cache);
+  PixelNormalization n{kFashionMean, kFashionStd};
+  if (!fashion) {
+    const torch::Tensor scaled = split.train.inputs.to(torch::kFloat32).div_(255.0f);
+    n = {scaled.mean().item<float>(), scaled.std().item<float>()};
+  }
+  for (TensorDataset* d : {&split.train, &split.test}) d->pixels = n;
   split.num_outputs = std::max(split.train.targets.max().item<int64_t>(),
                                split.test.targets.max().item<int64_t>()) +
                       1;
@@ -301,6 +310,7 @@ TensorDataset rows(const TensorDataset& d, int64_t begin, int64_t end) {
   out.inputs = d.inputs.slice(0, begin, end).contiguous();
   out.targets = d.targets.slice(0, begin, end).contiguous();
   if (d.tokens()) out.lengths = d.lengths.slice(0, begin, end).contiguous();
+  out.pixels = d.pixels;
   return out;
 }
 
@@ -313,8 +323,8 @@ DataSplit synthetic_regression(const config::RunConfig& config) {
   auto noise = torch::randn({n, 1}, gen, torch::kFloat32).mul_(config.synthetic_noise);
   auto y = x * kSyntheticA + kSyntheticB + noise;
   DataSplit split;
-  split.train = {x.slice(0, 0, n_train).contiguous(), y.slice(0, 0, n_train).contiguous(), {}};
-  split.test = {x.slice(0, n_train).contiguous(), y.slice(0, n_train).contiguous(), {}};
+  split.train = {x.slice(0, 0, n_train).contiguous(), y.slice(0, 0, n_train).contiguous(), {}, {}};
+  split.test = {x.slice(0, n_train).contiguous(), y.slice(0, n_train).contiguous(), {}, {}};
   split.num_outputs = 1;
   return split;
 }
@@ -347,12 +357,12 @@ torch::Tensor read_idx(const std::string& path) {
   return out;
 }
 
-DataSplit load_dataset(const config::RunConfig& config) {
+DataSplit load_dataset(const config::RunConfig& config, const IdxCacheOptions& cache) {
   DataSplit split;
   switch (config.dataset) {
     case config::DatasetKind::kFashionMnist:
     case config::DatasetKind::kIdx:
-      split = load_idx(config);
+      split = load_idx(config, cache);
       break;
     case config::DatasetKind::kCsv:
       split = load_csv(config);
@@ -384,6 +394,7 @@ std::pair<torch::Tensor, torch::Tensor> gather_batch(const TensorDataset& datase
   // index_select on CUDA wants its indices on the same device (a no-op copy on the CPU).
   idx = idx.to(dataset.inputs.device());
   auto x = dataset.inputs.index_select(0, idx);
+  if (dataset.pixels) x = normalize_pixels(x, *dataset.pixels);
   auto y = dataset.targets.index_select(0, idx);
   if (dataset.tokens()) {  // padded to the batch's own longest sequence
     const int64_t longest = dataset.lengths.index_select(0, idx.cpu()).max().item<int64_t>();
@@ -391,6 +402,16 @@ std::pair<torch::Tensor, torch::Tensor> gather_batch(const TensorDataset& datase
     y = y.narrow(1, 0, longest).contiguous();
   }
   return {x, y};
+}
+
+torch::Tensor normalize_pixels(const torch::Tensor& pixels, const PixelNormalization& n) {
+  // The ops, scalars and dtype the whole set was converted with before: each element goes through
+  // the same float32 steps, so a batch holds the same bits.
+  return pixels.to(torch::kFloat32).div_(255.0f).sub_(n.mean).div_(n.stddev);
+}
+
+torch::Tensor float_inputs(const TensorDataset& dataset) {
+  return dataset.pixels ? normalize_pixels(dataset.inputs, *dataset.pixels) : dataset.inputs;
 }
 
 int64_t count_items(const torch::Tensor& targets, bool tokens) {

@@ -1,6 +1,7 @@
 #include <parity/config/batch_plan.h>
 #include <parity/config/lr_schedule.h>
 #include <parity/config/sampler.h>
+#include <parity/launch/startup_trace.h>
 #include <parity/train/blas_check.h>
 #include <parity/train/seed.h>
 #include <parity/train/trainer.h>
@@ -176,18 +177,22 @@ Trainer::Trainer(const config::RunConfig& config, const launch::DistEnv& env,
   set_up_process_group();
   set_up_data_and_model();
   set_up_optimization();
+  launch::startup_mark("optimization");
 }
 
 void Trainer::set_up_process_group() {
   if (env_.world_size > 1 || env_.force_process_group) {
     store_ = make_store(env_);
+    launch::startup_mark("store");
     pg_ = make_process_group(store_, env_, config_.device);
+    launch::startup_mark("process_group");
   }
 }
 
 void Trainer::set_up_data_and_model() {
   try {
     data_ = load_dataset(config_);
+    launch::startup_mark("dataset");
   } catch (const std::exception& e) {
     throw TrainError(e.what());
   }
@@ -206,7 +211,10 @@ void Trainer::set_up_data_and_model() {
   if (device_.is_cuda()) {
     for (TensorDataset* d : {&data_.train, &data_.test}) {
       if (d->size() == 0) continue;
-      d->inputs = d->inputs.to(device_);
+      // IDX pixels are converted whole, on the CPU: CUDA divides by a scalar as a product with
+      // its reciprocal, which would change the inputs' bits.
+      d->inputs = float_inputs(*d).to(device_);
+      d->pixels.reset();
       d->targets = d->targets.to(device_);  // lengths stay on the CPU
     }
   }
@@ -223,6 +231,7 @@ void Trainer::set_up_data_and_model() {
   buffers_ = model_->buffers();
   if (pg_) broadcast_parameters(params_, *pg_);
   broadcast_buffers();
+  launch::startup_mark("model");
 }
 
 // DDP (broadcast_buffers=True) hands rank 0's buffers to every rank before each forward.
@@ -423,6 +432,7 @@ void Trainer::optimizer_step(double epoch_position) {
   end_.phases.optimizer_s += seconds_since(t5);
 
   train_time_ = seconds_since(t_train_) - end_.phases.eval_s;
+  if (step_ == 1) launch::startup_mark("first_step");
   record_step(global, taken.lr, epoch_position);
   if (options_.heartbeat) options_.heartbeat(step_);
   check_stop(global.loss, taken.lr);
@@ -491,6 +501,7 @@ launch::RunEnd Trainer::finish() {
   flatten(buffers_, options_.test_hooks.final_buffers);
   end_.samples_per_s = train_time_ > 0 ? static_cast<double>(samples_) / train_time_ : 0;
   if (is_main_process_) sink_->on_end(end_);
+  launch::startup_mark("end");
   return end_;
 }
 

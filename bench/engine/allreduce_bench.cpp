@@ -9,6 +9,9 @@
 
 #include <parity/launch/rank_supervisor.h>
 #include <parity/launch/worker_contract.h>
+#include <parity/train/grad_transport.h>
+#include <parity/train/process_group.h>
+#include <parity/train/shm_allreduce.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -22,10 +25,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include "grad_transport.h"
-#include "process_group.h"
-#include "shm_allreduce.h"
 
 namespace {
 

@@ -1,7 +1,6 @@
-#include "datasets.h"
-
 #include <gtest/gtest.h>
 #include <parity/test_support/ci_skip.h>
+#include <parity/train/datasets.h>
 #include <zlib.h>
 
 #include <fstream>

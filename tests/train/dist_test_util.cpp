@@ -2,14 +2,13 @@
 
 #include <parity/config/batch_plan.h>
 #include <parity/config/sampler.h>
+#include <parity/train/datasets.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <stdexcept>
 #include <thread>
-
-#include "datasets.h"
 
 namespace parity::train::testing {
 

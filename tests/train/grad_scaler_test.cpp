@@ -1,10 +1,12 @@
 // GradScaler against torch.amp.GradScaler's rules, on the CPU with injected inf/NaN gradients,
 // and the optimizer step around it (Accelerate: no scheduler step on a skipped step).
 
-#include "grad_scaler.h"
-
 #include <gtest/gtest.h>
 #include <parity/config/lr_schedule.h>
+#include <parity/train/grad_scaler.h>
+#include <parity/train/grad_sync.h>
+#include <parity/train/optimizer_step.h>
+#include <parity/train/process_group.h>
 #include <torch/torch.h>
 
 #include <cmath>
@@ -13,9 +15,6 @@
 #include <thread>
 
 #include "dist_test_util.h"
-#include "grad_sync.h"
-#include "optimizer_step.h"
-#include "process_group.h"
 
 namespace parity::train {
 namespace {

@@ -3,13 +3,13 @@
 // nothing, and training ends bit-for-bit where the sync after the backward ends.
 
 #include <gtest/gtest.h>
+#include <parity/train/grad_sync.h>
+#include <parity/train/grad_transport.h>
 
 #include <cmath>
 #include <set>
 
 #include "dist_test_util.h"
-#include "grad_sync.h"
-#include "grad_transport.h"
 
 namespace parity::train {
 namespace {

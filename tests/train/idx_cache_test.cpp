@@ -1,10 +1,10 @@
 // The decoded-IDX cache: cold, warm and off read the same bytes; a damaged, stale or unusable
 // entry falls back to decoding and is rebuilt; a run trains on the same bits whichever it was;
 // a batch converted on its own holds the bits the whole set converted at once did.
-#include "idx_cache.h"
-
 #include <gtest/gtest.h>
 #include <parity/test_support/ci_skip.h>
+#include <parity/train/datasets.h>
+#include <parity/train/idx_cache.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -14,7 +14,6 @@
 #include <fstream>
 #include <optional>
 
-#include "datasets.h"
 #include "dist_test_util.h"
 
 namespace parity::train {

@@ -2,12 +2,11 @@
 // segment: exact sums in rank order, a killed peer, a timeout, segments that do not collide and
 // are gone afterwards; then a real two-process run whose losses equal Gloo's bit for bit.
 
-#include "shm_allreduce.h"
-
 #include <gtest/gtest.h>
 #include <parity/launch/rank_supervisor.h>
 #include <parity/launch/worker_contract.h>
 #include <parity/test_support/temp_dir.h>
+#include <parity/train/shm_allreduce.h>
 #include <parity/train/train_error.h>
 #include <signal.h>
 #include <sys/wait.h>

@@ -4,15 +4,14 @@
 // ranks, as the gradient sync's average of each rank's mean-loss gradient undoes) and the running
 // statistics all equal one process's to fp32 precision.
 
-#include "sync_batch_norm.h"
-
 #include <gtest/gtest.h>
 #include <parity/test_support/temp_dir.h>
+#include <parity/train/process_group.h>
+#include <parity/train/sync_batch_norm.h>
 
 #include <thread>
 
 #include "dist_test_util.h"
-#include "process_group.h"
 
 namespace parity::train {
 namespace {

@@ -5,13 +5,13 @@
 
 #include <gtest/gtest.h>
 #include <parity/test_support/ci_skip.h>
+#include <parity/train/datasets.h>
 
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "datasets.h"
 #include "dist_test_util.h"
 
 namespace parity::train {

@@ -3,12 +3,12 @@
 
 #include <gtest/gtest.h>
 #include <parity/config/sampler.h>
+#include <parity/train/grad_sync.h>
+#include <parity/train/models.h>
 
 #include <cmath>
 
 #include "dist_test_util.h"
-#include "grad_sync.h"
-#include "models.h"
 
 namespace parity::train {
 namespace {

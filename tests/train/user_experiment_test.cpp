@@ -1,6 +1,10 @@
 // A user's own experiment, trained as given: every csv row, a TorchScript module, token data with
 // both loss normalisations, dropout and batch norm, and the schedules under Accelerate's rule.
 #include <gtest/gtest.h>
+#include <parity/test_support/lr_schedules.h>
+#include <parity/train/datasets.h>
+#include <parity/train/models.h>
+#include <parity/train/optimizer_step.h>
 
 #include <algorithm>
 #include <cmath>
@@ -9,11 +13,7 @@
 #include <random>
 #include <sstream>
 
-#include <parity/test_support/lr_schedules.h>
-#include "datasets.h"
 #include "dist_test_util.h"
-#include "models.h"
-#include "optimizer_step.h"
 
 namespace parity::train {
 namespace {

@@ -1,6 +1,5 @@
-#include "datasets.h"
-
 #include <parity/launch/startup_trace.h>
+#include <parity/train/datasets.h>
 #include <zlib.h>
 
 #include <cmath>

@@ -3,11 +3,10 @@
 
 #include <parity/config/run_config.h>
 #include <parity/launch/worker_contract.h>
+#include <parity/train/datasets.h>
+#include <parity/train/models.h>
+#include <parity/train/process_group.h>
 #include <torch/torch.h>
-
-#include "datasets.h"
-#include "models.h"
-#include "process_group.h"
 
 namespace parity::train {
 

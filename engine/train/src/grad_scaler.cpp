@@ -1,4 +1,4 @@
-#include "grad_scaler.h"
+#include <parity/train/grad_scaler.h>
 
 namespace parity::train {
 

@@ -1,5 +1,4 @@
-#include "grad_sync.h"
-
+#include <parity/train/grad_sync.h>
 #include <parity/train/train_error.h>
 #include <torch/csrc/autograd/utils/lambda_post_hook.h>
 

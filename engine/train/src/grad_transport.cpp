@@ -1,5 +1,4 @@
-#include "grad_transport.h"
-
+#include <parity/train/grad_transport.h>
 #include <unistd.h>
 
 #include <filesystem>

@@ -1,6 +1,6 @@
-#include "idx_cache.h"
-
 #include <fcntl.h>
+#include <parity/train/datasets.h>
+#include <parity/train/idx_cache.h>
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -16,8 +16,6 @@
 #include <memory>
 #include <optional>
 #include <thread>
-
-#include "datasets.h"
 
 namespace parity::train {
 namespace {

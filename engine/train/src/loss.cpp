@@ -1,6 +1,6 @@
 #include "loss.h"
 
-#include "datasets.h"
+#include <parity/train/datasets.h>
 
 namespace parity::train {
 

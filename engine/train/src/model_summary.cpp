@@ -1,8 +1,7 @@
+#include <parity/train/datasets.h>
 #include <parity/train/model_summary.h>
+#include <parity/train/models.h>
 #include <parity/train/trainer.h>
-
-#include "datasets.h"
-#include "models.h"
 
 namespace parity::train {
 

@@ -1,12 +1,10 @@
-#include "models.h"
-
+#include <parity/train/models.h>
+#include <parity/train/sync_batch_norm.h>
 #include <torch/script.h>
 
 #include <algorithm>
 #include <set>
 #include <sstream>
-
-#include "sync_batch_norm.h"
 
 namespace parity::train {
 namespace {

@@ -1,4 +1,4 @@
-#include "optimizer_step.h"
+#include <parity/train/optimizer_step.h>
 
 namespace parity::train {
 

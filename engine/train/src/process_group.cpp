@@ -1,7 +1,6 @@
-#include "process_group.h"
-
 #include <parity/launch/launch_error.h>
 #include <parity/launch/route_address.h>
+#include <parity/train/process_group.h>
 
 #include <cstdlib>
 #include <torch/csrc/distributed/c10d/FileStore.hpp>

@@ -1,7 +1,6 @@
-#include "shm_allreduce.h"
-
 #include <fcntl.h>
 #include <linux/futex.h>
+#include <parity/train/shm_allreduce.h>
 #include <parity/train/train_error.h>
 #include <signal.h>
 #include <sys/mman.h>

@@ -1,4 +1,4 @@
-#include "sync_batch_norm.h"
+#include <parity/train/sync_batch_norm.h>
 
 #include <cstdint>
 #include <vector>

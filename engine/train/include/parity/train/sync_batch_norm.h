@@ -8,9 +8,8 @@
 // over the global count. In evaluation, or without a process group, it is plain batch norm.
 // Every rank must run every training forward and backward in the same order (a collective each).
 
+#include <parity/train/process_group.h>
 #include <torch/torch.h>
-
-#include "process_group.h"
 
 namespace parity::train {
 

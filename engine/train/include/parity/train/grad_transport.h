@@ -8,6 +8,8 @@
 // the backward goes on. Buckets are reduced in the order they were started; every rank must start
 // the same buckets in the same order.
 
+#include <parity/train/process_group.h>
+#include <parity/train/shm_allreduce.h>
 #include <torch/torch.h>
 
 #include <condition_variable>
@@ -17,9 +19,6 @@
 #include <mutex>
 #include <thread>
 #include <vector>
-
-#include "process_group.h"
-#include "shm_allreduce.h"
 
 namespace parity::train {
 

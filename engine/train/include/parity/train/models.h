@@ -4,13 +4,12 @@
 
 #include <parity/config/model_summary.h>
 #include <parity/config/run_config.h>
+#include <parity/train/process_group.h>
 #include <torch/torch.h>
 
 #include <memory>
 #include <string>
 #include <vector>
-
-#include "process_group.h"
 
 namespace parity::train {
 

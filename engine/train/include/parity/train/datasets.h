@@ -4,12 +4,11 @@
 
 #include <parity/config/data_sizes.h>
 #include <parity/config/run_config.h>
+#include <parity/train/idx_cache.h>
 #include <torch/torch.h>
 
 #include <optional>
 #include <string>
-
-#include "idx_cache.h"
 
 namespace parity::train {
 

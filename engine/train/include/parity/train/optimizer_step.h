@@ -4,13 +4,12 @@
 
 #include <parity/config/lr_schedule.h>
 #include <parity/config/run_config.h>
+#include <parity/train/grad_scaler.h>
 #include <torch/torch.h>
 
 #include <algorithm>
 #include <memory>
 #include <vector>
-
-#include "grad_scaler.h"
 
 namespace parity::train {
 

@@ -14,6 +14,8 @@
 //   waits. After the first step the buckets are re-planned in the order rank 0's gradients
 //   arrived (Reducer's rebuild_buckets), broadcast so every rank agrees.
 
+#include <parity/train/grad_transport.h>
+#include <parity/train/process_group.h>
 #include <torch/csrc/autograd/function.h>
 #include <torch/torch.h>
 
@@ -21,9 +23,6 @@
 #include <memory>
 #include <utility>
 #include <vector>
-
-#include "grad_transport.h"
-#include "process_group.h"
 
 namespace parity::train {
 

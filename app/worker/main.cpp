@@ -6,6 +6,7 @@
 #include <parity/launch/progress_protocol.h>
 #include <parity/launch/startup_trace.h>
 #include <parity/launch/worker_contract.h>
+#include <parity/train/allocator.h>
 #include <parity/train/model_summary.h>
 #include <parity/train/trainer.h>
 #include <unistd.h>
@@ -94,6 +95,7 @@ int inspect_model(const char* config_path) {
 
 int main(int argc, char** argv) {
   parity::launch::startup_mark("main");
+  parity::train::keep_step_buffers_in_heap();
   if (argc == 3 && std::strcmp(argv[1], "--inspect-model") == 0) return inspect_model(argv[2]);
   int rank = -1;
   try {

@@ -4,6 +4,7 @@
 // Prints numbers; asserts nothing. Usage: engine_bench [--samples N] [--worker PATH]
 
 #include <parity/launch/rank_supervisor.h>
+#include <parity/train/allocator.h>
 #include <parity/train/trainer.h>
 
 #include <chrono>
@@ -71,6 +72,7 @@ class FirstStepSink : public parity::launch::StepSink {
 }  // namespace
 
 int main(int argc, char** argv) {
+  parity::train::keep_step_buffers_in_heap();  // as a rank process does
   int64_t samples = 12800;
   std::string worker;
   for (int i = 1; i + 1 < argc; ++i) {

@@ -1,11 +1,13 @@
 #include <fcntl.h>
-#include <parity/train/datasets.h>
+#include <parity/config/dataset_error.h>
 #include <parity/train/idx_cache.h>
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <climits>
@@ -19,6 +21,23 @@
 
 namespace parity::train {
 namespace {
+
+struct GzFile {
+  gzFile f = nullptr;
+  ~GzFile() {
+    if (f) gzclose(f);
+  }
+};
+
+void read_exact(gzFile f, void* out, size_t n, const std::string& path) {
+  auto* p = static_cast<char*>(out);
+  while (n > 0) {
+    int got = gzread(f, p, static_cast<unsigned>(std::min<size_t>(n, 1u << 30)));
+    if (got <= 0) throw config::DatasetError(path + ": truncated IDX file (expected more data)");
+    p += got;
+    n -= static_cast<size_t>(got);
+  }
+}
 
 namespace fs = std::filesystem;
 
@@ -216,6 +235,32 @@ std::string idx_cache_file(const std::string& path, const IdxCacheOptions& optio
   if (options.folder.empty()) return {};
   const auto src = identify(path);
   return src ? cache_file(options.folder, *src) : std::string();
+}
+
+torch::Tensor read_idx(const std::string& path) {
+  GzFile g;
+  g.f = gzopen(path.c_str(), "rb");  // reads plain files too
+  if (!g.f) throw config::DatasetError("cannot open " + path);
+  unsigned char magic[4];
+  read_exact(g.f, magic, 4, path);
+  if (magic[0] != 0 || magic[1] != 0 || magic[2] != 0x08) {
+    throw config::DatasetError(path + ": not an IDX file of unsigned bytes (bad magic number)");
+  }
+  const int dims = magic[3];
+  if (dims < 1 || dims > 4)
+    throw config::DatasetError(path + ": IDX with " + std::to_string(dims) + " dims");
+  std::vector<int64_t> shape;
+  int64_t count = 1;
+  for (int i = 0; i < dims; ++i) {
+    unsigned char b[4];
+    read_exact(g.f, b, 4, path);
+    int64_t d = (int64_t{b[0]} << 24) | (int64_t{b[1]} << 16) | (int64_t{b[2]} << 8) | b[3];
+    shape.push_back(d);
+    count *= d;
+  }
+  auto out = torch::empty(shape, torch::kUInt8);
+  read_exact(g.f, out.data_ptr<uint8_t>(), static_cast<size_t>(count), path);
+  return out;
 }
 
 torch::Tensor read_idx_cached(const std::string& path, const IdxCacheOptions& options) {

@@ -43,9 +43,6 @@ struct DataSplit {
   int64_t num_outputs = 1;  // classes (the vocabulary for token data), or regression outputs
 };
 
-/// Reads one IDX file (gzip-compressed or not) into a uint8 tensor of its dimensions.
-torch::Tensor read_idx(const std::string& path);
-
 /// Loads the config's dataset: the training data whole, the test data from its own file (or the
 /// t10k files, or the last validation_split of the data), then the first train_samples. Splits as
 /// read_data_sizes() counts. IDX files are read through the decoded-file cache.

@@ -1,5 +1,6 @@
 #pragma once
-// Decoded IDX files kept on disk, so a run maps its images instead of inflating them.
+// IDX files (MNIST's format): read, and kept decoded on disk so a run maps its images instead of
+// inflating them.
 
 #include <torch/torch.h>
 
@@ -21,6 +22,10 @@ struct IdxCacheOptions {
   /// From PARITY_DATA_CACHE, XDG_CACHE_HOME and HOME, as kEnvDataCache says.
   static IdxCacheOptions from_environment();
 };
+
+/// Reads one IDX file (gzip-compressed or not) into a uint8 tensor of its dimensions; throws
+/// config::DatasetError for a file that is missing, truncated or not IDX.
+torch::Tensor read_idx(const std::string& path);
 
 /// Reads one IDX file as read_idx() does, through the cache: the first read decodes the source and
 /// writes its bytes to `<folder>/idx-<hash of the source's path>.u8` (to a temporary name, then

@@ -5,13 +5,16 @@
 
 #include <parity/config/batch_plan.h>
 #include <parity/config/lr_schedule.h>
+#include <parity/config/run_config.h>
 #include <parity/config/sampler.h>
+#include <parity/launch/step_record.h>
+#include <parity/launch/worker_contract.h>
 #include <parity/train/datasets.h>
 #include <parity/train/grad_scaler.h>
 #include <parity/train/grad_sync.h>
 #include <parity/train/models.h>
 #include <parity/train/process_group.h>
-#include <parity/train/trainer.h>
+#include <parity/train/trainer_options.h>
 #include <torch/torch.h>
 
 #include <chrono>

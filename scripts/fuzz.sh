@@ -22,7 +22,7 @@ cmake -S . -B "$build" -G Ninja -DPARITY_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++ \
   -DCMAKE_BUILD_TYPE= >"$build/configure.log" 2>&1 || { cat "$build/configure.log"; exit 1; }
 ninja -C "$build" "${targets[@]/%/_fuzz}"
 
-fixtures=${PARITY_FIXTURES_DIR:-../shared/fixtures}
+fixtures=tests/fixtures
 status=0
 for t in "${targets[@]}"; do
   corpus="$build/corpus/$t"

@@ -1,7 +1,6 @@
 // `parity-cli import`, `set`, `show` and `compare` on the eight runs Accelerate's TensorBoard
-// tracker wrote (shared/fixtures/accelerate-tensorboard), as a user runs them.
+// tracker wrote (tests/fixtures/accelerate-tensorboard), as a user runs them.
 #include <gtest/gtest.h>
-#include <parity/test_support/ci_skip.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
@@ -22,9 +21,8 @@ namespace fs = std::filesystem;
 
 std::string fixtures() { return std::string(PARITY_FIXTURES) + "/accelerate-tensorboard"; }
 
-// Skips on a developer's machine without the fixtures, fails under CI=true (ci_skip.h).
-#define REQUIRE_FIXTURES() \
-  if (!fs::is_directory(fixtures())) PARITY_SKIP_OR_FAIL() << "no fixtures at " << fixtures()
+// The fixtures are part of the repository (tests/fixtures): missing, the checkout is broken.
+#define REQUIRE_FIXTURES() ASSERT_TRUE(fs::is_directory(fixtures())) << "no fixtures at " << fixtures()
 
 // The text of run `id`'s block in compare's output (from "run ID (" to the next blank line).
 std::string block(const std::string& out, int id) {

@@ -1,8 +1,7 @@
 #pragma once
-// The shared fixtures folder (a copy of shared/ beside the repository; -DPARITY_FIXTURES_DIR
-// elsewhere). Missing: the test skips, except under CI=true, where no test may skip.
+// The repository's upstream fixtures (tests/fixtures/accelerate-tensorboard). They are part of
+// the checkout, so a missing folder is a broken checkout: the test fails, it never skips.
 #include <gtest/gtest.h>
-#include <parity/test_support/ci_skip.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -14,9 +13,8 @@ inline std::string accelerate_fixtures() {
   return std::string(PARITY_FIXTURES) + "/accelerate-tensorboard";
 }
 
-// Skips on a developer's machine without the fixtures, fails under CI=true (ci_skip.h).
-#define PARITY_REQUIRE_FIXTURES()                                                    \
-  if (!std::filesystem::is_directory(::parity::ingest::test::accelerate_fixtures())) \
-  PARITY_SKIP_OR_FAIL() << "no fixtures at " << ::parity::ingest::test::accelerate_fixtures()
+#define PARITY_REQUIRE_FIXTURES()                                                          \
+  ASSERT_TRUE(std::filesystem::is_directory(::parity::ingest::test::accelerate_fixtures())) \
+      << "no fixtures at " << ::parity::ingest::test::accelerate_fixtures()
 
 }  // namespace parity::ingest::test

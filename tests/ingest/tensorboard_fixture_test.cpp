@@ -1,4 +1,4 @@
-// The eight runs Accelerate 1.2.1's TensorBoard tracker wrote (shared/fixtures/
+// The eight runs Accelerate 1.2.1's TensorBoard tracker wrote (tests/fixtures/
 // accelerate-tensorboard, its README the table of setups): found as eight runs, hparams child
 // folders folded in, facts from the hparams, step counts, losses the file's float32.
 #include <gtest/gtest.h>

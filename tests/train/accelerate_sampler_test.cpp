@@ -1,11 +1,10 @@
 // Accelerate's default sampler (use_seedable_sampler false) reproduced: the first losses Accelerate
-// 1.2.1 itself logged (shared fixtures, accelerate-tensorboard/README.md: Fashion-MNIST's first
+// 1.2.1 itself logged (tests/fixtures/accelerate-tensorboard/README.md: Fashion-MNIST's first
 // 6,400 images, MLP 784-256-128-10, SGD lr 0.05, seed 42). One process draws its order from the
 // global generator after the DataLoader iterator's base seed; two processes from an unseeded
 // torch.Generator(). Then every logged step, read from the runs' own event files.
 #include <gtest/gtest.h>
 #include <parity/ingest/tensorboard.h>
-#include <parity/test_support/ci_skip.h>
 
 #include <cmath>
 #include <filesystem>
@@ -72,8 +71,8 @@ double max_gap(const std::vector<double>& logged, const testing::ThreadedRun& ru
 }
 
 TEST(AccelerateSampler, EveryLoggedStepOfTwoEpochsIsReproduced) {
-  if (!std::filesystem::is_directory(std::string(PARITY_FIXTURES) + "/accelerate-tensorboard"))
-    PARITY_SKIP_OR_FAIL() << "no fixtures at " << PARITY_FIXTURES;
+  ASSERT_TRUE(std::filesystem::is_directory(std::string(PARITY_FIXTURES) + "/accelerate-tensorboard"))
+      << "no fixtures at " << PARITY_FIXTURES;
   const std::vector<double> one = logged_losses("1x32"), two = logged_losses("2x16");
   ASSERT_EQ(one.size(), 400u);
   ASSERT_EQ(two.size(), 400u);

@@ -7,12 +7,12 @@
 # judges the imported runs; Runs > Edit facts… gives the CSV run its processes and batch, which
 # parity-cli show then reads as known. Screenshots in OUT.
 # Usage: import_runs.sh PARITY PARITY_CLI OUT   (needs DISPLAY, xdotool, ImageMagick, the
-# accelerate-tensorboard fixtures in $PARITY_FIXTURES_DIR or ../shared/fixtures)
+# accelerate-tensorboard fixtures: tests/fixtures, or $PARITY_FIXTURES_DIR)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=xtest_begin.sh
 . "$here/xtest_begin.sh" "$1" "$2" "$3" xdotool import
-fixtures=${PARITY_FIXTURES_DIR:-$here/../../../shared/fixtures}/accelerate-tensorboard
+fixtures=${PARITY_FIXTURES_DIR:-$here/../fixtures}/accelerate-tensorboard
 [ -d "$fixtures" ] || fail "no fixtures at $fixtures"
 db=$dir/r.db
 mkdir -p "$dir/live"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets of every parser users hand Parity (tests/fuzz: TensorBoard event
-# files, trainer_state.json, CSV/JSONL logs, the PARITY stdout protocol, the ranks' progress
+# files, trainer_state.json, CSV/JSONL logs, MLflow's file store, the PARITY stdout protocol, the ranks' progress
 # lines, run configs, CSV headers, `accelerate config` YAML) with clang, AddressSanitizer and
 # UndefinedBehaviorSanitizer into build-fuzz/, then runs each for SECONDS (default 20) from its
 # seeds with a fixed seed (-seed=1: a run is a prefix of any longer run). Fails on a crash, a
@@ -11,18 +11,39 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-20}
 [ $# -gt 0 ] && shift
-all=(tensorboard_events trainer_state table_log parity_line progress_line run_config csv_header
-  accelerate_config)
+all=(tensorboard_events trainer_state table_log mlflow_store parity_line progress_line run_config
+  csv_header accelerate_config)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 build=${PARITY_FUZZ_BUILD_DIR:-build-fuzz}
+fixtures=tests/fixtures
+
+# What it needs, said before anything is built (scripts/install-deps.sh installs all of it).
+missing=()
+command -v clang++ >/dev/null || missing+=("clang++ (Debian package clang)")
+command -v cmake >/dev/null || missing+=("cmake")
+command -v ninja >/dev/null || missing+=("ninja (ninja-build)")
+if command -v clang++ >/dev/null &&
+  ! echo 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }' |
+  clang++ -x c++ -fsanitize=fuzzer,address,undefined - -o /dev/null 2>/dev/null; then
+  missing+=("clang's libFuzzer and sanitizer runtimes (libclang-rt-$(clang++ -dumpversion | cut -d. -f1)-dev)")
+fi
+[ -d "$fixtures/accelerate-tensorboard" ] || missing+=("the fixtures folder $fixtures/accelerate-tensorboard (a broken checkout?)")
+for t in "${targets[@]}"; do
+  [[ " ${all[*]} " == *" $t "* ]] || missing+=("a fuzz target named '$t' (there are: ${all[*]})")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "fuzz.sh: cannot run; missing:" >&2
+  printf '  - %s\n' "${missing[@]}" >&2
+  echo "scripts/install-deps.sh installs the packages." >&2
+  exit 1
+fi
 
 mkdir -p "$build"
 cmake -S . -B "$build" -G Ninja -DPARITY_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++ \
   -DCMAKE_BUILD_TYPE= >"$build/configure.log" 2>&1 || { cat "$build/configure.log"; exit 1; }
 ninja -C "$build" "${targets[@]/%/_fuzz}"
 
-fixtures=tests/fixtures
 status=0
 for t in "${targets[@]}"; do
   corpus="$build/corpus/$t"

@@ -147,7 +147,8 @@ TEST_F(StepWriterFaultTest, TheHeartbeatAdvancesWhileNoRowsArrive) {
   options.heartbeat_interval_s = 0.05;
   StepWriter writer(path_, options);
   exec_sql(reader_.handle(), "UPDATE runs SET heartbeat_at = 1");
-  const auto deadline = Clock::now() + std::chrono::seconds(3);
+  // A wait on the beat (every 50 ms), bounded for a busy 2-core machine.
+  const auto deadline = Clock::now() + std::chrono::seconds(30);
   while (reader_.get_run(run_)->heartbeat_at <= 1 && Clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   EXPECT_GT(reader_.get_run(run_)->heartbeat_at, 1e9);

@@ -10,11 +10,16 @@ scripts/install-deps.sh
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release
 ninja -C "$build_dir" -j"$(nproc)"
 if [ "${CI:-}" != true ]; then
+  # Outside CI a difference from the list is only reported: a developer adding tests updates it.
+  scripts/check-tests.sh "$build_dir" || echo "test.sh: the registered tests differ from tests/registered.txt (above)" >&2
   exec ctest --test-dir "$build_dir" --output-on-failure -LE gpu "$@"
 fi
 # In CI every parser is fuzzed too, 20 s a target (scripts/fuzz.sh: clang, libFuzzer, ASan and
 # UBSan); a crash, a leak or a UB report fails the run. Before ctest, whose summary ends the log.
 scripts/fuzz.sh 20
+# Every test the repository lists must be registered: one that silently stopped registering (no
+# Xvfb found, a target not built, a failed discovery) fails the run here.
+scripts/check-tests.sh "$build_dir"
 # In CI every test must run: a test whose tool is missing fails rather than skips, and a
 # "Skipped" line from ctest fails the whole run as well.
 log=$(mktemp)

@@ -32,7 +32,7 @@ storage::Database open_existing_db(const std::string& path) {
 
 storage::Database open_for_viewing(const std::string& path) {
   if (!std::filesystem::exists(path)) throw UsageError("no database at " + path);
-  if (!storage::database_writable(path)) {
+  if (storage::viewing_mode(path) == storage::OpenMode::kReadOnly) {
     std::cerr << "parity-cli: " << path
               << " cannot be written here; opened read-only (viewing only, nothing is changed)\n";
     storage::Database db(path, storage::OpenMode::kReadOnly);

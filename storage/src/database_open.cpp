@@ -47,6 +47,11 @@ bool database_writable(const std::string& path) {
          ::access(parent.empty() ? "." : parent.c_str(), W_OK) == 0;
 }
 
+OpenMode viewing_mode(const std::string& path) {
+  return std::filesystem::exists(path) && !database_writable(path) ? OpenMode::kReadOnly
+                                                                   : OpenMode::kReadWrite;
+}
+
 Database::Database(const std::string& path, OpenMode mode)
     : path_(path), read_only_(mode == OpenMode::kReadOnly) {
   if (path.empty()) throw StorageError("cannot open database: the path is empty");

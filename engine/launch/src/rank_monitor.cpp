@@ -2,6 +2,8 @@
 
 #include <parity/launch/run_folders.h>
 
+#include <fstream>
+
 namespace parity::launch::rank_monitor {
 
 /// The "oom_kill N" count in `file` (a cgroup's memory.events or memory.oom_control, or

@@ -1,6 +1,5 @@
 #include <parity/ui/chart/curve_loader.h>
 
-#include <filesystem>
 
 namespace parity::ui {
 
@@ -17,10 +16,8 @@ void CurveLoader::openDatabase(const QString& path) {
   // It only reads: a database this process cannot write (a read-only mount, another user's
   // file) is read-only here too, as the runs' list opens it (a read-write open failed there, and
   // the chart stayed empty beside a full list).
-  const bool viewOnly = std::filesystem::exists(file) && !storage::database_writable(file);
   try {
-    db_ = std::make_unique<storage::Database>(
-        file, viewOnly ? storage::OpenMode::kReadOnly : storage::OpenMode::kReadWrite);
+    db_ = std::make_unique<storage::Database>(file, storage::viewing_mode(file));
   } catch (const std::exception& e) {
     emit fetchFailed(latest_.load(), QString::fromStdString(e.what()));
   }

@@ -3,7 +3,6 @@
 #include <parity/ui/database/database_worker.h>
 
 #include <QTimer>
-#include <filesystem>
 #include <fstream>
 
 namespace parity::ui {
@@ -35,10 +34,8 @@ void DatabaseWorker::openDatabase(const QString& path, int pollMs) {
   const std::string file = path.toStdString();
   // A database this process cannot write (a read-only mount, another user's file) is still
   // viewable: opened read-only, said once.
-  const bool viewOnly = std::filesystem::exists(file) && !storage::database_writable(file);
   try {
-    db_ = std::make_unique<storage::Database>(
-        file, viewOnly ? storage::OpenMode::kReadOnly : storage::OpenMode::kReadWrite);
+    db_ = std::make_unique<storage::Database>(file, storage::viewing_mode(file));
   } catch (const std::exception& e) {
     emit databaseFailed(path, QString::fromStdString(e.what()));
     return;
@@ -59,7 +56,7 @@ void DatabaseWorker::openDatabase(const QString& path, int pollMs) {
     emit pollFailed(QString::fromStdString(e.what()));  // the newest runs are drawn instead
   }
   emit shownChoicesRead(choices);
-  if (viewOnly) {
+  if (db_->read_only()) {
     emit operationFailed(
         tr("Opening %1").arg(path),
         tr("This database cannot be written here, so it is open read-only: its runs can be "

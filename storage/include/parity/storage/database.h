@@ -40,6 +40,11 @@ bool database_writable(const std::string& path);
 /// still be read. Its schema may be older than kSchemaVersion (columns it lacks read as defaults).
 enum class OpenMode { kReadWrite, kReadOnly };
 
+/// How to open `path` for viewing what it holds: kReadOnly when it exists and this process cannot
+/// write it (a read-only mount, another user's file), so it is still viewable; else kReadWrite.
+/// The window's lists and chart and parity-cli's reading verbs all open a database so.
+OpenMode viewing_mode(const std::string& path);
+
 /// The message of a reconciled run: "the launcher exited unexpectedly (killed?) at step N".
 std::string launcher_gone_message(int64_t step);
 

@@ -18,6 +18,7 @@ void add_show_command(CLI::App& app, int* exit_code);
 void add_export_command(CLI::App& app, int* exit_code);
 void add_compare_command(CLI::App& app, int* exit_code);
 void add_explain_command(CLI::App& app, int* exit_code);
+void add_fix_command(CLI::App& app, int* exit_code);
 void add_plan_command(CLI::App& app, int* exit_code);
 void add_rerun_command(CLI::App& app, int* exit_code);
 void add_import_command(CLI::App& app, int* exit_code);

@@ -7,6 +7,7 @@
 #include <parity/stored_runs/compare_runs.h>
 #include <parity/stored_runs/proofs.h>
 
+#include <atomic>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -50,6 +51,33 @@ std::vector<int64_t> run_counterfactual(storage::Database& db, const analysis::C
   return ids;
 }
 
+// A counterfactual's trained runs judged: against the band of the reference's seeds when it has
+// seeds (the run itself for a noise cause; the counterfactual, the first id, when it has a
+// config too), else against the original's gap.
+analysis::ProofResult judge(storage::Database& db, const analysis::Counterfactual& cf,
+                            const std::vector<int64_t>& ids, int64_t run, int64_t reference,
+                            const analysis::RunComparison& original) {
+  if (cf.seeds.empty()) {
+    const analysis::Comparison after =
+        compare_in_db(db, reference, ids, stored_runs::proof_options());
+    return analysis::judge_counterfactual(original, after.rows[1]);
+  }
+  analysis::CompareOptions with_band = stored_runs::proof_options();
+  with_band.use_seed_groups = true;
+  std::vector<int64_t> band(ids.begin() + (cf.config ? 1 : 0), ids.end());
+  band.push_back(cf.config ? ids.front() : run);
+  return analysis::judge_seed_band(compare_in_db(db, reference, band, with_band));
+}
+
+RunnerOptions runner_options(const std::string& worker, double hang_timeout_s,
+                             const std::atomic<bool>* stop) {
+  RunnerOptions options;
+  options.launch.worker_path = resolve_worker(worker);
+  options.launch.hang_timeout_s = hang_timeout_s;
+  options.launch.stop = stop;
+  return options;
+}
+
 std::string id_list(const std::vector<int64_t>& ids) {
   std::string s;
   for (int64_t id : ids) s += (s.empty() ? "" : ", ") + std::to_string(id);
@@ -80,11 +108,7 @@ int explain_command(const ExplainArgs& a) {
   }
   SignalStop stop;
   RunnerOptions options;
-  if (!a.dry_run) {
-    options.launch.worker_path = resolve_worker(a.worker);
-    options.launch.hang_timeout_s = a.hang_timeout_s;
-    options.launch.stop = stop.flag();
-  }
+  if (!a.dry_run) options = runner_options(a.worker, a.hang_timeout_s, stop.flag());
   int proved = 0;
   bool every_cause_aligned = true;  // no cause refused, none left out of the combined proof
   std::optional<analysis::ProofResult> last;
@@ -96,7 +120,8 @@ int explain_command(const ExplainArgs& a) {
       every_cause_aligned = false;
       continue;
     }
-    if (cf.cause.rfind("all but ", 0) == 0) every_cause_aligned = false;
+    // A cause left out, or noise proved by a band instead of aligned: no bug is inferred.
+    if (cf.cause.rfind("all but ", 0) == 0 || !cf.seeds.empty()) every_cause_aligned = false;
     std::cout << cf.change;
     if (a.dry_run) {
       std::cout << " (not run: --dry-run)\n";
@@ -104,20 +129,8 @@ int explain_command(const ExplainArgs& a) {
     }
     std::cout << std::endl;  // the run's own line (stderr) follows, then the proof
     std::vector<int64_t> ids = run_counterfactual(db, cf, run, reference, options);
-    analysis::ProofResult proof;
-    if (cf.config) {
-      const analysis::Comparison after =
-          compare_in_db(db, reference, ids, stored_runs::proof_options());
-      proof = analysis::judge_counterfactual(row, after.rows[1]);
-      last = proof;
-    } else {
-      // A noise cause: the run against the band of the reference and its extra seeds.
-      analysis::CompareOptions with_band = stored_runs::proof_options();
-      with_band.use_seed_groups = true;
-      std::vector<int64_t> band = ids;
-      band.push_back(run);
-      proof = analysis::judge_seed_band(compare_in_db(db, reference, band, with_band).rows.back());
-    }
+    const analysis::ProofResult proof = judge(db, cf, ids, run, reference, row);
+    if (cf.config) last = proof;
     proved += proof.proof == analysis::Proof::kConfirmed;
     std::cout << "    -> run" << (ids.size() > 1 ? "s " : " ") << id_list(ids) << ": " << proof.text
               << "\n"
@@ -137,7 +150,89 @@ int explain_command(const ExplainArgs& a) {
   return kExitOk;
 }
 
+// `fix`: the remedy trained and judged. An imported run's remedy is printed as the values to
+// train with elsewhere; a command run's runs the same template with the remedy's values.
+int fix_command(const ExplainArgs& a) {
+  storage::Database db = open_existing_db(db_or_default(a.db));
+  const int64_t reference = parse_id(a.reference, "--reference");
+  const int64_t run = parse_id(a.run, "RUN");
+  const stored_runs::ProofPlan plan = stored_runs::plan_proof(db, reference, run);
+  const analysis::RunComparison& row = plan.original;
+  std::cout << "run " << run << " (" << row.label << ") vs reference " << reference << " ("
+            << plan.reference_label << "): " << analysis::to_string(row.verdict) << " — "
+            << row.summary << "\n";
+  if (row.verdict != analysis::Verdict::kDifferent || !plan.remedy) {
+    std::cout << "nothing to fix: the verdict is not 'different'\n";
+    return kExitOk;
+  }
+  const analysis::Remedy& remedy = *plan.remedy;
+  if (!remedy.needed()) {
+    std::cout << "no setting of this run's shape changes the arithmetic: the gap is "
+              << (remedy.noise.empty() ? "the summation order or a bug (`explain` tells them apart)"
+                                       : "noise no setting removes (`explain` proves it against "
+                                         "the band of the reference's seeds)")
+              << "\n";
+    return kExitFailed;
+  }
+  std::cout << "remedy: " << remedy.setup_text() << "\n  changes: " << remedy.changes_text()
+            << "\n";
+  for (const analysis::Reason& left : remedy.left) std::cout << "  not aligned: " << left.text << "\n";
+  for (const analysis::Reason& noise : remedy.noise)
+    std::cout << "  judged against the band of the reference's seeds: " << noise.text << "\n";
+  if (!plan.not_here.empty()) {
+    std::cout << "this run was trained elsewhere: train it again with " << remedy.flags()
+              << " (your script's equivalents), import that run and compare\n";
+    return kExitOk;
+  }
+  const analysis::Counterfactual cf = analysis::remedy_counterfactual(remedy, plan.reference_config);
+  if (a.dry_run) {
+    std::cout << "(not run: --dry-run)\n";
+    return kExitOk;
+  }
+  SignalStop stop;
+  const std::vector<int64_t> ids = run_counterfactual(
+      db, cf, run, reference, runner_options(a.worker, a.hang_timeout_s, stop.flag()));
+  const analysis::ProofResult proof = judge(db, cf, ids, run, reference, row);
+  const bool equivalent = proof.proof == analysis::Proof::kConfirmed;
+  std::cout << "run " << ids.front() << " (" << db.get_run(ids.front())->label << "): "
+            << (equivalent ? "equivalent now" : "not equivalent") << " — " << proof.text << "\n";
+  if (!equivalent) {
+    const analysis::Comparison after =
+        compare_in_db(db, reference, {ids.front()}, stored_runs::proof_options());
+    for (const analysis::Reason& r : after.rows.at(1).reasons) std::cout << "  " << r.text << "\n";
+  }
+  return equivalent ? kExitOk : kExitFailed;
+}
+
+void add_prove_options(CLI::App& sub, ExplainArgs& a) {
+  add_db_option(sub, &a.db);
+  sub.add_option("--reference", a.reference, "the reference run")->required();
+  sub.add_option("RUN", a.run, "the run to explain")->required();
+  sub.add_option("--worker", a.worker, "the rank executable (default: beside this one)");
+  sub.add_option("--hang-timeout,--hang_timeout", a.hang_timeout_s,
+                 "seconds a rank may stay silent before a counterfactual run is failed")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+}
+
 }  // namespace
+
+void add_fix_command(CLI::App& app, int* exit_code) {
+  auto a = std::make_shared<ExplainArgs>();
+  CLI::App* sub = app.add_subcommand(
+      "fix",
+      "train the remedy: the whole setup of the run's shape with the reference's arithmetic, "
+      "then judge it against the reference ('equivalent now' or why not)");
+  sub->footer(
+      "The remedy keeps the run's processes and sets the per-device batch and accumulation "
+      "(the reference's global batch), the lr after scaling, the sampler, precision, sync batch "
+      "norm, even_batches and the schedule's length to give the reference's arithmetic. It is "
+      "recorded as 'cf #RUN all'. A command run runs its own template with the remedy's values; "
+      "an imported run gets the values to train with elsewhere. Exit 0 when equivalent now.");
+  add_prove_options(*sub, *a);
+  sub->add_flag("--dry-run,--dry_run", a->dry_run, "print the remedy without training it");
+  sub->callback([a, exit_code] { *exit_code = fix_command(*a); });
+}
 
 void add_explain_command(CLI::App& app, int* exit_code) {
   auto a = std::make_shared<ExplainArgs>();
@@ -149,14 +244,7 @@ void add_explain_command(CLI::App& app, int* exit_code) {
       "Each counterfactual is an ordinary run in the database, labelled 'cf #RUN CAUSE' and "
       "noted with what it changed. 'confirmed': aligning the cause makes the run equivalent; "
       "'partly': the gap shrinks by the stated factor; 'not confirmed': it does not.");
-  add_db_option(*sub, &a->db);
-  sub->add_option("--reference", a->reference, "the reference run")->required();
-  sub->add_option("RUN", a->run, "the run to explain")->required();
-  sub->add_option("--worker", a->worker, "the rank executable (default: beside this one)");
-  sub->add_option("--hang-timeout,--hang_timeout", a->hang_timeout_s,
-                  "seconds a rank may stay silent before a counterfactual run is failed")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+  add_prove_options(*sub, *a);
   sub->add_flag("--dry-run,--dry_run", a->dry_run, "list the counterfactuals without training");
   sub->callback([a, exit_code] { *exit_code = explain_command(*a); });
 }

@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
   cli::add_export_command(app, &exit_code);
   cli::add_compare_command(app, &exit_code);
   cli::add_explain_command(app, &exit_code);
+  cli::add_fix_command(app, &exit_code);
   cli::add_plan_command(app, &exit_code);
   cli::add_rerun_command(app, &exit_code);
   cli::add_demo_command(app, &exit_code);

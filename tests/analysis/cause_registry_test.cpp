@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <parity/analysis/cause.h>
 #include <parity/analysis/counterfactual.h>
+#include <parity/analysis/remedy.h>
 #include <parity/config/batch_plan.h>
 
 #include <functional>
@@ -126,29 +127,52 @@ TEST(CauseRegistry, TheCombinedProofKeepsTheReferencesLrWhenTheBatchIsAligned) {
   run.per_device_batch_size = 128;
   const Diagnosis d = diagnose(run, ref, 1024, 1024);
   ASSERT_TRUE(test::has_key(d.causes, "global_batch"));
+  // The remedy is the global batch's counterfactual itself here: it is trained once, not twice.
   const auto cfs = counterfactuals(run, ref, d.causes, 1024, 1024);
-  const Counterfactual* combined = find(cfs, "all");
-  ASSERT_TRUE(combined && combined->config);
-  const config::RunConfig& c = *combined->config;
+  EXPECT_FALSE(find(cfs, "all"));
+  const Counterfactual* batch = find(cfs, "global_batch");
+  ASSERT_TRUE(batch && batch->config);
+  const Remedy fix = remedy(run, ref, 1024, 1024);
+  EXPECT_EQ(config::to_json(*batch->config), config::to_json(fix.config));
+  const config::RunConfig& c = fix.config;
   EXPECT_EQ(config::global_batch_size(c), 32);
-  EXPECT_DOUBLE_EQ(config::effective_lr(c), 0.1) << combined->change;
+  EXPECT_DOUBLE_EQ(config::effective_lr(c), 0.1) << fix.changes_text();
   EXPECT_EQ(c.num_processes, 4);
-  EXPECT_TRUE(diagnose(c, ref, 1024, 1024).causes.empty()) << combined->change;
+  EXPECT_TRUE(diagnose(c, ref, 1024, 1024).causes.empty()) << fix.changes_text();
 }
 
-// A cause no change of the run can align is left out of the combined proof, and its name says so.
+// A cause no setup of the run's shape can align is left out of the combined proof, and its name
+// says so.
 TEST(CauseRegistry, ACombinedProofThatLeavesACauseOutSaysSoInItsName) {
-  // Batch norm over 8-sample micro-batches on one process cannot be made 16.
+  // Batch norm over 8-sample micro-batches on 4 processes: no per-device batch of 4 processes
+  // gives the reference's global batch 6.
+  config::RunConfig ref = regression(1, 6), run = regression(4, 8);
+  ref.model = run.model = config::ModelKind::kMlp;
+  ref.batch_norm = run.batch_norm = true;
+  run.seed = 3;
+  const auto cfs = counterfactuals(run, ref, diagnose(run, ref, 1024, 1024).causes, 1024, 1024);
+  const Counterfactual* combined = find(cfs, "all but global_batch, batch_norm");
+  ASSERT_TRUE(combined && combined->config);
+  EXPECT_NE(combined->change.find("left out: no per-device batch on 4 processes gives 6"),
+            std::string::npos)
+      << combined->change;
+  EXPECT_EQ(combined->config->seed, 42);
+}
+
+// Accumulation's micro-batch is the batch norm's: the remedy trains the reference's batch in one
+// micro-batch (accumulation 1), which aligns both.
+TEST(CauseRegistry, TheRemedyChangesTheAccumulationWhereBatchNormNeedsIt) {
   config::RunConfig ref = regression(1, 16), run = regression(1, 8, 2);
   ref.model = run.model = config::ModelKind::kMlp;
   ref.batch_norm = run.batch_norm = true;
   run.seed = 3;
   run.lr = 0.2;
   const auto cfs = counterfactuals(run, ref, diagnose(run, ref, 1024, 1024).causes, 1024, 1024);
-  const Counterfactual* combined = find(cfs, "all but batch_norm");
+  const Counterfactual* combined = find(cfs, "all");
   ASSERT_TRUE(combined && combined->config);
-  EXPECT_NE(combined->change.find("left out: batch_norm"), std::string::npos) << combined->change;
-  EXPECT_EQ(combined->config->seed, 42);
+  EXPECT_EQ(combined->config->per_device_batch_size, 16);
+  EXPECT_EQ(combined->config->gradient_accumulation_steps, 1);
+  EXPECT_TRUE(diagnose(*combined->config, ref, 1024, 1024).causes.empty()) << combined->change;
 }
 
 }  // namespace

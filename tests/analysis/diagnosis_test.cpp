@@ -59,8 +59,10 @@ TEST(Diagnose, GlobalBatchDiffers) {
 TEST(Diagnose, LearningRateNotScaled) {
   const Diagnosis d = diagnose(regression(2, 64), regression(1, 64));
   EXPECT_EQ(text_of(d.causes, "effective_lr"),
-            "learning rate not scaled with the number of processes (lr 0.05 on 2 processes vs "
-            "0.05 on 1; linear scaling would give 0.1)");
+            "learning rate not scaled with the number of processes (lr 0.05 on 2 processes vs 0.05 on "
+            "1, neither scaled); scaled linearly in the processes, as Accelerate's guide does "
+            "(--lr-scaling linear), it would be 0.1; linearly in the global batch (128 vs 64), "
+            "0.1; by its square root, 0.0707107");
   EXPECT_TRUE(has_key(d.causes, "global_batch"));
   EXPECT_TRUE(has_key(d.info, "num_processes"));
   EXPECT_FALSE(has_key(d.causes, "num_processes"));
@@ -76,10 +78,22 @@ TEST(Diagnose, LearningRateScaledLinearlyOrDifferently) {
 
   config::RunConfig sqrt_scaled = regression(2, 64);
   sqrt_scaled.lr_scaling = config::LrScaling::kSqrt;
-  const std::string text = text_of(diagnose(sqrt_scaled, regression(1, 64)).causes, "effective_lr");
-  EXPECT_EQ(text.rfind("learning rate scaled differently (lr 0.0707107 on 2 processes", 0), 0u)
+  // Square-root scaling with the global batch is a rule too: information, the batch the cause.
+  const Diagnosis sq = diagnose(sqrt_scaled, regression(1, 64));
+  EXPECT_EQ(keys(sq.causes), std::vector<std::string>{"global_batch"});
+  const std::string text = text_of(sq.info, "effective_lr");
+  EXPECT_EQ(text.rfind("learning rate scaled by the square root of the global batch (lr 0.0707107 "
+                       "on 2 processes, scaled by the square root of the processes",
+                       0),
+            0u)
       << text;
-  EXPECT_NE(text.find("linear scaling would give 0.1"), std::string::npos);
+  // Another rule at another batch is a cause, each rule named with its number.
+  config::RunConfig odd = regression(2, 64);
+  odd.lr = 0.3;
+  const std::string other = text_of(diagnose(odd, regression(1, 64)).causes, "effective_lr");
+  EXPECT_NE(other.find("linearly in the global batch (128 vs 64) it would be 0.1"),
+            std::string::npos)
+      << other;
 
   // Same global batch, but the lr was scaled anyway.
   config::RunConfig same_batch = regression(2, 32);
@@ -247,14 +261,22 @@ TEST(Diagnose, LearningRateWordingExactly) {
   linear.lr_scaling = config::LrScaling::kLinear;
   const Diagnosis ok = diagnose(linear, regression(1, 64));
   EXPECT_EQ(text_of(ok.info, "effective_lr"),
-            "learning rate scaled linearly with the global batch (lr 0.1 on 2 processes vs 0.05 on "
-            "1)");
+            "learning rate scaled linearly with the global batch (lr 0.1 on 2 processes, scaled "
+            "linearly in the processes (x2), vs 0.05 on 1, not scaled, global batch 128 vs 64)");
   EXPECT_EQ(text_of(ok.info, "lr_scaling"), "lr_scaling linear vs none");
   config::RunConfig same_batch = regression(2, 32);
   same_batch.lr_scaling = config::LrScaling::kLinear;
   EXPECT_EQ(text_of(diagnose(same_batch, regression(1, 64)).causes, "effective_lr"),
-            "learning rate scaled differently at the same global batch (lr 0.1 on 2 processes vs "
-            "0.05 on 1)");
+            "learning rate differs at the same global batch 64 (lr 0.1 on 2 processes, scaled "
+            "linearly in the processes (x2), vs 0.05 on 1, not scaled); the reference's "
+            "arithmetic needs lr 0.05");
+  // The 2x16 vs 1x64: scaling with the processes gives 0.1, with the global batch 0.025;
+  // each rule is named with its number.
+  EXPECT_EQ(text_of(diagnose(regression(2, 16), regression(1, 64)).causes, "effective_lr"),
+            "learning rate not scaled with the number of processes (lr 0.05 on 2 processes vs "
+            "0.05 on 1, neither scaled); scaled linearly in the processes, as Accelerate's guide "
+            "does (--lr-scaling linear), it would be 0.1; linearly in the global batch (32 vs "
+            "64), 0.025; by its square root, 0.0353553");
   // A different base lr is covered by effective_lr; the key itself is information.
   config::RunConfig higher = regression(1, 16);
   higher.lr = 0.1;

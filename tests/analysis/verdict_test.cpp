@@ -101,8 +101,10 @@ TEST(Compare, UnscaledLrIsDifferentAndExplained) {
   EXPECT_NEAR(row.delta.mean_abs, 0.05, 1e-12);
   EXPECT_GT(row.delta.max_rel, 0.05);
   EXPECT_EQ(text_of(row.reasons, "effective_lr"),
-            "learning rate not scaled with the number of processes (lr 0.05 on 2 processes vs "
-            "0.05 on 1; linear scaling would give 0.1)");
+            "learning rate not scaled with the number of processes (lr 0.05 on 2 processes vs 0.05 on "
+            "1, neither scaled); scaled linearly in the processes, as Accelerate's guide does "
+            "(--lr-scaling linear), it would be 0.1; linearly in the global batch (128 vs 64), "
+            "0.1; by its square root, 0.0707107");
   EXPECT_EQ(text_of(row.reasons, "global_batch"),
             "global batch 128 vs 64 (per-device batch 32 on 2 processes would match)");
   EXPECT_TRUE(has_key(row.info, "num_processes"));

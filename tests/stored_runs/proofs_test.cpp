@@ -85,9 +85,9 @@ TEST_F(Proofs, DropoutIsProvedAgainstTwoMoreSeedsOfTheReference) {
     ASSERT_TRUE(p.result);
     EXPECT_EQ(p.cause, "dropout");
     EXPECT_EQ(p.result->proof, analysis::Proof::kConfirmed) << p.result->text;
-    EXPECT_EQ(p.result->text.rfind("confirmed: within the spread of 3 seeds of the reference", 0),
-              0u)
-        << p.result->text;
+    EXPECT_EQ(p.result->text,
+              "confirmed: no further from the reference than its own seeds (mean |Δloss| 0.01; "
+              "the reference's other seeds 0.02, 0.02; 0 % of the points outside their band)");
   }
 }
 
@@ -107,8 +107,38 @@ TEST_F(Proofs, ARunOutsideTheSeedsBandIsNotConfirmed) {
   ASSERT_TRUE(proofs[0].result);
   EXPECT_EQ(proofs[0].result->proof, analysis::Proof::kNotConfirmed);
   EXPECT_EQ(proofs[0].result->text,
-            "not confirmed: outside the spread of 3 seeds of the reference (100 % of the points "
-            "outside)");
+            "not confirmed: further from the reference than its own seeds (mean |Δloss| 0.05; "
+            "the reference's other seeds 0.02, 0.02; 100 % of the points outside their band)");
+}
+
+// Another global batch and dropout: the remedy (2x8) is trained with the reference's two more
+// seeds, and judged against them once all three have finished; dropout is not trained twice.
+TEST_F(Proofs, TheRemedyWithNoiseLeftIsJudgedAgainstTheReferencesSeeds) {
+  const int64_t ref = add(dropout_mlp(1, 16), base_loss);
+  const int64_t run = add(dropout_mlp(2, 16), [](int s) { return base_loss(s) + 0.3; });
+  const ProofPlan plan = plan_proof(db_, ref, run);
+  ASSERT_TRUE(plan.remedy);
+  EXPECT_EQ(plan.remedy->config.per_device_batch_size, 8);
+  const analysis::Counterfactual* all = nullptr;
+  for (const auto& cf : plan.counterfactuals) {
+    if (cf.cause == "all") all = &cf;
+    if (cf.cause == "dropout") EXPECT_TRUE(cf.seeds.empty() && !cf.config) << "folded";
+  }
+  ASSERT_TRUE(all && all->config);
+  ASSERT_EQ(all->seeds.size(), 2u);
+  const std::vector<int64_t> ids = record_counterfactual(db_, *all, run, ref);
+  ASSERT_EQ(ids.size(), 3u);
+  EXPECT_EQ(db_.get_run(ids[0])->label, "cf #2 all");
+  finish(ids[0], [](int s) { return base_loss(s) + 0.01; });
+  finish(ids[1], [](int s) { return base_loss(s) + 0.02; });
+  for (const StoredProof& p : stored_proofs(db_, ref, run)) EXPECT_FALSE(p.result);
+  finish(ids[2], [](int s) { return base_loss(s) - 0.02; });
+  const std::vector<StoredProof> proofs = stored_proofs(db_, ref, run);
+  ASSERT_EQ(proofs.size(), 3u);
+  for (const StoredProof& p : proofs) {
+    ASSERT_TRUE(p.result);
+    EXPECT_EQ(p.result->proof, analysis::Proof::kConfirmed) << p.result->text;
+  }
 }
 
 }  // namespace

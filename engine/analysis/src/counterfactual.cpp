@@ -1,4 +1,5 @@
 #include <parity/analysis/counterfactual.h>
+#include <parity/analysis/remedy.h>
 #include <parity/config/batch_plan.h>
 #include <parity/config/lr_schedule.h>
 
@@ -14,87 +15,42 @@ namespace {
 
 using namespace verdict_detail;
 
-Change align(const std::string& key, const AlignInput& in) {
+Change align_entry(const std::string& key, const AlignInput& in) {
   if (const CauseEntry* entry = find_entry(key)) {
     return entry->align ? entry->align(in, key) : refused(std::string(entry->info.aligned));
   }
   return align_key(in, key);  // an experiment key
 }
 
-// Keys that are the run's own setup: the combined proof keeps them, and aligns what they do
-// (global batch, effective lr, schedule in samples) through the derived causes instead.
-bool setup_shape_key(const std::string& key) {
-  static const char* const kShape[] = {"num_processes",
-                                       "per_device_batch_size",
-                                       "gradient_accumulation_steps",
-                                       "split_batches",
-                                       "lr",
-                                       "lr_scaling",
-                                       "scheduler",
-                                       "warmup_steps",
-                                       "num_training_steps",
-                                       "scheduler_step_size",
-                                       "scheduler_gamma",
-                                       "pct_start",
-                                       "div_factor",
-                                       "final_div_factor"};
-  for (const char* k : kShape) {
-    if (key == k) return true;
+// A cause aligned as its registry entry says; for a command run only through the values its
+// template carries (the script decides the rest: its sampler, schedule, data).
+Change align(const std::string& key, const AlignInput& in) {
+  Change change = align_entry(key, in);
+  if (!change.config || in.run.command.empty()) return change;
+  for (const ConfigDiff& d : config_diff(*change.config, in.run)) {
+    if (!template_moves(in.run, d.key)) {
+      return refused("your command's template has no placeholder for " + d.key +
+                     ": the script decides it");
+    }
   }
-  return false;
+  if (config_diff(*change.config, in.run).empty()) {
+    return refused("nothing your command's template carries differs for this cause");
+  }
+  return change;
 }
 
-// The combined proof: the run with every differing fact set to the reference's, the reference's
-// arithmetic on the run's setup. First every config key outside the setup's shape; then each
-// derived cause the diagnosis still finds, once each, until none is left that a counterfactual
-// can align. A cause none can align is left out, and its name says so ("all but batch_norm").
-Counterfactual combined(const config::RunConfig& run, const config::RunConfig& reference,
-                        std::optional<int64_t> n, std::optional<int64_t> n_ref) {
-  config::RunConfig all = run;
-  std::vector<std::string> words, applied, left_out;
-  std::vector<std::string> touched;  // keys a derived cause's change set
-  for (const ConfigDiff& d : config_diff(run, reference)) {
-    if (setup_shape_key(d.key)) continue;
-    const Change change = align_key(AlignInput{all, reference, n, n_ref}, d.key);
-    if (!change.config) continue;
-    all = *change.config;
-    words.push_back(change.words);
-    applied.push_back(d.key);
+// The combined proof: the remedy, the whole setup of the run's shape with the reference's
+// arithmetic (remedy.h). Named "all", or "all but KEY, ..." for what no setup of this shape
+// aligns; trained against the band of the reference's seeds when noise is left.
+Counterfactual combined(const Remedy& r) {
+  std::string name = "all";
+  for (size_t i = 0; i < r.left.size(); ++i) name += (i == 0 ? " but " : ", ") + r.left[i].key;
+  std::string text = r.changes_text();
+  if (!r.left.empty()) {
+    text += "; left out: ";
+    for (size_t i = 0; i < r.left.size(); ++i) text += (i ? "; " : "") + r.left[i].text;
   }
-  const auto seen = [](const std::vector<std::string>& keys, const std::string& key) {
-    return std::find(keys.begin(), keys.end(), key) != keys.end();
-  };
-  for (int round = 0; round < 4; ++round) {
-    bool changed = false;
-    for (const Reason& cause : diagnose(all, reference, n, n_ref).causes) {
-      if (seen(applied, cause.key) || seen(left_out, cause.key)) continue;
-      if (setup_shape_key(cause.key)) continue;  // the run's setup: its derived causes align it
-      const Change change = align(cause.key, AlignInput{all, reference, n, n_ref});
-      if (!change.config) {
-        left_out.push_back(cause.key);
-        continue;
-      }
-      applied.push_back(cause.key);
-      // A change may not undo an earlier cause's (even_batches false is padding's alignment).
-      const std::vector<ConfigDiff> diff = config_diff(*change.config, all);
-      const bool undoes = std::any_of(diff.begin(), diff.end(),
-                                      [&](const ConfigDiff& d) { return seen(touched, d.key); });
-      if (diff.empty() || undoes) continue;
-      for (const ConfigDiff& d : diff) touched.push_back(d.key);
-      all = *change.config;
-      words.push_back(change.words);
-      changed = true;
-    }
-    if (!changed) break;
-  }
-  std::string name = "all", text;
-  for (const auto& w : words) text += (text.empty() ? "" : "; ") + w;
-  for (size_t i = 0; i < left_out.size(); ++i) {
-    name += (i == 0 ? " but " : ", ") + left_out[i];
-  }
-  if (!left_out.empty()) text += (text.empty() ? "" : "; ") + std::string("left out: ");
-  for (size_t i = 0; i < left_out.size(); ++i) text += (i ? ", " : "") + left_out[i];
-  return {name, text, all, "", {}};
+  return {name, text, r.config, "", {}};
 }
 
 // The reference under kBandSeeds more seeds (its data order follows the seed, as a user's seed
@@ -119,22 +75,48 @@ std::vector<Counterfactual> counterfactuals(const config::RunConfig& run,
                                             const config::RunConfig& reference,
                                             const std::vector<Reason>& causes,
                                             std::optional<int64_t> train_size,
-                                            std::optional<int64_t> reference_train_size) {
+                                            std::optional<int64_t> reference_train_size,
+                                            const std::optional<config::ModelSummary>& model,
+                                            const std::optional<config::ModelSummary>& ref_model) {
+  const Remedy fix = remedy(run, reference, train_size, reference_train_size, model, ref_model);
+  const auto noise = [&](const std::string& key) {
+    return std::any_of(fix.noise.begin(), fix.noise.end(),
+                       [&](const Reason& r) { return r.key == key; });
+  };
   std::vector<Counterfactual> out;
-  size_t testable = 0;
-  const AlignInput in{run, reference, train_size, reference_train_size};
+  const AlignInput in{run, reference, train_size_of(run, train_size),
+                      train_size_of(reference, reference_train_size)};
   for (const Reason& cause : causes) {
     const Change change = align(cause.key, in);
-    if (!change.config && cause_info(cause.key).seed_band) {
-      out.push_back(seed_band(cause.key, reference));
+    if (!change.config && (cause_info(cause.key).seed_band || noise(cause.key))) {
+      // Noise no change removes: the run itself against the band of the reference's seeds, or,
+      // with other causes to align, the remedy against that band (below).
+      if (!fix.needed()) {
+        out.push_back(seed_band(cause.key, reference));
+      } else {
+        out.push_back({cause.key, "", std::nullopt,
+                       "noise no change removes: proved with the remedy (all) against the band of "
+                       "the reference's seeds",
+                       {}});
+      }
       continue;
     }
     out.push_back({cause.key, change.words, change.config, change.why_not, {}});
-    testable += change.config.has_value();
   }
-  if (testable < 2) return out;
-  out.push_back(combined(run, reference, train_size, reference_train_size));
+  if (!fix.needed()) return out;
+  // The remedy, unless one cause's counterfactual already is that setup.
+  const bool trained = std::any_of(out.begin(), out.end(), [&](const Counterfactual& cf) {
+    return cf.config && config::to_json(*cf.config) == config::to_json(fix.config);
+  });
+  if (trained && fix.noise.empty() && fix.exact()) return out;
+  out.push_back(remedy_counterfactual(fix, reference));
   return out;
+}
+
+Counterfactual remedy_counterfactual(const Remedy& fix, const config::RunConfig& reference) {
+  Counterfactual all = combined(fix);
+  if (!fix.noise.empty()) all.seeds = seed_band(all.cause, reference).seeds;
+  return all;
 }
 
 std::string to_string(Proof proof) {
@@ -149,17 +131,31 @@ std::string to_string(Proof proof) {
   return "not confirmed";
 }
 
-ProofResult judge_seed_band(const RunComparison& row) {
+ProofResult judge_seed_band(const Comparison& with_band) {
   ProofResult r;
-  const std::string share = num(100 * row.outside_fraction, 3) + " % of the points outside";
-  if (row.verdict == Verdict::kEquivalent && !row.noise_source.empty()) {
+  if (with_band.rows.size() < 3) {
+    r.text = "not confirmed: no seeds of the reference to judge by";
+    return r;
+  }
+  const RunComparison& judged = with_band.rows.back();
+  double widest = 0;
+  std::string seeds;
+  for (size_t i = 1; i + 1 < with_band.rows.size(); ++i) {
+    const double gap = with_band.rows[i].delta.mean_abs;
+    widest = std::max(widest, gap);
+    seeds += (seeds.empty() ? "" : ", ") + num(gap, 3);
+  }
+  const double gap = judged.delta.mean_abs;
+  const std::string numbers = "mean |Δloss| " + num(gap, 3) + "; the reference's other seeds " +
+                              seeds + "; " + num(100 * judged.outside_fraction, 3) +
+                              " % of the points outside their band";
+  if (judged.verdict != Verdict::kNotComparable && judged.delta.nonfinite_points == 0 &&
+      gap <= widest) {
     r.proof = Proof::kConfirmed;
-    r.text = "confirmed: within the " + row.noise_source + " (" + share + ", at most 5 % allowed)";
+    r.text = "confirmed: no further from the reference than its own seeds (" + numbers + ")";
   } else {
     r.proof = Proof::kNotConfirmed;
-    r.text = "not confirmed: outside the " +
-             (row.noise_source.empty() ? std::string("seeds' band") : row.noise_source) + " (" +
-             share + ")";
+    r.text = "not confirmed: further from the reference than its own seeds (" + numbers + ")";
   }
   return r;
 }

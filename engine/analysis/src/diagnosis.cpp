@@ -7,6 +7,7 @@
 #include <parity/config/sampler.h>
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <string>
 #include <utility>
@@ -56,8 +57,8 @@ Setups::Setups(const config::RunConfig& config, const config::RunConfig& referen
       reference(reference),
       layers(layers_of(config, model)),
       layers_ref(layers_of(reference, reference_model)),
-      n(train_size ? train_size : config::known_train_size(config)),
-      n_ref(reference_train_size ? reference_train_size : config::known_train_size(reference)),
+      n(train_size_of(config, train_size)),
+      n_ref(train_size_of(reference, reference_train_size)),
       g(config::global_batch_size(config)),
       g_ref(config::global_batch_size(reference)),
       lr(config::effective_lr(config)),
@@ -86,6 +87,8 @@ void global_batch_reason(const Setups& s, Diagnosis& d) {
     hint = "per-device batch " + num(*b) + " on " + processes(w) +
            (k > 1 ? " with accumulation " + num(int64_t{k}) : "");
   }
+  // The lr is part of what would match: the reference's, after scaling (the remedy's).
+  if (!hint.empty() && !s.same_lr) hint += " at lr " + num(s.lr_ref) + " after scaling";
   d.causes.push_back({"global_batch", "global batch " + num(s.g) + " vs " + num(s.g_ref) + " (" +
                                           (hint.empty() ? "no per-device batch on " + processes(w) +
                                                               " gives " + num(s.g_ref)
@@ -93,25 +96,65 @@ void global_batch_reason(const Setups& s, Diagnosis& d) {
                                           ")"});
 }
 
+namespace {
+
+// The rule a setup's lr follows, in words: "not scaled", "scaled linearly in the processes (x2)".
+std::string lr_rule(const config::RunConfig& c) {
+  const double factor = c.lr != 0 ? config::effective_lr(c) / c.lr : 1;
+  switch (c.lr_scaling) {
+    case config::LrScaling::kLinear:
+      return "scaled linearly in the processes (x" + num(factor) + ")";
+    case config::LrScaling::kSqrt:
+      return "scaled by the square root of the processes (x" + num(factor, 4) + ")";
+    case config::LrScaling::kNone:
+      break;
+  }
+  return "not scaled";
+}
+
+}  // namespace
+
+// Names the rule each side's lr follows, with both numbers, and what each rule would give here:
+// linear in the processes (Accelerate's guide, --lr-scaling linear), linear or square root in the
+// global batch.
 void lr_reason(const Setups& s, Diagnosis& d) {
-  const int w = s.config.num_processes;
-  const std::string lrs = "lr " + num(s.lr) + " on " + processes(w) + " vs " + num(s.lr_ref) +
-                          " on " + num(int64_t{s.reference.num_processes});
-  const double linear =
-      s.lr_ref * static_cast<double>(s.g) / static_cast<double>(std::max<int64_t>(1, s.g_ref));
+  const int w = s.config.num_processes, w_ref = s.reference.num_processes;
+  const std::string rule = lr_rule(s.config), rule_ref = lr_rule(s.reference);
+  const std::string lrs =
+      rule == rule_ref
+          ? "lr " + num(s.lr) + " on " + processes(w) + " vs " + num(s.lr_ref) + " on " +
+                num(int64_t{w_ref}) + ", " + (rule == "not scaled" ? "neither scaled" : "both " + rule)
+          : "lr " + num(s.lr) + " on " + processes(w) + ", " + rule + ", vs " + num(s.lr_ref) +
+                " on " + num(int64_t{w_ref}) + ", " + rule_ref;
+  const double batch_ratio =
+      static_cast<double>(s.g) / static_cast<double>(std::max<int64_t>(1, s.g_ref));
+  const double in_batch = s.lr_ref * batch_ratio, in_batch_sqrt = s.lr_ref * std::sqrt(batch_ratio);
+  const double in_processes = s.lr_ref * w / std::max(1, w_ref);
+  const std::string batches = num(s.g) + " vs " + num(s.g_ref);
   const std::string key = "effective_lr";
   if (s.same_batch && !s.same_lr) {
+    d.causes.push_back({key, "learning rate differs at the same global batch " + num(s.g) + " (" +
+                                 lrs + "); the reference's arithmetic needs lr " +
+                                 num(s.lr_ref)});
+  } else if (!s.same_batch && s.same_lr && w != w_ref) {
     d.causes.push_back(
-        {key, "learning rate scaled differently at the same global batch (" + lrs + ")"});
-  } else if (!s.same_batch && s.same_lr && w != s.reference.num_processes) {
-    d.causes.push_back({key, "learning rate not scaled with the number of processes (" + lrs +
-                                 "; linear scaling would give " + num(linear) + ")"});
+        {key, "learning rate not scaled with the number of processes (" + lrs +
+                  "); scaled linearly in the processes, as Accelerate's guide does "
+                  "(--lr-scaling linear), it would be " +
+                  num(in_processes) + "; linearly in the global batch (" + batches + "), " +
+                  num(in_batch) + "; by its square root, " + num(in_batch_sqrt)});
   } else if (!s.same_batch && !s.same_lr) {
-    if (close(s.lr, linear)) {
-      d.info.push_back({key, "learning rate scaled linearly with the global batch (" + lrs + ")"});
+    if (close(s.lr, in_batch)) {
+      d.info.push_back({key, "learning rate scaled linearly with the global batch (" + lrs +
+                                 ", global batch " + batches + ")"});
+    } else if (close(s.lr, in_batch_sqrt)) {
+      d.info.push_back({key, "learning rate scaled by the square root of the global batch (" +
+                                 lrs + ", global batch " + batches + ")"});
     } else {
-      d.causes.push_back({key, "learning rate scaled differently (" + lrs +
-                                   "; linear scaling would give " + num(linear) + ")"});
+      d.causes.push_back({key, "learning rate scaled differently (" + lrs + "); linearly in the "
+                                   "global batch (" + batches + ") it would be " + num(in_batch) +
+                                   ", by its square root " + num(in_batch_sqrt) +
+                                   ", linearly in the processes " + num(in_processes)});
     }
   }
 }

@@ -21,53 +21,17 @@ std::string num(double v) {
   return s.str();
 }
 
-// Facts that change the arithmetic, with the flag of `parity-cli import`/`set` that gives them.
-struct FactInfo {
-  const char* words;
-  const char* flag;
-  bool (*has)(const RunFacts&);
-  bool setup;  ///< a fact of the samples per step
-};
-
-const FactInfo kFacts[] = {
-    {"processes", "--num-processes", [](const RunFacts& f) { return f.num_processes.has_value(); },
-     true},
-    {"per-device batch", "--per-device-batch-size",
-     [](const RunFacts& f) { return f.per_device_batch_size.has_value(); }, true},
-    {"gradient accumulation", "--gradient-accumulation-steps",
-     [](const RunFacts& f) { return f.gradient_accumulation_steps.has_value(); }, true},
-    {"learning rate", "--learning-rate",
-     [](const RunFacts& f) { return f.learning_rate.has_value(); }, false},
-    {"lr scaling", "--lr-scaling", [](const RunFacts& f) { return f.lr_scaling.has_value(); },
-     false},
-    {"seed", "--seed", [](const RunFacts& f) { return f.seed.has_value(); }, false},
-    {"precision", "--mixed-precision",
-     [](const RunFacts& f) { return f.mixed_precision.has_value(); }, false},
-    {"data order (use_seedable_sampler)", "--use-seedable-sampler",
-     [](const RunFacts& f) { return f.use_seedable_sampler.has_value(); }, false},
-};
-
 // A fact unknown on one side is given the other side's value (or the default when unknown on
-// both), so the diagnosis never reads a guess as a difference.
-template <class T>
-void align_unknown(config::Fact<T>& a, config::Fact<T>& b) {
-  if (a.has_value() && !b.has_value())
-    b.value = a.value;
-  else if (b.has_value() && !a.has_value())
-    a.value = b.value;
-}
-
+// both), so the diagnosis never reads a guess as a difference. Every fact of the table.
 RunFacts filled(RunFacts f, RunFacts ref) {
-  align_unknown(f.num_processes, ref.num_processes);
-  align_unknown(f.per_device_batch_size, ref.per_device_batch_size);
-  align_unknown(f.gradient_accumulation_steps, ref.gradient_accumulation_steps);
-  align_unknown(f.learning_rate, ref.learning_rate);
-  align_unknown(f.lr_scaling, ref.lr_scaling);
-  align_unknown(f.schedule, ref.schedule);
-  align_unknown(f.seed, ref.seed);
-  align_unknown(f.mixed_precision, ref.mixed_precision);
-  align_unknown(f.train_samples, ref.train_samples);
-  align_unknown(f.epochs, ref.epochs);
+  config::for_each_fact_field([&](const config::FactField&, auto member) {
+    auto& a = f.*member;
+    auto& b = ref.*member;
+    if (a.has_value() && !b.has_value())
+      b.value = a.value;
+    else if (b.has_value() && !a.has_value())
+      a.value = b.value;
+  });
   return f;
 }
 
@@ -75,7 +39,13 @@ CompareRun with_facts(const FactRun& r, const RunFacts& facts, const config::Run
   CompareRun out = r.run;
   out.config = base;
   config::apply_facts(facts, out.config);
-  if (facts.train_samples.has_value()) out.train_size = *facts.train_samples;
+  // The data is the run's own: with no fact of its size, none of Parity's datasets is assumed
+  // (a size <= 0 is unknown to the diagnosis: no padding, no dropped samples, no short group).
+  if (facts.train_samples.has_value()) {
+    out.train_size = *facts.train_samples;
+  } else if (!out.train_size || *out.train_size <= 0) {
+    out.train_size = 0;
+  }
   if (const auto g = r.facts.global_batch()) {
     for (CurvePoint& p : out.points) {
       if (p.samples <= 0) p.samples = static_cast<double>(p.step * *g);
@@ -111,7 +81,14 @@ class FactsReader {
     if (row.verdict == Verdict::kDifferent) {
       if (no_cause && !order && logged_loss(row)) return;
       if (no_cause && (order || !unknown.empty())) row.reasons.clear();
-      if (order) row.reasons.push_back(*order);
+      // The facts' words for the data order (with the file that said it) replace the config's.
+      const auto named = std::find_if(row.reasons.begin(), row.reasons.end(),
+                                      [](const Reason& r) { return r.key == "data_order"; });
+      if (order && named != row.reasons.end()) {
+        named->text = order->text;
+      } else if (order) {
+        row.reasons.push_back(*order);
+      }
       if (row.reasons.empty() || only_no_cause(row.reasons)) {
         // never "possible bug" while a fact that could explain it is unknown
         row.reasons.insert(row.reasons.end(), unknown.begin(), unknown.end());
@@ -119,7 +96,9 @@ class FactsReader {
         row.info.insert(row.info.end(), unknown.begin(), unknown.end());
       }
     } else {
-      if (order) row.info.push_back(*order);
+      const bool named = std::any_of(row.info.begin(), row.info.end(),
+                                     [](const Reason& r) { return r.key == "data_order"; });
+      if (order && !named) row.info.push_back(*order);
       row.info.insert(row.info.end(), unknown.begin(), unknown.end());
     }
     if (step_axis_) row.info.insert(row.info.begin(), step_note());
@@ -135,16 +114,33 @@ class FactsReader {
 
   std::vector<Reason> unknown_reasons() const {
     std::vector<Reason> out;
-    for (const FactInfo& f : kFacts) {
-      const bool here = f.has(run_.facts), there = f.has(ref_.facts);
-      if (here && there) continue;
+    config::for_each_fact_field([&](const config::FactField& f, auto member) {
+      if (!f.named_when_unknown) return;
+      const bool here = (run_.facts.*member).has_value(), there = (ref_.facts.*member).has_value();
+      if (here && there) return;
       const std::string whose = !here && !there ? "both runs"
                                 : !here         ? "this run"
                                                 : "the reference";
-      out.push_back({"unknown", std::string(f.words) + " unknown (" + whose + "): give `" + f.flag +
-                                    "` (parity-cli set RUN " + f.flag + " ...)"});
-    }
+      std::string text = std::string(f.words) + " unknown (" + whose + "): give `" +
+                         std::string(f.flag) + "` (parity-cli set RUN " + std::string(f.flag) +
+                         " ...)";
+      if (f.key == "use_seedable_sampler" && processes_differ()) {
+        // The sampler is the script's own: under Accelerate's default the orders differ, a cause
+        // the band of the reference's seeds proves (the data order's key).
+        text += "; under Accelerate's default (use_seedable_sampler False) " + processes(run_.facts) +
+                " draw another order than " + processes(ref_.facts) + " from the first step";
+        out.push_back({"data_order", text});
+        return;
+      }
+      out.push_back({"unknown", text});
+    });
     return out;
+  }
+
+  bool processes_differ() const {
+    const auto& a = run_.facts.num_processes;
+    const auto& b = ref_.facts.num_processes;
+    return a.has_value() && b.has_value() && *a != *b;
   }
 
   std::optional<Reason> data_order() const {
@@ -232,15 +228,6 @@ Comparison compare_with_facts(const FactRun& reference, const std::vector<FactRu
   }
   Comparison cmp = compare(ref, runs, options);
   for (size_t i = 0; i < others.size() && i + 1 < cmp.rows.size(); ++i) {
-    // The padding of an epoch's last batches needs the training set's size: when no fact says
-    // it, the size compare() saw is the config's default dataset, not the run's.
-    if (!reference.facts.train_samples.has_value() && !others[i].facts.train_samples.has_value()) {
-      for (auto* list : {&cmp.rows[i + 1].reasons, &cmp.rows[i + 1].info}) {
-        list->erase(std::remove_if(list->begin(), list->end(),
-                                   [](const Reason& r) { return r.key == "padding"; }),
-                    list->end());
-      }
-    }
     FactsReader(reference, others[i], step_axis).read(cmp.rows[i + 1]);
   }
   return cmp;

@@ -245,7 +245,8 @@ class Comparer {
     row.noise_floor = from_ref ? floor_[0] : floor_[i];
     row.noise_source = from_ref ? floor_source_[0] : floor_source_[i];
     const SeedGroup* group = from_ref ? group_of_[0] : group_of_[i];
-    row.worst_ratio = worst_ratio(aligned, group, &row.outside_fraction, &row.first_outside_x);
+    row.worst_ratio = worst_ratio(aligned, group, &row.outside_fraction, &row.first_outside_x,
+                                  &row.allowed_at_max);
     row.verdict = decide(row.delta, row.worst_ratio, group != nullptr, row.outside_fraction);
     if (group && row.verdict == Verdict::kEquivalent) check_final_eval(run, *group, row);
     explain(run, row);
@@ -282,11 +283,12 @@ class Comparer {
   // max over the finite points of |delta| / allowed; *outside = the share of points above 1,
   // *first = the x of the first of them.
   double worst_ratio(const Aligned& a, const SeedGroup* group, double* outside,
-                     std::optional<double>* first) const {
-    double worst = 0;
+                     std::optional<double>* first, double* allowed_at_max) const {
+    double worst = 0, largest = -1;
     size_t points = 0, above = 0;
     for_each_finite(a, [&](size_t k, double delta) {
       const double allowed = allowed_at(a, k, group);
+      if (delta > largest) largest = delta, *allowed_at_max = allowed;
       const double ratio =
           allowed > 0 ? delta / allowed : (delta > 0 ? std::numeric_limits<double>::infinity() : 0);
       worst = std::max(worst, ratio);
@@ -401,6 +403,13 @@ class Comparer {
                                           : "equivalent within seed noise: ") +
                 gap + ", within " + allowed;
       if (!row.config_diff.empty()) summary += "; configs differ in: " + keys_of(row.config_diff);
+    } else if (!row.noise_source.empty()) {
+      // The band is as wide as the seeds' spread at each point: say how wide it is where the gap
+      // is largest, and how much of the curve lies outside it.
+      summary = "different: " + gap + ", where the band (" + row.noise_source + ") is " +
+                num(row.allowed_at_max, 3) + " wide; outside the band at " +
+                num(100 * row.outside_fraction, 3) + " % of the points (at most " +
+                num(100 * kOutsideShare, 2) + " % allowed)";
     } else {
       summary = "different: " + gap + " (" + num(row.worst_ratio, 3) +
                 "× the allowed gap: " + allowed + ")";

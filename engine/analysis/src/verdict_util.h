@@ -58,6 +58,15 @@ inline ordered_json flat_json(const config::RunConfig& c) {
   return out;
 }
 
+// A run's training-set size as the diagnosis reads it: nullopt given = the config's dataset says
+// (known_train_size); a given size <= 0 = the run's own data, unknown.
+inline std::optional<int64_t> train_size_of(const config::RunConfig& c,
+                                            std::optional<int64_t> given) {
+  if (!given) return config::known_train_size(c);
+  if (*given <= 0) return std::nullopt;
+  return given;
+}
+
 // The plan of a stored run, or nullopt when the size is unknown or the config is refused (the
 // verdict then skips the checks that need it rather than failing).
 inline std::optional<config::SetupPlan> plan_or_none(const config::RunConfig& c,

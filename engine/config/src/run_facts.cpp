@@ -12,22 +12,12 @@ namespace {
 
 using nlohmann::json;
 
-// Every fact of RunFacts with its JSON key, in one list so both directions stay in step.
+// Every fact of RunFacts with its JSON key: the table's order.
 template <class F>
 void for_each_fact(RunFacts& f, F&& visit) {
-  visit("num_processes", f.num_processes);
-  visit("per_device_batch_size", f.per_device_batch_size);
-  visit("gradient_accumulation_steps", f.gradient_accumulation_steps);
-  visit("learning_rate", f.learning_rate);
-  visit("lr_scaling", f.lr_scaling);
-  visit("schedule", f.schedule);
-  visit("seed", f.seed);
-  visit("mixed_precision", f.mixed_precision);
-  visit("use_seedable_sampler", f.use_seedable_sampler);
-  visit("threads_per_rank", f.threads_per_rank);
-  visit("model", f.model);
-  visit("train_samples", f.train_samples);
-  visit("epochs", f.epochs);
+  for_each_fact_field([&](const FactField& field, auto member) {
+    visit(std::string(field.key).c_str(), f.*member);
+  });
 }
 
 std::optional<Provenance> parse_provenance(std::string_view text) {
@@ -120,30 +110,32 @@ RunFacts facts_of(const RunConfig& c) {
   return f;
 }
 
+const std::vector<FactField>& fact_fields() {
+  static const std::vector<FactField> kFields = [] {
+    std::vector<FactField> out;
+    for_each_fact_field([&](const FactField& field, auto) { out.push_back(field); });
+    return out;
+  }();
+  return kFields;
+}
+
+std::string fact_text(const Fact<int64_t>& fact) { return std::to_string(*fact); }
+std::string fact_text(const Fact<double>& fact) { return json(*fact).dump(); }
+std::string fact_text(const Fact<bool>& fact) { return *fact ? "true" : "false"; }
+std::string fact_text(const Fact<std::string>& fact) { return *fact; }
+
 void apply_facts(const RunFacts& f, RunConfig& c) {
-  if (f.num_processes.has_value()) c.num_processes = static_cast<int>(*f.num_processes);
-  if (f.per_device_batch_size.has_value()) {
-    c.per_device_batch_size = *f.per_device_batch_size;
-    c.split_batches = false;
-  }
-  if (f.gradient_accumulation_steps.has_value()) {
-    c.gradient_accumulation_steps = static_cast<int>(*f.gradient_accumulation_steps);
-  }
-  if (f.learning_rate.has_value()) c.lr = *f.learning_rate;
-  if (f.seed.has_value()) c.seed = *f.seed;
-  if (f.train_samples.has_value()) c.train_samples = *f.train_samples;
-  if (f.epochs.has_value()) c.epochs = static_cast<int>(*f.epochs);
-  // Spellings the config does not know leave its field as it was.
-  auto parse_into = [](const auto& fact, auto& field, auto parse) {
-    if (!fact.has_value()) return;
+  for_each_fact_field([&](const FactField& field, auto member) {
+    const auto& fact = f.*member;
+    if (!fact.has_value() || field.config_field.empty()) return;
     try {
-      field = parse(*fact);
-    } catch (const std::exception&) {
+      set_field_from_text(c, std::string(field.config_field), fact_text(fact));
+    } catch (const ConfigError&) {
+      // A spelling the config does not know leaves its field as it was.
     }
-  };
-  parse_into(f.lr_scaling, c.lr_scaling, parse_lr_scaling);
-  parse_into(f.schedule, c.scheduler, parse_scheduler);
-  parse_into(f.mixed_precision, c.mixed_precision, parse_mixed_precision);
+  });
+  // The facts' per-device batch is each rank's own: never the global batch split_batches cuts.
+  if (f.per_device_batch_size.has_value()) c.split_batches = false;
 }
 
 std::string to_json(const RunFacts& facts) {

@@ -34,6 +34,9 @@ analysis::CompareRun compare_run(const storage::RunRow& row,
   run.samples_per_s = row.samples_per_s;
   // What the run really trained on (schema 2); older runs leave it to known_train_size().
   if (row.train_size > 0) run.train_size = row.train_size;
+  // A command's or a log's data is its own: without a recorded size, none of Parity's datasets
+  // is assumed (the verdict then names no padding, dropped samples or short group).
+  if (row.train_size <= 0 && row.origin != "engine") run.train_size = 0;
   // The model as rank 0 built it (schema 4). One that does not parse is treated as unrecorded:
   // the verdict then reads the config's options, as for older runs.
   if (!row.model_json.empty()) {

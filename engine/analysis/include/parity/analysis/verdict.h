@@ -24,7 +24,9 @@ struct CompareRun {
   int64_t id = 0;
   std::string label;
   config::RunConfig config;
-  std::optional<int64_t> train_size;  ///< N of the training set; nullopt = known_train_size()
+  /// N of the training set; nullopt = known_train_size() of the config's dataset; a value <= 0 =
+  /// unknown (the run's own data, a command's or a log's: no size of Parity's datasets assumed)
+  std::optional<int64_t> train_size;
   std::vector<CurvePoint> points;     ///< in step order
   std::optional<double> final_eval_loss;
   std::optional<double> final_accuracy;  ///< nullopt for regression
@@ -43,7 +45,7 @@ Series curve(const CompareRun& run, Axis axis);
 std::vector<ConfigDiff> config_diff(const config::RunConfig& a, const config::RunConfig& reference);
 
 /// Reads every differing key of `config` vs `reference`. Train sizes (nullopt = unknown; then
-/// known_train_size() is tried) enable the padding / dropped-samples / short-accumulation checks.
+/// known_train_size() is tried; a value <= 0 = unknown, none tried) enable the padding / dropped-samples / short-accumulation checks.
 /// Models as the runs recorded them (nullopt: read the config's built-in options) tell whether
 /// dropout or batch norm is in a model the config does not describe, a TorchScript module.
 Diagnosis diagnose(const config::RunConfig& config, const config::RunConfig& reference,
@@ -89,6 +91,7 @@ struct RunComparison {
   /// band) x noise_factor, or the tolerance if larger; "equivalent" needs at most 5 % of the
   /// points outside and the final evaluation within the seeds' spread of final evaluations.
   double outside_fraction = 0;  ///< share of compared points above the allowed gap
+  double allowed_at_max = 0;    ///< the allowed gap where |delta loss| is largest (x_at_max)
   /// Where the curves part: the x (on options.axis) of the first point above the allowed gap.
   std::optional<double> first_outside_x;
   std::optional<double> eval_spread;  ///< the seeds' spread of final evaluation losses

@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace parity::config {
 
@@ -64,6 +65,69 @@ struct RunFacts {
   bool setup_known() const { return global_batch().has_value(); }
 };
 
+/// One fact of RunFacts as the verdict, `set` and the facts dialog read it: its key (the JSON
+/// key, `set`'s spelling), what it is in words, the flag that gives it, the RunConfig field its
+/// value is written to (through the config's own parser), and, for a fact that changes no
+/// arithmetic the verdict compares, why. A new fact is one entry of for_each_fact_field().
+struct FactField {
+  std::string_view key;
+  std::string_view words;         ///< "data order (use_seedable_sampler)"
+  std::string_view flag;          ///< "--use-seedable-sampler"
+  std::string_view config_field;  ///< empty: no field (the neutral reason says why)
+  std::string_view neutral;       ///< empty: a difference reaches the config diff
+  /// Unknown on either side, it could explain a gap: the verdict names it with its flag and
+  /// never says "possible bug" meanwhile.
+  bool named_when_unknown = false;
+};
+
+/// Calls visit(const FactField&, Fact<T> RunFacts::*) for every fact, in the JSON's order: the
+/// one list the facts' JSON, apply_facts(), the verdict's unknowns and the tests walk.
+template <class F>
+void for_each_fact_field(F&& visit) {
+  visit(FactField{"num_processes", "processes", "--num-processes", "num_processes", "", true},
+        &RunFacts::num_processes);
+  visit(FactField{"per_device_batch_size", "per-device batch", "--per-device-batch-size",
+                  "per_device_batch_size", "", true},
+        &RunFacts::per_device_batch_size);
+  visit(FactField{"gradient_accumulation_steps", "gradient accumulation",
+                  "--gradient-accumulation-steps", "gradient_accumulation_steps", "", true},
+        &RunFacts::gradient_accumulation_steps);
+  visit(FactField{"learning_rate", "learning rate", "--learning-rate", "lr", "", true},
+        &RunFacts::learning_rate);
+  visit(FactField{"lr_scaling", "lr scaling", "--lr-scaling", "lr_scaling", "", true},
+        &RunFacts::lr_scaling);
+  visit(FactField{"schedule", "lr schedule", "--scheduler", "scheduler", "", false},
+        &RunFacts::schedule);
+  visit(FactField{"seed", "seed", "--seed", "seed", "", true}, &RunFacts::seed);
+  visit(FactField{"mixed_precision", "precision", "--mixed-precision", "mixed_precision", "", true},
+        &RunFacts::mixed_precision);
+  visit(FactField{"use_seedable_sampler", "data order (use_seedable_sampler)",
+                  "--use-seedable-sampler", "use_seedable_sampler", "", true},
+        &RunFacts::use_seedable_sampler);
+  visit(FactField{"threads_per_rank", "threads per rank", "--threads-per-rank", "threads_per_rank",
+                  "", false},
+        &RunFacts::threads_per_rank);
+  visit(FactField{"model", "model", "--model", "",
+                  "words for the reader (\"mlp, dropout 0.25\"); the verdict reads batch norm and "
+                  "dropout from the layers each run recorded, and the experiment keys from the "
+                  "config",
+                  false},
+        &RunFacts::model);
+  visit(FactField{"train_samples", "training-set size", "--train-samples", "train_samples", "",
+                  false},
+        &RunFacts::train_samples);
+  visit(FactField{"epochs", "epochs", "--epochs", "epochs", "", false}, &RunFacts::epochs);
+}
+
+/// Every fact's entry, in for_each_fact_field()'s order.
+const std::vector<FactField>& fact_fields();
+
+/// A fact's value as the text the config's parser reads ("2", "0.05", "true", "cosine").
+std::string fact_text(const Fact<int64_t>& fact);
+std::string fact_text(const Fact<double>& fact);
+std::string fact_text(const Fact<bool>& fact);
+std::string fact_text(const Fact<std::string>& fact);
+
 /// Where a run came from.
 enum class RunOrigin { kEngine, kCommand, kImported };
 /// "engine", "command", "imported".
@@ -79,10 +143,10 @@ struct RunSource {
 /// The facts of a run the engine trained: every one known, read from its config.
 RunFacts facts_of(const RunConfig& config);
 
-/// Writes every fact that has a value into `config` (the fields it names: num_processes,
-/// per_device_batch_size, gradient_accumulation_steps, lr, lr_scaling, scheduler, seed,
-/// mixed_precision, train_samples, epochs); a spelling the config does not know (a schedule
-/// "cosine_with_restarts") leaves its field as it was.
+/// Writes every fact that has a value into its config field (FactField::config_field, through
+/// set_field_from_text(), the command line's parser); a per-device batch also clears
+/// split_batches. A spelling the config does not know (a schedule "cosine_with_restarts") leaves
+/// its field as it was.
 void apply_facts(const RunFacts& facts, RunConfig& config);
 
 /// {"num_processes": {"value": 2, "provenance": "known", "source": "hparams.yml"}, ...};

@@ -22,8 +22,12 @@ analysis::CompareOptions proof_options();
 struct ProofPlan {
   analysis::RunComparison original;  ///< the run against the reference, judged by proof_options()
   std::string reference_label;
+  config::RunConfig reference_config;  ///< as the remedy read it (an imported run's facts applied)
   /// Empty unless the original is 'different'.
   std::vector<analysis::Counterfactual> counterfactuals;
+  /// The whole setup of the run's shape with the reference's arithmetic (what `fix` and Make it
+  /// equivalent train); nullopt unless the original is 'different'.
+  std::optional<analysis::Remedy> remedy;
   /// Why Parity's engine cannot train these counterfactuals, when it cannot: one of the runs was
   /// imported from a log (its data and model are the user's, not Parity's). The counterfactuals
   /// are then one per cause of the verdict, with nothing to run: `why_not` holds the cause's text

@@ -115,7 +115,16 @@ std::vector<Counterfactual> counterfactuals(const config::RunConfig& run,
 
 Counterfactual remedy_counterfactual(const Remedy& fix, const config::RunConfig& reference) {
   Counterfactual all = combined(fix);
-  if (!fix.noise.empty()) all.seeds = seed_band(all.cause, reference).seeds;
+  if (!fix.noise.empty()) {
+    const Counterfactual band = seed_band(all.cause, reference);
+    all.seeds = band.seeds;
+    std::string noise;
+    for (const Reason& r : fix.noise) noise += (noise.empty() ? "" : ", ") + r.key;
+    std::string seeds;
+    for (size_t i = 0; i < band.seeds.size(); ++i)
+      seeds += (i == 0 ? "" : i + 1 == band.seeds.size() ? " and " : ", ") + num(band.seeds[i].seed);
+    all.change += "; judged against the reference under seeds " + seeds + " (noise: " + noise + ")";
+  }
   return all;
 }
 

@@ -127,9 +127,14 @@ class FactsReader {
       if (f.key == "use_seedable_sampler" && processes_differ()) {
         // The sampler is the script's own: under Accelerate's default the orders differ, a cause
         // the band of the reference's seeds proves (the data order's key).
-        text += "; under Accelerate's default (use_seedable_sampler False) " + processes(run_.facts) +
-                " draw another order than " + processes(ref_.facts) + " from the first step";
-        out.push_back({"data_order", text});
+        out.push_back({"data_order", "data order unknown (" + whose +
+                                         "): under Accelerate's default (use_seedable_sampler "
+                                         "False) " +
+                                         processes(run_.facts) + " draw another order than " +
+                                         processes(ref_.facts) +
+                                         " from the first step; `explain` proves it against the "
+                                         "reference's seeds, `" +
+                                         std::string(f.flag) + "` says which sampler ran"});
         return;
       }
       out.push_back({"unknown", text});

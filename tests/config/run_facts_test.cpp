@@ -28,6 +28,31 @@ TEST(RunFacts, EngineRunsKnowEveryFactOfTheirConfig) {
   EXPECT_FALSE(f.threads_per_rank.has_value());
 }
 
+// An engine run's facts, written back over a default config, give every field the fact table
+// names as the run had it: no fact of the engine's is made up (the sampler was once "true"
+// whatever the config said).
+TEST(RunFacts, AnEngineRunsFactsGiveBackItsConfigFieldByField) {
+  RunConfig c;
+  c.num_processes = 2;
+  c.per_device_batch_size = 24;
+  c.gradient_accumulation_steps = 3;
+  c.lr = 0.2;
+  c.lr_scaling = LrScaling::kSqrt;
+  c.scheduler = SchedulerKind::kCosine;
+  c.seed = 9;
+  c.mixed_precision = MixedPrecision::kBf16;
+  c.use_seedable_sampler = false;
+  c.train_samples = 640;
+  c.epochs = 3;
+  RunConfig back;
+  apply_facts(facts_of(c), back);
+  for (const FactField& field : fact_fields()) {
+    if (field.config_field.empty() || field.key == "threads_per_rank") continue;
+    const std::string name(field.config_field);
+    EXPECT_EQ(field_text(back, name), field_text(c, name)) << field.key;
+  }
+}
+
 TEST(RunFacts, SplitBatchesGivesThePerDeviceSlice) {
   RunConfig c;
   c.num_processes = 2;

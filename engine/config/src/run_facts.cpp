@@ -100,9 +100,9 @@ RunFacts facts_of(const RunConfig& c) {
   f.schedule = Fact<std::string>::known(to_string(c.scheduler), from);
   f.seed = Fact<int64_t>::known(c.seed, from);
   f.mixed_precision = Fact<std::string>::known(to_string(c.mixed_precision), from);
-  // The engine shuffles with a generator seeded data_seed + epoch on every rank, as Accelerate's
-  // use_seedable_sampler=True does.
-  f.use_seedable_sampler = Fact<bool>::known(true, "the engine's sampler (seeded data order)");
+  // The engine's sampler: seeded data_seed + epoch on every rank (Accelerate's
+  // use_seedable_sampler=True, the default), or Accelerate's own default order when set false.
+  f.use_seedable_sampler = Fact<bool>::known(c.use_seedable_sampler, from);
   f.model = Fact<std::string>::known(model_traits(c), from);
   if (const auto n = known_train_size(c)) f.train_samples = Fact<int64_t>::known(*n, from);
   f.epochs = Fact<int64_t>::known(c.epochs, from);

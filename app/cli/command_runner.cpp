@@ -189,9 +189,8 @@ void require_command(const config::RunConfig& config) {
   }
 }
 
-CommandRunResult run_user_command(storage::Database& db, int64_t run_id,
-                                  const config::RunConfig& config, const CommandRunOptions& options,
-                                  launch::StepSink& sink) {
+CommandRunResult run_command_setup(int64_t run_id, const config::RunConfig& config,
+                                   const CommandRunOptions& options, launch::StepSink& sink) {
   CommandRunResult out;
   std::vector<std::string> words;
   launch::CommandOptions command;
@@ -206,12 +205,9 @@ CommandRunResult run_user_command(storage::Database& db, int64_t run_id,
     out.message = e.what();
     return out;
   }
-  // A command run is judged on its facts: the values the setup gave its command are known; what
-  // the command does with its own model and data (their size, its sampler) is not Parity's to say.
-  config::RunFacts facts = command_facts(config);
-  db.set_origin(run_id, "command", launch::quote_command(words));
-  db.set_facts(run_id, config::to_json(facts), "");
-  std::cerr << "[" << config.label << "] runs " << launch::quote_command(words) << "\n";
+  out.command = launch::quote_command(words);
+  if (options.on_command) options.on_command(out.command);
+  std::cerr << "[" << config.label << "] runs " << out.command << "\n";
 
   command.workdir = config.workdir;
   command.env = env_pairs(config);
@@ -241,14 +237,31 @@ CommandRunResult run_user_command(storage::Database& db, int64_t run_id,
     out.samples_per_s = result.steps * config::global_batch_size(config) / seconds;
   // What its files said counts as what it logged (its own PARITY hparams line first).
   for (const auto& [name, value] : capture->hparams) result.hparams.emplace(name, value);
-  if (const std::string mismatch = hparams_mismatch(result.hparams, config); !mismatch.empty()) {
-    std::cerr << "[" << config.label << "] " << mismatch << "\n";
-    const auto row = db.get_run(run_id);
-    db.set_notes(run_id, (row && !row->notes.empty() ? row->notes + "; " : "") + mismatch);
-  }
+  out.mismatch = hparams_mismatch(result.hparams, config);
+  if (!out.mismatch.empty()) std::cerr << "[" << config.label << "] " << out.mismatch << "\n";
   if (result.protocol_errors > 0) {
     std::cerr << "[" << config.label << "] " << result.protocol_errors
               << " PARITY line(s) did not parse (see " << command.log_path << ")\n";
+  }
+  return out;
+}
+
+CommandRunResult run_user_command(storage::Database& db, int64_t run_id,
+                                  const config::RunConfig& config, const CommandRunOptions& options,
+                                  launch::StepSink& sink) {
+  CommandRunOptions with_db = options;
+  with_db.on_command = [&](const std::string& command) {
+    // A command run is judged on its facts: the values the setup gave its command are known;
+    // what the command does with its own model and data (their size, its sampler) is not
+    // Parity's to say.
+    db.set_origin(run_id, "command", command);
+    db.set_facts(run_id, config::to_json(command_facts(config)), "");
+    if (options.on_command) options.on_command(command);
+  };
+  CommandRunResult out = run_command_setup(run_id, config, with_db, sink);
+  if (!out.mismatch.empty()) {
+    const auto row = db.get_run(run_id);
+    db.set_notes(run_id, (row && !row->notes.empty() ? row->notes + "; " : "") + out.mismatch);
   }
   return out;
 }

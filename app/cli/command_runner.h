@@ -11,6 +11,7 @@
 #include <parity/storage/database.h>
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <string>
 
@@ -20,16 +21,27 @@ struct CommandRunOptions {
   std::string run_dir;  ///< {run_dir}: the run's private folder (its log folder), kept after
   double hang_timeout_s = 600;
   const std::atomic<bool>* stop = nullptr;
+  /// Told the command as it will run (quoted as a shell reads it back), before it starts.
+  std::function<void(const std::string& command)> on_command;
 };
 
 struct CommandRunResult {
   launch::RunOutcome outcome = launch::RunOutcome::kFailed;
   std::string message;
   double samples_per_s = 0;
+  std::string command;   ///< as it ran; empty when the template could not be expanded
+  std::string mismatch;  ///< hparams_mismatch() of what the command logged, "" when it agrees
 };
 
-/// Runs config's command as run run_id, its records going to sink. Never throws for the
-/// command's own failures (they are the result); StorageError propagates.
+/// Runs config's command as run run_id, its records going to sink, with no database: what
+/// the command ran as and what it logged against the setup are in the result (said on stderr
+/// too). A Slurm job's own supervisor runs it so (`parity-cli job-step`). Never throws for the
+/// command's own failures (they are the result).
+CommandRunResult run_command_setup(int64_t run_id, const config::RunConfig& config,
+                                   const CommandRunOptions& options, launch::StepSink& sink);
+
+/// The same as run run_id of db: marked a command run with its facts and the command as it
+/// ran, the disagreements of its hparams kept in its notes. StorageError propagates.
 CommandRunResult run_user_command(storage::Database& db, int64_t run_id,
                                   const config::RunConfig& config, const CommandRunOptions& options,
                                   launch::StepSink& sink);

@@ -23,6 +23,9 @@ void add_plan_command(CLI::App& app, int* exit_code);
 void add_rerun_command(CLI::App& app, int* exit_code);
 void add_import_command(CLI::App& app, int* exit_code);
 void add_set_command(CLI::App& app, int* exit_code);
+void add_follow_command(CLI::App& app, int* exit_code);
+void add_stop_command(CLI::App& app, int* exit_code);
+void add_job_step_command(CLI::App& app, int* exit_code);
 
 /// Checks of a numeric option whose refusal says in words what is allowed ("a number above 0"),
 /// where CLI11's PositiveNumber prints its range as two 309-digit numbers.

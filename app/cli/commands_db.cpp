@@ -73,7 +73,11 @@ int list_command(const std::string& db_arg) {
   Table table({"run", "label", "status", "steps", "final loss", "eval loss", "accuracy",
                "samples/s", "created"});
   for (const auto& r : db.list_runs()) {
-    table.add({std::to_string(r.id), r.label, std::string(storage::to_string(r.status)),
+    std::string status(storage::to_string(r.status));
+    // A submitted run, while its job is queued or running: Slurm's word on it.
+    if (!r.job_id.empty() && storage::is_active(r.status))
+      status += ", job " + r.job_id + (r.job_state.empty() ? "" : " " + r.job_state);
+    table.add({std::to_string(r.id), r.label, status,
                std::to_string(r.steps_done) + "/" + std::to_string(r.total_steps),
                fmt(r.final_loss), fmt(r.final_eval_loss), fmt_percent(r.final_accuracy),
                r.samples_per_s > 0 ? fmt(r.samples_per_s, 5) : "", fmt_time(r.created_at)});
@@ -104,6 +108,14 @@ int show_command(const std::string& db_arg, const std::string& run_arg) {
   if (r->final_eval_loss) std::cout << ", eval loss " << fmt(r->final_eval_loss, 6);
   if (r->final_accuracy) std::cout << ", accuracy " << fmt_percent(r->final_accuracy);
   if (r->final_loss || r->final_eval_loss) std::cout << "\n";
+  if (!r->job_id.empty()) {
+    std::cout << "Slurm job " << r->job_id << ": " << terminal_safe(r->job_state) << "; its folder "
+              << terminal_safe(r->job_folder);
+    if (storage::is_active(r->status))
+      std::cout << " (parity-cli follow " << r->id << " reads it in, parity-cli stop " << r->id
+                << " cancels it)";
+    std::cout << "\n";
+  }
   if (!r->error.empty()) std::cout << "error: " << terminal_safe(r->error) << "\n";
   if (!r->notes.empty()) std::cout << "notes: " << terminal_safe(r->notes) << "\n";
   print_stored_facts(std::cout, *r);

@@ -1,16 +1,19 @@
 // `run` (one setup) and `run-set` (several, one after another).
 #include <parity/config/run_config.h>
+#include <parity/launch/launch_error.h>
 #include <parity/launch/route_address.h>
 #include <parity/storage/supervisor.h>
 
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "cli_common.h"
 #include "command_runner.h"
 #include "commands.h"
 #include "config_flags.h"
+#include "job_submit.h"
 #include "run_runner.h"
 
 namespace parity::cli {
@@ -67,6 +70,9 @@ struct RunArgs {
   std::string launcher = "local";
   std::string partition;
   std::string time;
+  bool submit = false;
+  std::string account;
+  std::string gres;
 };
 
 struct Machines {
@@ -135,15 +141,20 @@ void set_launcher(const RunArgs& a, const Machines& machines, const config::RunC
   launch.master_addr = machines.master_addr;
   launch.master_port = machines.master_port;
   launch.network_interface = a.network_interface;
+  if (a.submit && a.launcher != "slurm")
+    throw UsageError("--submit hands the run to Slurm's sbatch: it needs --launcher slurm");
+  if (!a.submit && (!a.account.empty() || !a.gres.empty()))
+    throw UsageError("--account and --gres are for --launcher slurm --submit");
   if (a.launcher == "slurm") {
     if (machines.nnodes > 1)
       throw UsageError(
           "--launcher slurm places the ranks itself; --num-machines is for ranks "
           "started on each machine by hand");
-    if (!config.command.empty())
+    if (!config.command.empty() && !a.submit)
       throw UsageError(
-          "--launcher slurm starts Parity's engine; your command runs under Slurm "
-          "when it is an srun line (--command 'srun -n {num_processes} ...')");
+          "--launcher slurm without --submit starts Parity's engine; your command runs under "
+          "Slurm when it is an srun line (--command 'srun -n {num_processes} ...'), or as a "
+          "batch job with --submit");
     launch.launcher = launch::Launcher::kSlurm;
     launch.slurm_partition = a.partition;
     launch.slurm_time = a.time;
@@ -178,6 +189,34 @@ void say_where_ranks_meet(const RunArgs& a, const Machines& machines, int num_pr
   }
 }
 
+// run --launcher slurm --submit: the run is queued as a Slurm batch job and this process ends.
+int submit_command(const RunArgs& a, storage::Database& db, int64_t run_id,
+                   const config::RunConfig& config, const RunnerOptions& options) {
+  SubmitOptions submit;
+  submit.partition = a.partition;
+  submit.time = a.time;
+  submit.account = a.account;
+  submit.gres = a.gres;
+  submit.worker_path = options.launch.worker_path;
+  submit.hang_timeout_s = options.launch.hang_timeout_s;
+  submit.folder = options.log_dir.empty() ? default_log_dir(db.path(), run_id) : options.log_dir;
+  std::string job;
+  try {
+    job = submit_run(db, run_id, config, submit);
+  } catch (const launch::LaunchError& e) {
+    std::cerr << "[" << config.label << "] run " << run_id << " failed: " << e.what() << "\n";
+    std::cout << "run " << run_id << " failed\n";
+    return kExitFailed;
+  }
+  const std::string db_flag = a.launch.db.empty() ? "" : " --db " + a.launch.db;
+  std::cerr << "[" << config.label << "] run " << run_id << " submitted as Slurm job " << job
+            << "; its steps go to " << submit.folder << "/steps\n"
+            << "  follow it: parity-cli follow " << run_id << db_flag
+            << "    cancel it: parity-cli stop " << run_id << db_flag << "\n";
+  std::cout << "run " << run_id << " queued: Slurm job " << job << "\n";
+  return kExitOk;
+}
+
 int run_command(const RunArgs& a) {
   const bool attach = !a.run_id.empty();
   config::RunConfig config;
@@ -195,7 +234,8 @@ int run_command(const RunArgs& a) {
     require_command(config);
   }
   const Machines machines = machines_of(a);
-  if (!attach) require_hostable(config, machines.nnodes);
+  // A submitted run's ranks run on Slurm's nodes, not here.
+  if (!attach && !a.submit) require_hostable(config, machines.nnodes);
 
   SignalStop stop;
   RunnerOptions options;
@@ -212,9 +252,12 @@ int run_command(const RunArgs& a) {
     db = std::make_unique<storage::Database>(db_or_default(a.launch.db));
     if (config.command.empty())  // the user's command sets its own threads
       config.threads_per_rank = launch::resolved_threads_per_rank(config, options.launch);
-    run_id = db->create_run(config.label, config::to_json(config), storage::RunStatus::kQueued,
-                            storage::SupervisorIdentity::current());
+    // A submitted run has no supervisor process here: its job is.
+    run_id = db->create_run(
+        config.label, config::to_json(config), storage::RunStatus::kQueued,
+        a.submit ? std::nullopt : std::optional(storage::SupervisorIdentity::current()));
   }
+  if (a.submit) return submit_command(a, *db, run_id, config, options);
   RunReport report = run_recorded(*db, run_id, config, options);
   std::cout << "run " << report.run_id << " " << storage::to_string(status_of(report.outcome))
             << "\n";
@@ -309,6 +352,18 @@ void add_run_command(CLI::App& app, int* exit_code) {
   sub->add_option("--time", args->time,
                   "--launcher slurm: the step's time limit, in Slurm's formats (srun -t: 30, "
                   "1:00:00, 1-0)")
+      ->group("Slurm");
+  sub->add_flag("--submit", args->submit,
+                "--launcher slurm: submit the run as a batch job (sbatch) and return at once, "
+                "queued; the job trains without this process and writes its steps to the run's "
+                "folder (--log-dir, on a disk the nodes share); `parity-cli follow RUN` reads "
+                "them into the database, `parity-cli stop RUN` cancels the job. Your command "
+                "too (--command)")
+      ->group("Slurm");
+  sub->add_option("--account", args->account, "--submit: the account charged (sbatch -A)")
+      ->group("Slurm");
+  sub->add_option("--gres", args->gres,
+                  "--submit: generic resources per node, e.g. gpu:2 (sbatch --gres)")
       ->group("Slurm");
   sub->callback([args, exit_code] { *exit_code = run_command(*args); });
 }

@@ -20,23 +20,26 @@ namespace {
 /// 64 KiB: about 15 WAL frames, several times what marking the run's end writes.
 constexpr off_t kReserveBytes = 64 * 1024;
 
-storage::StepWriterOptions writer_options(int64_t run_id, double busy_wait_s) {
+storage::StepWriterOptions writer_options(int64_t run_id, double busy_wait_s, bool heartbeat) {
   storage::StepWriterOptions o;
   o.busy_wait_s = busy_wait_s;
-  o.heartbeat_run_id = run_id;
+  o.heartbeat_run_id = heartbeat ? run_id : 0;
   return o;
 }
 
 }  // namespace
 
-DbSink::DbSink(storage::Database& db, int64_t run_id, ProgressLine* progress, double busy_wait_s)
+DbSink::DbSink(storage::Database& db, int64_t run_id, ProgressLine* progress, double busy_wait_s,
+               Role role)
     : run_id_(run_id),
       db_path_(db.path()),
       busy_wait_s_(busy_wait_s),
-      writer_(db.path(), writer_options(run_id, busy_wait_s)),
+      writer_(db.path(), writer_options(run_id, busy_wait_s, role == Role::kSupervisor)),
       progress_(progress) {
-  const storage::SupervisorIdentity self = storage::SupervisorIdentity::current();
-  writer_.push([run_id, self](storage::Database& d) { d.claim_run(run_id, self); });
+  if (role == Role::kSupervisor) {
+    const storage::SupervisorIdentity self = storage::SupervisorIdentity::current();
+    writer_.push([run_id, self](storage::Database& d) { d.claim_run(run_id, self); });
+  }
   make_reserve();
 }
 

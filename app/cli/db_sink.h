@@ -20,10 +20,15 @@ namespace parity::cli {
 
 class DbSink : public launch::StepSink {
  public:
-  /// db: where the rows go (a StepWriter of its own on db.path()). The run is claimed for this
-  /// process (its supervisor) at once. progress may be null. busy_wait_s: how long a locked
-  /// database is waited out before the run fails.
-  DbSink(storage::Database& db, int64_t run_id, ProgressLine* progress, double busy_wait_s);
+  /// Whether this process supervises the run (its launcher: the run is claimed for it and its
+  /// heartbeat kept, so a killed launcher's run is reconciled as failed) or only follows one
+  /// that a batch job supervises (nothing claimed: the follower may come and go).
+  enum class Role { kSupervisor, kFollower };
+
+  /// db: where the rows go (a StepWriter of its own on db.path()). progress may be null.
+  /// busy_wait_s: how long a locked database is waited out before the run fails.
+  DbSink(storage::Database& db, int64_t run_id, ProgressLine* progress, double busy_wait_s,
+         Role role = Role::kSupervisor);
 
   void on_start(const launch::RunStart& start) override;
   void on_step(const launch::StepRecord& record) override;
@@ -44,6 +49,10 @@ class DbSink : public launch::StepSink {
   /// reserve is given back to the disk, and until a lock goes. Throws StorageError when the run
   /// cannot be marked for another reason.
   Ending finish(launch::RunOutcome outcome, const std::string& message, double samples_per_s);
+
+  /// A change to the run's row, applied after the records queued before it (a follower's job
+  /// state, notes, origin), on the writer's connection.
+  void update(storage::RunUpdate change) { writer_.push(std::move(change)); }
 
   const std::optional<launch::StepRecord>& last_step() const { return last_step_; }
   const std::optional<launch::EvalRecord>& last_eval() const { return last_eval_; }

@@ -41,6 +41,9 @@ int main(int argc, char** argv) {
   cli::add_demo_command(app, &exit_code);
   cli::add_import_command(app, &exit_code);
   cli::add_set_command(app, &exit_code);
+  cli::add_follow_command(app, &exit_code);
+  cli::add_stop_command(app, &exit_code);
+  cli::add_job_step_command(app, &exit_code);
 
   try {
     app.parse(argc, argv);

@@ -37,6 +37,7 @@ constexpr const char* kRunColumnsV3 =
 constexpr const char* kRunColumnsV4 =
     ", model_json, explains_run, explains_reference, explains_cause";
 constexpr const char* kRunColumnsV5 = ", origin, source_path, source_identity, facts_json";
+constexpr const char* kRunColumnsV8 = ", job_id, job_state, job_folder";
 
 RunStatus read_status(const Statement& st, int column, int64_t run_id) {
   const std::string text = st.column_text(column);
@@ -96,6 +97,11 @@ RunRow read_run(const Statement& st, int schema) {
     r.source_path = st.column_text(26);
     r.source_identity = st.column_text(27);
     r.facts_json = st.column_text(28);
+  }
+  if (schema >= 8) {
+    r.job_id = st.column_text(29);
+    r.job_state = st.column_text(30);
+    r.job_folder = st.column_text(31);
   }
   return r;
 }
@@ -230,6 +236,20 @@ void Database::finish_run(int64_t run_id, RunStatus status, const std::string& e
   require_run_changed(db_, "finish_run", run_id);
 }
 
+void Database::set_job(int64_t run_id, const std::string& job_id, const std::string& job_folder) {
+  if (schema_ < 8) throw StorageError("set_job: the database's schema has no jobs");
+  Statement st(db_, "UPDATE runs SET job_id = ?2, job_folder = ?3 WHERE id = ?1");
+  st.bind(1, run_id).bind(2, job_id).bind(3, job_folder).run();
+  require_run_changed(db_, "set_job", run_id);
+}
+
+void Database::set_job_state(int64_t run_id, const std::string& job_state) {
+  if (schema_ < 8) throw StorageError("set_job_state: the database's schema has no jobs");
+  Statement st(db_, "UPDATE runs SET job_state = ?2 WHERE id = ?1");
+  st.bind(1, run_id).bind(2, job_state).run();
+  require_run_changed(db_, "set_job_state", run_id);
+}
+
 void Database::rename_run(int64_t run_id, const std::string& label) {
   Statement st(db_, "UPDATE runs SET label = ?2 WHERE id = ?1");
   st.bind(1, run_id).bind(2, one_line(label)).run();
@@ -264,6 +284,7 @@ std::string Database::run_columns() const {
   if (schema_ >= 3) columns += kRunColumnsV3;
   if (schema_ >= 4) columns += kRunColumnsV4;
   if (schema_ >= 5) columns += kRunColumnsV5;
+  if (schema_ >= 8) columns += kRunColumnsV8;
   return columns + " FROM runs";
 }
 
@@ -403,6 +424,8 @@ std::vector<RunHash> Database::ended_run_hashes() const {
   if (schema_ >= 4) columns += ", model_json, explains_run, explains_reference, explains_cause";
   // An imported run's facts change with `parity-cli set` after it ended.
   if (schema_ >= 5) columns += ", origin, source_path, source_identity, facts_json";
+  // A job's state reaches its last word after the run ended (COMPLETED, CANCELLED).
+  if (schema_ >= 8) columns += kRunColumnsV8;
   Statement st(db_, "SELECT " + columns + " FROM runs WHERE status NOT IN (?1, ?2) ORDER BY id");
   st.bind(1, status_text(RunStatus::kQueued)).bind(2, status_text(RunStatus::kRunning));
   std::vector<RunHash> hashes;

@@ -130,9 +130,20 @@ CREATE TABLE window_setups (
 );
 )sql";
 
+// Version 8: a run submitted to a batch scheduler (`parity-cli run --launcher slurm --submit`):
+// its job id ('' = not a job), the job's state as the scheduler last said it ('PENDING
+// (Resources)', 'RUNNING', 'COMPLETED'), and the folder on the shared disk the job writes its
+// steps file to, which a follower reads into this database. Such a run has no supervisor
+// process: the job is its supervisor, so reconciliation never judges it.
+inline constexpr const char* kSchemaV8 = R"sql(
+ALTER TABLE runs ADD COLUMN job_id     TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN job_state  TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN job_folder TEXT NOT NULL DEFAULT '';
+)sql";
+
 inline constexpr Migration kMigrations[] = {
     {1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4},
-    {5, kSchemaV5}, {6, kSchemaV6}, {7, kSchemaV7},
+    {5, kSchemaV5}, {6, kSchemaV6}, {7, kSchemaV7}, {8, kSchemaV8},
 };
 
 }  // namespace parity::storage::detail

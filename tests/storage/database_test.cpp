@@ -41,9 +41,9 @@ TEST(Database, MigratesAnEmptyFileToTheCurrentVersion) {
   EXPECT_EQ(user_version_of(path), 0);
 
   Database db(path);
-  EXPECT_EQ(Database::kSchemaVersion, 7);
-  EXPECT_EQ(db.schema_version(), 7);
-  EXPECT_EQ(user_version_of(path), 7);
+  EXPECT_EQ(Database::kSchemaVersion, 8);
+  EXPECT_EQ(db.schema_version(), 8);
+  EXPECT_EQ(user_version_of(path), 8);
   for (const char* table : {"runs", "steps", "evals"}) {
     EXPECT_EQ(query_int(db.handle(), std::string("SELECT count(*) FROM sqlite_master WHERE "
                                                  "type = 'table' AND name = '") +

@@ -274,5 +274,45 @@ TEST(Database, AnotherProgramsSqliteFileIsRefusedInOneLine) {
   sqlite3_close(raw);
 }
 
+// A run submitted as a batch job (schema 8) has no supervisor process: the job is. It keeps its
+// job id, state and folder, is never reconciled as orphaned, and a version-7 file migrates to it
+// keeping its runs.
+TEST(Database, AJobRunKeepsItsJobAndIsNeverReconciled) {
+  TempDir dir;
+  const std::string path = dir.file("j.db");
+  int64_t old = 0, job = 0;
+  {
+    Database db(path);
+    old = db.create_run("before schema 8", "{}");
+    db.set_notes(old, "kept");
+    exec_sql(db.handle(), std::string(testing::kDropSchemaV8) + "PRAGMA user_version = 7");
+  }
+  {
+    Database viewer(path, OpenMode::kReadOnly);
+    EXPECT_EQ(viewer.schema_version(), 7);
+    EXPECT_EQ(viewer.get_run(old)->job_id, "");
+    EXPECT_THROW(viewer.set_job(old, "1", "/x"), StorageError);
+  }
+  Database db(path);
+  EXPECT_EQ(db.schema_version(), 8);
+  EXPECT_EQ(db.get_run(old)->notes, "kept");
+  job = db.create_run("submitted", "{}");
+  db.set_job(job, "4242", "/shared/r.db.logs/run-2");
+  db.set_job_state(job, "PENDING (Resources)");
+  EXPECT_TRUE(db.reconcile_orphaned_runs().empty());
+  RunRow r = *db.get_run(job);
+  EXPECT_EQ(r.status, RunStatus::kQueued);
+  EXPECT_EQ(r.job_id, "4242");
+  EXPECT_EQ(r.job_state, "PENDING (Resources)");
+  EXPECT_EQ(r.job_folder, "/shared/r.db.logs/run-2");
+  EXPECT_EQ(r.supervisor.pid, 0);
+  // The state's last word after the run ended changes what a poller sees of it.
+  db.finish_run(job, RunStatus::kFinished, "", 0);
+  const auto before = db.ended_run_hashes();
+  db.set_job_state(job, "COMPLETED");
+  EXPECT_NE(db.ended_run_hashes(), before);
+  EXPECT_THROW(db.set_job(999, "1", "/x"), StorageError);
+}
+
 }  // namespace
 }  // namespace parity::storage

@@ -50,7 +50,7 @@ std::string launcher_gone_message(int64_t step);
 
 class Database {
  public:
-  static constexpr int kSchemaVersion = 7;
+  static constexpr int kSchemaVersion = 8;
 
   /// Opens (creating folders and file as needed) and migrates. Throws StorageError naming the path
   /// when the folder cannot be created, the file is not a database (or an SQLite file of another
@@ -88,6 +88,11 @@ class Database {
                    const std::string& model_json = "");
   /// Marks the end: status, error, finished_at now, samples/s, and the finals from stored rows.
   void finish_run(int64_t run_id, RunStatus status, const std::string& error, double samples_per_s);
+  /// Marks the run as batch job `job_id` of a scheduler, which writes its steps file in
+  /// `job_folder` (schema 8). Such a run is created without a supervisor: the job is.
+  void set_job(int64_t run_id, const std::string& job_id, const std::string& job_folder);
+  /// The job's state as the scheduler last said it ("PENDING (Resources)", "RUNNING", ...).
+  void set_job_state(int64_t run_id, const std::string& job_state);
   void rename_run(int64_t run_id, const std::string& label);
   void set_notes(int64_t run_id, const std::string& notes);
   /// Marks `run_id` as the counterfactual of `explained` against `reference`, aligning `cause`.

@@ -45,6 +45,12 @@ struct RunRow {
   std::string source_path;
   std::string source_identity;
   std::string facts_json;
+  /// A run submitted as a batch job (schema 8): the scheduler's job id ("" = not a job), its
+  /// state as last seen ("PENDING (Resources)", "RUNNING", "COMPLETED"), and the folder where
+  /// the job writes the run's steps file.
+  std::string job_id;
+  std::string job_state;
+  std::string job_folder;
   /// Stored as queued or running, but its supervisor is gone and the database is read-only: it
   /// is shown failed (launcher_gone_message) without being written. False on every other row.
   bool shown_failed = false;

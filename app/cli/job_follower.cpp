@@ -188,13 +188,16 @@ FollowReport follow_job(storage::Database& db, int64_t run_id, const FollowOptio
 
   while (true) {
     end = follower.poll();
-    if (end) break;
     if (follower.started() && !running) {
       // The start record set it running: so does its job state, before squeue's next word.
       running = true;
-      state_said = "RUNNING";
-      sink.update([run_id](storage::Database& d) { d.set_job_state(run_id, "RUNNING"); });
+      if (state_said != "RUNNING") {
+        state_said = "RUNNING";
+        std::cerr << name << ": Slurm job " << job << " RUNNING\n";
+        sink.update([run_id](storage::Database& d) { d.set_job_state(run_id, "RUNNING"); });
+      }
     }
+    if (end) break;
     if (auto why = sink.failure()) {
       progress.finish();
       report.message = "cannot record the run: " + *why;

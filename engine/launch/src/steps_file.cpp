@@ -95,22 +95,28 @@ void StepsFileWriter::append(const StepsFileEntry& entry, bool sync_now) {
     return;
   }
   dirty_ = true;
-  const auto now = std::chrono::steady_clock::now();
-  if (sync_now || std::chrono::duration<double>(now - last_sync_).count() >= sync_interval_s_) {
-    if (::fdatasync(fd_) != 0 && errno != EINVAL)
-      failure_ = "cannot sync the steps file " + path_ + ": " + std::strerror(errno);
-    dirty_ = false;
-    last_sync_ = now;
-  }
+  sync(sync_now);
+}
+
+void StepsFileWriter::sync(bool now) const {
+  if (!dirty_ || fd_ < 0 || failure_) return;
+  const auto t = std::chrono::steady_clock::now();
+  if (!now && std::chrono::duration<double>(t - last_sync_).count() < sync_interval_s_) return;
+  if (::fdatasync(fd_) != 0 && errno != EINVAL)
+    failure_ = "cannot sync the steps file " + path_ + ": " + std::strerror(errno);
+  dirty_ = false;
+  last_sync_ = t;
+}
+
+std::optional<std::string> StepsFileWriter::failure() const {
+  sync(false);
+  return failure_;
 }
 
 void StepsFileWriter::on_start(const RunStart& start) { append(start, true); }
 void StepsFileWriter::on_step(const StepRecord& record) { append(record, false); }
 void StepsFileWriter::on_eval(const EvalRecord& record) { append(record, false); }
-void StepsFileWriter::on_end(const RunEnd&) {
-  if (dirty_ && fd_ >= 0) ::fdatasync(fd_);
-  dirty_ = false;
-}
+void StepsFileWriter::on_end(const RunEnd&) { sync(true); }
 void StepsFileWriter::note(const std::string& text) { append(StepsFileNote{text}, false); }
 void StepsFileWriter::command(const std::string& text) { append(StepsFileCommand{text}, true); }
 void StepsFileWriter::end(const RunEnd& end) {

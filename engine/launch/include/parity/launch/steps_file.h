@@ -41,11 +41,13 @@ std::string encode_steps_line(const StepsFileEntry& entry);
 /// One line's entry (with or without '\n'); nullopt for a line that is none (a heartbeat too).
 std::optional<StepsFileEntry> decode_steps_line(const std::string& line);
 
-/// Appends a run's records, as the StepSink the job's supervisor reports to. Records are synced
-/// to the disk (fdatasync) at most every sync_interval_s apart and at end(): an NFS client keeps
-/// what is written in its own cache until it is synced, where a follower on another machine
-/// cannot see it. on_end only syncs: the job writes its end record with end(), once its own
-/// outcome is known (a command's samples/s, its notes before it). Single-threaded.
+/// Appends a run's records, as the StepSink the job's supervisor reports to. What is written is
+/// synced to the disk (fdatasync) within sync_interval_s, and at once for the start and the end:
+/// an NFS client keeps what is written in its own cache until it is synced, where a follower on
+/// another machine cannot see it. A sync that falls due between records is done by failure(),
+/// which the supervisors poll every ~50 ms. on_end only syncs: the job writes its end record with
+/// end(), once its own outcome is known (a command's samples/s, its notes before it).
+/// Single-threaded.
 class StepsFileWriter : public StepSink {
  public:
   /// Opens (creating, 0600, never following a symlink) `path` for appending; throws LaunchError.
@@ -59,7 +61,8 @@ class StepsFileWriter : public StepSink {
   void on_eval(const EvalRecord& record) override;
   void on_end(const RunEnd& end) override;
   /// A write that failed (disk full, the folder gone): the supervisor then stops the run.
-  std::optional<std::string> failure() const override { return failure_; }
+  /// Also syncs what was written once the interval has passed.
+  std::optional<std::string> failure() const override;
 
   void note(const std::string& text);
   void command(const std::string& text);
@@ -68,12 +71,14 @@ class StepsFileWriter : public StepSink {
 
  private:
   void append(const StepsFileEntry& entry, bool sync_now);
+  void sync(bool now) const;
   std::string path_;
   int fd_ = -1;
   double sync_interval_s_;
-  std::chrono::steady_clock::time_point last_sync_;
-  bool dirty_ = false;
-  std::optional<std::string> failure_;
+  // Changed by the syncs failure() does.
+  mutable std::chrono::steady_clock::time_point last_sync_;
+  mutable bool dirty_ = false;
+  mutable std::optional<std::string> failure_;
 };
 
 /// Reads a steps file on from where it stopped. Each poll() opens the file anew, which makes an

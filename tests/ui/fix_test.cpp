@@ -200,8 +200,10 @@ TEST(MakeItEquivalent, TheSharedExperimentIsNotChangedAndTheNoteSaysWhatDiffers)
   ASSERT_TRUE(test::waitFor([&] { return w.panel()->details()->toPlainText().contains("fix #"); }));
   EXPECT_EQ(config::to_json(w.window.setupsModel()->experiment()), experiment);
   const QString note = w.window.statusBar()->currentMessage();
-  EXPECT_TRUE(note.contains("shared Experiment, left as it is")) << note.toStdString();
-  EXPECT_TRUE(note.contains("lr ")) << note.toStdString();
+  EXPECT_TRUE(
+      note.contains("The shared Experiment is left as it is: the remedy's lr 0.025 is "
+                    "0.05 there"))
+      << note.toStdString();
   EXPECT_TRUE(w.panel()->details()->toPlainText().contains(note)) << note.toStdString();
 }
 

@@ -3,12 +3,14 @@
 #include <parity/storage/run_status.h>
 #include <parity/ui/compare/compare_panel.h>
 #include <parity/ui/compare/verdict_table_model.h>
+#include <parity/ui/runs/runs_model.h>
 #include <parity/ui/widgets/elided_label.h>
 
 #include <QLabel>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QTextBrowser>
+#include <algorithm>
 
 namespace parity::ui {
 
@@ -37,6 +39,22 @@ bool ComparePanel::awaitsProof(qint64 runId) const {
       if (p.counterfactual == runId) return true;
   }
   return false;
+}
+
+void ComparePanel::rereadStartedProofs(int first, int last) {
+  const auto& rows = runs_->runs();
+  for (int row = std::max(0, first); row <= last && row < static_cast<int>(rows.size()); ++row) {
+    const storage::RunRow& run = rows[row];
+    if (run.status != storage::RunStatus::kRunning || startedProofs_.contains(run.id)) continue;
+    for (const auto& [explained, list] : proofs()) {
+      for (const auto& p : list) {
+        if (p.counterfactual != run.id || p.status != storage::RunStatus::kQueued) continue;
+        startedProofs_.insert(run.id);  // once: its steps change the row at every poll
+        compare();
+        return;
+      }
+    }
+  }
 }
 
 void ComparePanel::updateProveButton() {

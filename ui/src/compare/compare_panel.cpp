@@ -121,6 +121,10 @@ void ComparePanel::connectSignals() {
   connect(runs_, &RunsModel::runEnded, this, [this](qint64 id) {
     if (awaitsProof(id)) compare();
   });
+  connect(runs_, &QAbstractItemModel::dataChanged, this,
+          [this](const QModelIndex& top, const QModelIndex& bottom) {
+            rereadStartedProofs(top.row(), bottom.row());
+          });
   connect(db_->worker(), &DatabaseWorker::proofsRead, this,
           [this](int id, const RunProofs& proofs) {
             if (id == request_) incomingProofs_ = proofs;

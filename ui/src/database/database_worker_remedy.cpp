@@ -30,6 +30,8 @@ RemedyPlan remedyPlan(const stored_runs::ProofPlan& plan, qint64 referenceId, qi
       QString::fromStdString(analysis::remedy_counterfactual(remedy, plan.reference_config).cause);
   p.setupText = QString::fromStdString(remedy.setup_text());
   p.changesText = QString::fromStdString(remedy.changes_text());
+  for (const analysis::RemedyChange& change : remedy.changes)
+    p.changedKeys << QString::fromStdString(change.key);
   p.flags = QString::fromStdString(remedy.flags());
   p.left = texts(remedy.left);
   p.noise = texts(remedy.noise);

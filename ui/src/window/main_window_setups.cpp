@@ -94,15 +94,14 @@ void MainWindow::newSetupFromRun(qint64 runId) {
 }
 
 // The remedy as a setup beside the user's: "fix #2". The Experiment is shared by every setup and
-// is not changed behind the user's back: where the remedy's differs (an lr, or the run's own
-// data and model), the note says that Launch of this setup trains the Experiment's, while the
-// queued remedy run trains the remedy's own.
+// is not changed behind the user's back: where the remedy's differs (an lr it changed, or the
+// run's own data and model), the note says that Launch of this setup trains the Experiment's
+// values, while the queued remedy run trains the remedy's own.
 void MainWindow::onFixQueued(const RemedyPlan& fix) {
   comparePanel_->fixQueued(fix);
   if (fix.created.isEmpty()) return;  // nothing trained here, nothing to add
-  constexpr int kNamed = 4;
-  QStringList kept;
-  int more = 0;
+  constexpr int kNamed = 5;
+  QStringList changed, other;  // Experiment keys the remedy changed; the run's others
   const config::RunConfig& experiment = setups_->experiment();
   for (const config::ConfigField& field : config::config_fields()) {
     const std::string name(field.name);
@@ -110,15 +109,22 @@ void MainWindow::onFixQueued(const RemedyPlan& fix) {
     const std::string remedy = config::field_text(fix.config, name);
     const std::string shared = config::field_text(experiment, name);
     if (remedy == shared) continue;
-    if (kept.size() == kNamed) {
-      ++more;
-      continue;
+    const QString key = QString::fromStdString(name);
+    if (fix.changedKeys.contains(key)) {
+      changed << tr("the remedy's %1 %2 is %3 there")
+                     .arg(key, QString::fromStdString(remedy),
+                          shared.empty() ? tr("unset") : QString::fromStdString(shared));
+    } else {
+      other << key;
     }
-    kept << tr("%1 %2 (the Experiment's %3)")
-                .arg(QString::fromStdString(name), QString::fromStdString(remedy),
-                     shared.empty() ? tr("none") : QString::fromStdString(shared));
   }
-  if (more > 0) kept << tr("%n more", nullptr, more);
+  if (other.size() > kNamed) {
+    const int more = static_cast<int>(other.size()) - kNamed;
+    other = other.mid(0, kNamed) << tr("%n more", nullptr, more);
+  }
+  if (!other.isEmpty())
+    changed
+        << tr("run #%1's experiment differs from it in %2").arg(fix.runId).arg(other.join(", "));
   config::RunConfig setup = fix.config;
   setup.label = tr("fix #%1").arg(fix.runId).toStdString();
   const int row = setups_->addSetup(setup);
@@ -130,10 +136,10 @@ void MainWindow::onFixQueued(const RemedyPlan& fix) {
                      .arg(fix.runId)
                      .arg(label)
                      .arg(fix.created.front());
-  if (!kept.isEmpty()) {
-    note += " " + tr("It differs from the shared Experiment, left as it is, in %1: Launch of "
-                     "\"%2\" trains the Experiment's values, run #%3 the remedy's.")
-                      .arg(kept.join(", "), label)
+  if (!changed.isEmpty()) {
+    note += " " + tr("The shared Experiment is left as it is: %1. Launch of \"%2\" trains the "
+                     "Experiment's values, run #%3 the remedy's.")
+                      .arg(changed.join("; "), label)
                       .arg(fix.created.front());
   }
   statusBar()->showMessage(note, 15000);

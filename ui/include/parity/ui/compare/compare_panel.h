@@ -112,6 +112,9 @@ class ComparePanel : public QWidget {
   int currentRow() const;
   void noteOtherExperiments(const analysis::Comparison& comparison);
   bool awaitsProof(qint64 runId) const;
+  /// Reads the verdicts again when a counterfactual among `first`..`last` of the runs table
+  /// started since they were read (its Proof cell said "queued").
+  void rereadStartedProofs(int first, int last);
   QString proofNote(const QueuedProof& queued) const;
   void plot();
   void plotDeltas();
@@ -144,6 +147,7 @@ class ComparePanel : public QWidget {
   QSet<RunPair> fixing_;                  ///< Make it equivalent pressed, not queued yet
   QList<RemedyPlan> queuedFixes_;         ///< what each Make it equivalent queued, oldest first
   QHash<qint64, QString> fixSetupNotes_;  ///< noteFixSetup's notes, by run
+  QSet<qint64> startedProofs_;            ///< counterfactuals re-read once when they started
   /// Each compared run whose experiment (data, model) is not the reference's, with how
   /// (experimentDifference): said before any other cause.
   QHash<qint64, QString> otherExperiment_;

@@ -24,9 +24,10 @@ struct RemedyPlan {
   QString cause;           ///< its counterfactual's cause: "all", or "all but batch_norm"
   QString setupText;       ///< Remedy::setup_text(): the whole setup in words
   QString changesText;     ///< Remedy::changes_text(): "per-device batch 64 -> 32; lr ..."
-  QString flags;           ///< Remedy::flags(): what to train with elsewhere
-  QStringList left;        ///< what no setup of this shape aligns
-  QStringList noise;       ///< why it is judged against the band of the reference's seeds
+  QStringList changedKeys;  ///< the config fields the remedy changes ("per_device_batch_size")
+  QString flags;            ///< Remedy::flags(): what to train with elsewhere
+  QStringList left;         ///< what no setup of this shape aligns
+  QStringList noise;        ///< why it is judged against the band of the reference's seeds
   /// Why Parity's engine trains nothing here (a run imported from a log); empty otherwise.
   QString notHere;
   config::RunConfig config;  ///< the remedy's setup (the run's experiment, the remedy's shape)

@@ -106,6 +106,10 @@ void ComparePanel::setUpWidgets() {
   deltaView_->setRenderHint(QPainter::Antialiasing);
   plotKind_->addItem(tr("Δ loss vs reference"));
   plotKind_->addItem(tr("Seed groups: mean and min–max band"));
+  // Sized to its first choice, not its longest (the popup shows them whole): with Prove and Make
+  // it equivalent in the same row, the window still narrows to 900 px.
+  plotKind_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  plotKind_->setMinimumContentsLength(static_cast<int>(plotKind_->itemText(0).size()));
 }
 
 void ComparePanel::connectSignals() {

@@ -1,6 +1,7 @@
 // The runs table: creating, updating, reading and reconciling runs, and what a poller reads to
 // see changes (a run's steps and evals are database_steps.cpp's).
 #include <parity/storage/database.h>
+#include <parity/version.h>
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -37,6 +38,7 @@ constexpr const char* kRunColumnsV3 =
 constexpr const char* kRunColumnsV4 =
     ", model_json, explains_run, explains_reference, explains_cause";
 constexpr const char* kRunColumnsV5 = ", origin, source_path, source_identity, facts_json";
+constexpr const char* kRunColumnsV8 = ", parity_version";
 
 RunStatus read_status(const Statement& st, int column, int64_t run_id) {
   const std::string text = st.column_text(column);
@@ -97,6 +99,8 @@ RunRow read_run(const Statement& st, int schema) {
     r.source_identity = st.column_text(27);
     r.facts_json = st.column_text(28);
   }
+  // Schemas 6 and 7 added tables, not runs columns: the next column is 29.
+  if (schema >= 8) r.parity_version = st.column_text(29);
   return r;
 }
 
@@ -179,16 +183,17 @@ int64_t Database::create_run(const std::string& label, const std::string& config
                              const std::optional<SupervisorIdentity>& supervisor) {
   check_config_json(config_json);
   Statement st(db_, supervisor ? "INSERT INTO runs (label, status, created_at, config_json, "
-                                 "supervisor_pid, supervisor_start_time, supervisor_host, "
-                                 "supervisor_boot_id, heartbeat_at) "
-                                 "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?3)"
-                               : "INSERT INTO runs (label, status, created_at, config_json) "
-                                 "VALUES (?1, ?2, ?3, ?4)");
+                                 "parity_version, supervisor_pid, supervisor_start_time, "
+                                 "supervisor_host, supervisor_boot_id, heartbeat_at) "
+                                 "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?3)"
+                               : "INSERT INTO runs (label, status, created_at, config_json, "
+                                 "parity_version) VALUES (?1, ?2, ?3, ?4, ?5)");
   st.bind(1, one_line(label)).bind(2, status_text(status)).bind(3, now_unix_seconds());
   st.bind(4, config_json.empty() ? std::string("{}") : config_json);
+  st.bind(5, std::string(kVersion));
   if (supervisor) {
-    st.bind(5, supervisor->pid).bind(6, supervisor->start_time).bind(7, supervisor->host);
-    st.bind(8, supervisor->boot_id);
+    st.bind(6, supervisor->pid).bind(7, supervisor->start_time).bind(8, supervisor->host);
+    st.bind(9, supervisor->boot_id);
   }
   st.run();
   return sqlite3_last_insert_rowid(db_);
@@ -264,15 +269,17 @@ std::string Database::run_columns() const {
   if (schema_ >= 3) columns += kRunColumnsV3;
   if (schema_ >= 4) columns += kRunColumnsV4;
   if (schema_ >= 5) columns += kRunColumnsV5;
+  if (schema_ >= 8) columns += kRunColumnsV8;
   return columns + " FROM runs";
 }
 
 void Database::claim_run(int64_t run_id, const SupervisorIdentity& who) {
   Statement st(db_,
                "UPDATE runs SET supervisor_pid = ?2, supervisor_start_time = ?3, "
-               "supervisor_host = ?4, supervisor_boot_id = ?5, heartbeat_at = ?6 WHERE id = ?1");
+               "supervisor_host = ?4, supervisor_boot_id = ?5, heartbeat_at = ?6, "
+               "parity_version = ?7 WHERE id = ?1");
   st.bind(1, run_id).bind(2, who.pid).bind(3, who.start_time).bind(4, who.host);
-  st.bind(5, who.boot_id).bind(6, now_unix_seconds()).run();
+  st.bind(5, who.boot_id).bind(6, now_unix_seconds()).bind(7, std::string(kVersion)).run();
   require_run_changed(db_, "claim_run", run_id);
 }
 
@@ -403,6 +410,7 @@ std::vector<RunHash> Database::ended_run_hashes() const {
   if (schema_ >= 4) columns += ", model_json, explains_run, explains_reference, explains_cause";
   // An imported run's facts change with `parity-cli set` after it ended.
   if (schema_ >= 5) columns += ", origin, source_path, source_identity, facts_json";
+  if (schema_ >= 8) columns += ", parity_version";
   Statement st(db_, "SELECT " + columns + " FROM runs WHERE status NOT IN (?1, ?2) ORDER BY id");
   st.bind(1, status_text(RunStatus::kQueued)).bind(2, status_text(RunStatus::kRunning));
   std::vector<RunHash> hashes;

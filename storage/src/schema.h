@@ -130,9 +130,16 @@ CREATE TABLE window_setups (
 );
 )sql";
 
+// Version 8: the version of Parity that recorded the run (parity::kVersion of the launcher that
+// created or claimed it, or of the import that read it), so a run says which build trained it.
+// '' = recorded before version 8.
+inline constexpr const char* kSchemaV8 = R"sql(
+ALTER TABLE runs ADD COLUMN parity_version TEXT NOT NULL DEFAULT '';
+)sql";
+
 inline constexpr Migration kMigrations[] = {
     {1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4},
-    {5, kSchemaV5}, {6, kSchemaV6}, {7, kSchemaV7},
+    {5, kSchemaV5}, {6, kSchemaV6}, {7, kSchemaV7}, {8, kSchemaV8},
 };
 
 }  // namespace parity::storage::detail

@@ -78,7 +78,7 @@ TEST(DatabaseView, MigratesAVersion6DatabaseLosingNothing) {
     EXPECT_EQ(viewer.shown_choices(), (std::map<int64_t, bool>{{hidden, false}}));
   }
   Database db(path);
-  EXPECT_EQ(db.schema_version(), 7);
+  EXPECT_EQ(db.schema_version(), Database::kSchemaVersion);
   const RunRow run = *db.get_run(kept);
   EXPECT_EQ(run.label, "before schema 7");
   EXPECT_EQ(run.config_json, R"({"lr": 0.1})");

@@ -45,6 +45,9 @@ struct RunRow {
   std::string source_path;
   std::string source_identity;
   std::string facts_json;
+  /// The version of Parity that recorded the run (schema 8): the launcher that created or claimed
+  /// it, or the import that read it ("0.1.0"); "" = recorded before schema 8.
+  std::string parity_version;
   /// Stored as queued or running, but its supervisor is gone and the database is read-only: it
   /// is shown failed (launcher_gone_message) without being written. False on every other row.
   bool shown_failed = false;

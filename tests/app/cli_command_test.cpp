@@ -149,6 +149,64 @@ TEST_F(CommandTest, PlanPrintsTheExpandedCommand) {
   EXPECT_NE(sized.out.find(" 200 "), std::string::npos) << sized.out;  // 6400 / (2 x 16) a epoch
 }
 
+// torchrun --tee passes every rank's stdout on behind "[default<local rank>]:", and a plain DDP
+// script prints its PARITY lines on every rank (tests/data/torchrun_every_rank_job.py: each its
+// own local loss). Run under Debian's torch 1.13 launcher, the run records rank 0's lines, each
+// step once: its losses are, bit for bit, the ones torchrun kept in rank 0's own stdout.log, and
+// rank 1's lines are in the command's log, not in the run.
+TEST_F(CommandTest, TorchrunsPrefixedLinesAreReadFromRankZeroOnce) {
+  if (::system("/usr/bin/python3 -c 'import torch' 2>/dev/null") != 0)
+    PARITY_SKIP_OR_FAIL() << "python3-torch is not installed (scripts/install-deps.sh installs it)";
+  const std::string job = std::string(PARITY_TEST_DATA) + "/torchrun_every_rank_job.py";
+  const CliResult r = run_cli(
+      {"run", "--db", db, "-q", "--label", "torchrun 2x4", "--num-processes", "2",
+       "--per-device-batch-size", "4", "--lr", "0.1", "--seed", "3", "--command",
+       "/usr/bin/python3 -m torch.distributed.run --nproc_per_node {num_processes} --master_port "
+       "{main_process_port} --redirects 2 --tee 1 --log_dir {run_dir}/tr " +
+           job + " --bs {per_device_batch_size} --lr {learning_rate} --seed {seed} --steps 6"},
+      dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // Rank 0's and rank 1's own stdout, as torchrun kept them: step -> loss as printed.
+  std::map<int, std::map<int64_t, double>> printed;
+  for (const auto& e : fs::recursive_directory_iterator(dir.file("c.db.logs/run-1/tr"))) {
+    if (e.path().filename() != "stdout.log") continue;
+    const int rank = std::stoi(e.path().parent_path().filename().string());
+    std::ifstream in(e.path());
+    for (std::string line; std::getline(in, line);) {
+      const auto at = line.find("\"loss\": ");
+      if (line.rfind("PARITY {\"step\": ", 0) != 0 || at == std::string::npos) continue;
+      printed[rank][std::stoll(line.substr(16))] = std::stod(line.substr(at + 8));
+    }
+  }
+  ASSERT_EQ(printed[0].size(), 6u);
+  ASSERT_EQ(printed[1].size(), 6u);
+  const CliResult csv =
+      run_cli({"export", "--db", db, "--runs", "1", "--no-ranks", "-o", "-"}, dir.path());
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  std::istringstream lines(csv.out);
+  std::string line;
+  std::getline(lines, line);  // run_id,label,step,epoch,samples,rank,loss,...
+  std::map<int64_t, int> times;
+  while (std::getline(lines, line)) {
+    std::vector<std::string> cells;
+    std::stringstream cs(line);
+    for (std::string c; std::getline(cs, c, ',');) cells.push_back(c);
+    ASSERT_GE(cells.size(), 7u) << line;
+    const int64_t step = std::stoll(cells[2]);
+    ++times[step];
+    EXPECT_EQ(std::stod(cells[6]), printed[0][step]) << "step " << step;
+    EXPECT_NE(std::stod(cells[6]), printed[1][step]) << "step " << step;
+    EXPECT_EQ(std::stoll(cells[4]), step * 8) << "samples at step " << step;
+  }
+  ASSERT_EQ(times.size(), 6u) << csv.out;
+  for (const auto& [step, n] : times) EXPECT_EQ(n, 1) << "step " << step;
+  const std::string log = read_file(dir.file("c.db.logs/run-1/command.log"));
+  EXPECT_NE(log.find("[default1]:PARITY {\"step\": 6"), std::string::npos) << log;
+  EXPECT_EQ(log.find("[default0]:PARITY {\"step\": 6"), std::string::npos) << log;
+  const CliResult show = run_cli({"show", "--db", db, "1"}, dir.path());
+  EXPECT_NE(show.out.find("finished"), std::string::npos) << show.out;
+}
+
 // A Hugging Face Trainer-like script prints no PARITY line but saves checkpoint-N/
 // trainer_state.json under {run_dir}: with capture auto its steps are followed while it runs (they
 // arrive in groups, one per checkpoint, before it ends); with capture stdout it has none.

@@ -1,6 +1,7 @@
 #include <fcntl.h>
 #include <parity/launch/command_supervisor.h>
 #include <parity/launch/command_template.h>
+#include <parity/launch/launcher_prefix.h>
 #include <parity/launch/parity_line.h>
 #include <poll.h>
 #include <signal.h>
@@ -169,9 +170,17 @@ class CommandRun {
   }
 
   void handle_line(const std::string& line) {
+    // torchrun --tee and srun --label put each process's lines behind a prefix: rank 0's PARITY
+    // lines are read, the other ranks' (the same steps, or their local losses) only logged.
+    const LauncherLine behind = strip_launcher_prefixes(line);
+    if (!behind.from_rank0) {
+      if (behind.text.substr(0, 7) == "PARITY ") ++result_.other_rank_lines;
+      log(line);
+      return;
+    }
     std::optional<ParityLine> parsed;
     try {
-      parsed = parse_parity_line(line);
+      parsed = parse_parity_line(behind.text);
     } catch (const LaunchError& e) {
       ++result_.protocol_errors;
       log(line);
@@ -320,10 +329,15 @@ class CommandRun {
       result_.message = "the command " + status + last;
     } else if (result_.steps == 0) {
       result_.outcome = RunOutcome::kFailed;
+      const std::string others = result_.other_rank_lines == 0
+                                     ? ""
+                                     : "; " + std::to_string(result_.other_rank_lines) +
+                                           " came from other ranks than 0 (by their launcher's "
+                                           "prefix), which are not read";
       result_.message =
           "the command exited 0 without printing a PARITY step line (see the README's three "
           "lines for your training loop)" +
-          last;
+          others + last;
     } else {
       result_.outcome = RunOutcome::kFinished;
     }

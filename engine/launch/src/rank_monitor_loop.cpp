@@ -1,5 +1,6 @@
 // The rank monitor's poll loop (rank_monitor.h): reading the ranks' pipes (or srun's), reaping
 // them, the hang clock and the stop, one poll at a time.
+#include <parity/launch/launcher_prefix.h>
 #include <poll.h>
 
 #include <fstream>
@@ -81,23 +82,16 @@ void Monitor::drain_step() {
     while ((pos = step_->buffer.find('\n')) != std::string::npos) {
       const std::string line = step_->buffer.substr(0, pos);
       step_->buffer.erase(0, pos + 1);
-      const auto colon = line.find(": ");
-      const std::string label = line.substr(0, colon);
-      const auto first = label.find_first_not_of(' ');
-      if (colon == std::string::npos || first == std::string::npos) continue;
-      int rank = -1;
-      try {
-        rank = std::stoi(label.substr(first));
-      } catch (const std::exception&) {
-        continue;
-      }
+      const auto labelled = split_srun_label(line);
+      if (!labelled) continue;
+      const int rank = labelled->first;
       if (rank >= 0 && rank < static_cast<int>(ranks_.size())) {
         if (!step_started_) {
           // The step runs: a job that waited in Slurm's queue was not hung meanwhile.
           step_started_ = true;
           for (auto& r : ranks_) r.last_seen = Clock::now();
         }
-        handle_line(ranks_[static_cast<size_t>(rank)], line.substr(colon + 2));
+        handle_line(ranks_[static_cast<size_t>(rank)], std::string(labelled->second));
       }
     }
     if (n == 0) step_->out.reset();

@@ -6,7 +6,9 @@
 /// The command runs without a shell (execvp of the expanded words) in a process group of its
 /// own, with stdin /dev/null, in `workdir` with `env` added to this process's environment. Its
 /// stdout is read line by line: PARITY lines become steps, evaluations and hparams; every other
-/// line, and all of stderr, goes to `log_path`.
+/// line, and all of stderr, goes to `log_path`. A PARITY line behind a launcher's prefix
+/// (torchrun --tee's `[default0]:`, srun --label's `0: `; launcher_prefix.h) is read when the
+/// prefix names process 0, and only logged when it names another.
 ///
 /// Outcome: exit 0 with at least one step is finished; a NaN or infinite loss is diverged (the
 /// group is stopped); a non-zero exit or a signal is failed, with the status and the log's
@@ -53,6 +55,9 @@ struct CommandResult {
   int signal = 0;           ///< the signal that ended it, or 0
   int64_t steps = 0;        ///< step lines recorded
   int protocol_errors = 0;  ///< PARITY lines that did not parse (each logged with its reason)
+  /// PARITY lines behind a launcher prefix naming another process than 0 (launcher_prefix.h):
+  /// logged, not read, so every rank may print them and no step is counted twice.
+  int64_t other_rank_lines = 0;
   std::map<std::string, std::string> hparams;  ///< what the command said it ran with (JSON text)
   int pid = -1;
 };

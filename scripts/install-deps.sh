@@ -23,6 +23,10 @@ pkgs=(
   slurm-wlm munge
   # scripts/fuzz.sh (run by scripts/test.sh in CI): clang with libFuzzer and the sanitizers.
   clang libclang-rt-14-dev
+  # The package (scripts/package.sh, tests/package): manual pages made with help2man, CPack's
+  # dpkg-shlibdeps (dpkg-dev), and the checks of what it installs: desktop-file-validate,
+  # appstreamcli, man --warnings (man-db, groff), file's MIME type of a database.
+  help2man dpkg-dev desktop-file-utils appstream man-db groff-base file
 )
 
 missing=()

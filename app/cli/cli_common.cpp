@@ -96,10 +96,9 @@ std::string resolve_worker(const std::string& given) {
       throw UsageError("parity-worker not found at " + given + "; build it or pass --worker");
     return given;
   }
+  // Beside parity-cli is where both the build (build/bin) and an installation (/usr/bin) put it.
   const std::string beside = launch::executable_dir() + "/parity-worker";
   if (::access(beside.c_str(), X_OK) == 0) return beside;
-  const std::string build_tree = launch::executable_dir() + "/../worker/parity-worker";
-  if (::access(build_tree.c_str(), X_OK) == 0) return fs::path(build_tree).lexically_normal();
   throw UsageError("parity-worker not found at " + beside + "; build it or pass --worker");
 }
 

@@ -48,7 +48,7 @@ std::string default_db_path();
 std::string parent_folder(const std::string& path);
 
 /// The worker the launcher should start: `given` when set, else parity-worker beside this
-/// executable, else the build tree's ../worker/parity-worker. Throws UsageError when none exists.
+/// executable (build/bin, or where it is installed). Throws UsageError when none exists.
 std::string resolve_worker(const std::string& given);
 
 }  // namespace parity::cli

@@ -104,6 +104,9 @@ int show_command(const std::string& db_arg, const std::string& run_arg) {
   std::cout << "\nsteps " << r->steps_done << "/" << r->total_steps;
   if (r->samples_per_s > 0) std::cout << ", " << fmt(r->samples_per_s, 5) << " samples/s";
   std::cout << "\n";
+  // Runs recorded before schema 8 have no version: nothing is said rather than a guess.
+  if (!r->parity_version.empty())
+    std::cout << "recorded by Parity " << terminal_safe(r->parity_version) << "\n";
   if (r->final_loss) std::cout << "final loss " << fmt(r->final_loss, 6);
   if (r->final_eval_loss) std::cout << ", eval loss " << fmt(r->final_eval_loss, 6);
   if (r->final_accuracy) std::cout << ", accuracy " << fmt_percent(r->final_accuracy);

@@ -84,15 +84,22 @@ std::string id_list(const std::vector<int64_t>& ids) {
   return s;
 }
 
-int explain_command(const ExplainArgs& a) {
-  storage::Database db = open_existing_db(db_or_default(a.db));
-  const int64_t reference = parse_id(a.reference, "--reference");
-  const int64_t run = parse_id(a.run, "RUN");
-  const stored_runs::ProofPlan plan = stored_runs::plan_proof(db, reference, run);
+// The proof's plan of `run` against `reference`, its verdict said first as `compare` says it.
+stored_runs::ProofPlan planned(const storage::Database& db, int64_t reference, int64_t run) {
+  stored_runs::ProofPlan plan = stored_runs::plan_proof(db, reference, run);
   const analysis::RunComparison& row = plan.original;
   std::cout << "run " << run << " (" << row.label << ") vs reference " << reference << " ("
             << plan.reference_label << "): " << analysis::to_string(row.verdict) << " — "
             << row.summary << "\n";
+  return plan;
+}
+
+int explain_command(const ExplainArgs& a) {
+  storage::Database db = open_existing_db(db_or_default(a.db));
+  const int64_t reference = parse_id(a.reference, "--reference");
+  const int64_t run = parse_id(a.run, "RUN");
+  const stored_runs::ProofPlan plan = planned(db, reference, run);
+  const analysis::RunComparison& row = plan.original;
   if (row.verdict != analysis::Verdict::kDifferent) {
     std::cout << "nothing to prove: the verdict is not 'different'\n";
     return kExitOk;
@@ -156,11 +163,8 @@ int fix_command(const ExplainArgs& a) {
   storage::Database db = open_existing_db(db_or_default(a.db));
   const int64_t reference = parse_id(a.reference, "--reference");
   const int64_t run = parse_id(a.run, "RUN");
-  const stored_runs::ProofPlan plan = stored_runs::plan_proof(db, reference, run);
+  const stored_runs::ProofPlan plan = planned(db, reference, run);
   const analysis::RunComparison& row = plan.original;
-  std::cout << "run " << run << " (" << row.label << ") vs reference " << reference << " ("
-            << plan.reference_label << "): " << analysis::to_string(row.verdict) << " — "
-            << row.summary << "\n";
   if (row.verdict != analysis::Verdict::kDifferent || !plan.remedy) {
     std::cout << "nothing to fix: the verdict is not 'different'\n";
     return kExitOk;

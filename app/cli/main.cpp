@@ -6,6 +6,7 @@
 #include <parity/launch/startup_trace.h>
 #include <parity/storage/database.h>
 #include <parity/stored_runs/compare_runs.h>
+#include <parity/version.h>
 #include <signal.h>
 
 #include <iostream>
@@ -27,6 +28,8 @@ int main(int argc, char** argv) {
   app.name("parity-cli");
   app.require_subcommand(1);
   app.footer("Run `parity-cli VERB --help` for a verb's options.");
+  app.set_version_flag("--version", std::string("parity-cli ") + parity::kVersion,
+                       "print the version and exit");
   int exit_code = cli::kExitOk;
   cli::add_run_command(app, &exit_code);
   cli::add_run_set_command(app, &exit_code);

@@ -3,6 +3,7 @@
 #include <parity/storage/storage_error.h>
 #include <parity/ui/window/main_window.h>
 #include <parity/ui/window/screenshot_trigger.h>
+#include <parity/version.h>
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -62,7 +63,7 @@ int main(int argc, char** argv) {
   // Empty organisation: AppDataLocation is ~/.local/share/parity, the CLI's default place too.
   QApplication::setApplicationName("parity");
   QApplication::setApplicationDisplayName("Parity");
-  QApplication::setApplicationVersion(PARITY_VERSION);
+  QApplication::setApplicationVersion(parity::kVersion);
   QApplication::setDesktopFileName("parity");
   QApplication::setWindowIcon(QIcon(":/parity/parity.svg"));
 

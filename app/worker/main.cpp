@@ -9,6 +9,7 @@
 #include <parity/train/allocator.h>
 #include <parity/train/model_summary.h>
 #include <parity/train/trainer.h>
+#include <parity/version.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -21,6 +22,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 
 namespace {
 
@@ -93,10 +95,59 @@ int inspect_model(const char* config_path) {
   }
 }
 
+// `parity-worker --help`: what a rank is and the environment it reads (the worker contract's
+// names, spelled in worker_contract.h). The manual page is made from this text.
+void print_help() {
+  namespace l = parity::launch;
+  std::printf(
+      "Usage: parity-worker\n"
+      "  or:  parity-worker --inspect-model CONFIG.json\n"
+      "One rank of a Parity run: trains the run's model on its share of every batch and sums\n"
+      "the gradients with the other ranks (c10d Gloo, shared memory on one machine, NCCL on\n"
+      "CUDA). parity-cli starts one per process with the worker contract in its environment\n"
+      "(as torchrun starts a script); it is not meant to be run by hand.\n"
+      "\n"
+      "Options:\n"
+      "  --inspect-model CONFIG.json  print the model CONFIG.json builds (parameter count,\n"
+      "                               layer kinds) as one JSON line and exit; a TorchScript\n"
+      "                               model file is a program, and loading it runs its code\n"
+      "  -h, --help                   print this help and exit\n"
+      "  --version                    print the version and exit\n"
+      "\n"
+      "Environment:\n"
+      "  %s, %s, %s, %s, %s, %s\n"
+      "                               where the rank stands, as torchrun sets them (under srun,\n"
+      "                               Slurm's task variables instead)\n",
+      l::kEnvRank, l::kEnvWorldSize, l::kEnvLocalRank, l::kEnvLocalWorldSize, l::kEnvMasterAddr,
+      l::kEnvMasterPort);
+  const std::pair<std::string, const char*> variables[] = {
+      {l::kEnvConfig, "the run's config (JSON)"},
+      {l::kEnvStore, "the c10d FileStore file (unset: a TCPStore on the master)"},
+      {l::kEnvStatusFd, "the descriptor progress lines go to"},
+      {l::kEnvThreads, "intra-op threads of this rank"},
+      {std::string(l::kEnvTransport) + "=gloo|shm",
+       "how CPU ranks sum gradients (default: shm on one machine)"},
+  };
+  for (const auto& [name, what] : variables) std::printf("  %-29s%s\n", name.c_str(), what);
+  std::printf(
+      "\n"
+      "Exit status: 0 when the run ended (finished, diverged or stopped), %d when another rank\n"
+      "is gone, 1 otherwise, with one line on stderr.\n",
+      l::kExitPeerGone);
+}
+
 int main(int argc, char** argv) {
   parity::launch::startup_mark("main");
   parity::train::keep_step_buffers_in_heap();
   if (argc == 3 && std::strcmp(argv[1], "--inspect-model") == 0) return inspect_model(argv[2]);
+  if (argc == 2 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
+    print_help();
+    return 0;
+  }
+  if (argc == 2 && std::strcmp(argv[1], "--version") == 0) {
+    std::printf("parity-worker %s\n", parity::kVersion);
+    return 0;
+  }
   int rank = -1;
   try {
     std::signal(SIGPIPE, SIG_IGN);

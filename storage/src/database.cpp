@@ -1,6 +1,7 @@
 // The runs table: creating, updating, reading and reconciling runs, and what a poller reads to
 // see changes (a run's steps and evals are database_steps.cpp's).
 #include <parity/storage/database.h>
+#include <parity/version.h>
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -37,7 +38,8 @@ constexpr const char* kRunColumnsV3 =
 constexpr const char* kRunColumnsV4 =
     ", model_json, explains_run, explains_reference, explains_cause";
 constexpr const char* kRunColumnsV5 = ", origin, source_path, source_identity, facts_json";
-constexpr const char* kRunColumnsV8 = ", job_id, job_state, job_folder";
+constexpr const char* kRunColumnsV8 = ", parity_version";
+constexpr const char* kRunColumnsV9 = ", job_id, job_state, job_folder";
 
 RunStatus read_status(const Statement& st, int column, int64_t run_id) {
   const std::string text = st.column_text(column);
@@ -98,10 +100,12 @@ RunRow read_run(const Statement& st, int schema) {
     r.source_identity = st.column_text(27);
     r.facts_json = st.column_text(28);
   }
-  if (schema >= 8) {
-    r.job_id = st.column_text(29);
-    r.job_state = st.column_text(30);
-    r.job_folder = st.column_text(31);
+  // Schemas 6 and 7 added tables, not runs columns: the next column is 29.
+  if (schema >= 8) r.parity_version = st.column_text(29);
+  if (schema >= 9) {
+    r.job_id = st.column_text(30);
+    r.job_state = st.column_text(31);
+    r.job_folder = st.column_text(32);
   }
   return r;
 }
@@ -185,16 +189,17 @@ int64_t Database::create_run(const std::string& label, const std::string& config
                              const std::optional<SupervisorIdentity>& supervisor) {
   check_config_json(config_json);
   Statement st(db_, supervisor ? "INSERT INTO runs (label, status, created_at, config_json, "
-                                 "supervisor_pid, supervisor_start_time, supervisor_host, "
-                                 "supervisor_boot_id, heartbeat_at) "
-                                 "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?3)"
-                               : "INSERT INTO runs (label, status, created_at, config_json) "
-                                 "VALUES (?1, ?2, ?3, ?4)");
+                                 "parity_version, supervisor_pid, supervisor_start_time, "
+                                 "supervisor_host, supervisor_boot_id, heartbeat_at) "
+                                 "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?3)"
+                               : "INSERT INTO runs (label, status, created_at, config_json, "
+                                 "parity_version) VALUES (?1, ?2, ?3, ?4, ?5)");
   st.bind(1, one_line(label)).bind(2, status_text(status)).bind(3, now_unix_seconds());
   st.bind(4, config_json.empty() ? std::string("{}") : config_json);
+  st.bind(5, std::string(kVersion));
   if (supervisor) {
-    st.bind(5, supervisor->pid).bind(6, supervisor->start_time).bind(7, supervisor->host);
-    st.bind(8, supervisor->boot_id);
+    st.bind(6, supervisor->pid).bind(7, supervisor->start_time).bind(8, supervisor->host);
+    st.bind(9, supervisor->boot_id);
   }
   st.run();
   return sqlite3_last_insert_rowid(db_);
@@ -237,14 +242,14 @@ void Database::finish_run(int64_t run_id, RunStatus status, const std::string& e
 }
 
 void Database::set_job(int64_t run_id, const std::string& job_id, const std::string& job_folder) {
-  if (schema_ < 8) throw StorageError("set_job: the database's schema has no jobs");
+  if (schema_ < 9) throw StorageError("set_job: the database's schema has no jobs");
   Statement st(db_, "UPDATE runs SET job_id = ?2, job_folder = ?3 WHERE id = ?1");
   st.bind(1, run_id).bind(2, job_id).bind(3, job_folder).run();
   require_run_changed(db_, "set_job", run_id);
 }
 
 void Database::set_job_state(int64_t run_id, const std::string& job_state) {
-  if (schema_ < 8) throw StorageError("set_job_state: the database's schema has no jobs");
+  if (schema_ < 9) throw StorageError("set_job_state: the database's schema has no jobs");
   Statement st(db_, "UPDATE runs SET job_state = ?2 WHERE id = ?1");
   st.bind(1, run_id).bind(2, job_state).run();
   require_run_changed(db_, "set_job_state", run_id);
@@ -285,15 +290,17 @@ std::string Database::run_columns() const {
   if (schema_ >= 4) columns += kRunColumnsV4;
   if (schema_ >= 5) columns += kRunColumnsV5;
   if (schema_ >= 8) columns += kRunColumnsV8;
+  if (schema_ >= 9) columns += kRunColumnsV9;
   return columns + " FROM runs";
 }
 
 void Database::claim_run(int64_t run_id, const SupervisorIdentity& who) {
   Statement st(db_,
                "UPDATE runs SET supervisor_pid = ?2, supervisor_start_time = ?3, "
-               "supervisor_host = ?4, supervisor_boot_id = ?5, heartbeat_at = ?6 WHERE id = ?1");
+               "supervisor_host = ?4, supervisor_boot_id = ?5, heartbeat_at = ?6, "
+               "parity_version = ?7 WHERE id = ?1");
   st.bind(1, run_id).bind(2, who.pid).bind(3, who.start_time).bind(4, who.host);
-  st.bind(5, who.boot_id).bind(6, now_unix_seconds()).run();
+  st.bind(5, who.boot_id).bind(6, now_unix_seconds()).bind(7, std::string(kVersion)).run();
   require_run_changed(db_, "claim_run", run_id);
 }
 
@@ -424,8 +431,9 @@ std::vector<RunHash> Database::ended_run_hashes() const {
   if (schema_ >= 4) columns += ", model_json, explains_run, explains_reference, explains_cause";
   // An imported run's facts change with `parity-cli set` after it ended.
   if (schema_ >= 5) columns += ", origin, source_path, source_identity, facts_json";
+  if (schema_ >= 8) columns += ", parity_version";
   // A job's state reaches its last word after the run ended (COMPLETED, CANCELLED).
-  if (schema_ >= 8) columns += kRunColumnsV8;
+  if (schema_ >= 9) columns += kRunColumnsV9;
   Statement st(db_, "SELECT " + columns + " FROM runs WHERE status NOT IN (?1, ?2) ORDER BY id");
   st.bind(1, status_text(RunStatus::kQueued)).bind(2, status_text(RunStatus::kRunning));
   std::vector<RunHash> hashes;

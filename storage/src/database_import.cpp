@@ -1,6 +1,7 @@
 // Runs read from logs (TensorBoard, trainer_state.json, MLflow, CSV): created with all their
 // rows in one transaction, re-imported by appending only what is new, their facts edited later.
 #include <parity/storage/database.h>
+#include <parity/version.h>
 #include <sqlite3.h>
 
 #include <nlohmann/json.hpp>
@@ -91,13 +92,14 @@ ImportOutcome Database::import_run(const ImportedRunRecord& run,
       if (c == '\n' || c == '\r' || c == '\t') c = ' ';
     Statement st(db_,
                  "INSERT INTO runs (label, status, created_at, started_at, config_json, notes, "
-                 "train_size, origin, source_path, source_identity, facts_json) "
-                 "VALUES (?,?,?,?,?,?,?,?,?,?,?)");
+                 "train_size, origin, source_path, source_identity, facts_json, parity_version) "
+                 "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
     const double now = detail::now_unix_seconds();
     st.bind(1, label).bind(2, std::string(to_string(RunStatus::kFinished))).bind(3, now);
     st.bind(4, now).bind(5, run.config_json.empty() ? std::string("{}") : run.config_json);
     st.bind(6, run.notes).bind(7, run.train_size).bind(8, run.origin).bind(9, run.source_path);
-    st.bind(10, run.source_identity).bind(11, run.facts_json).run();
+    st.bind(10, run.source_identity).bind(11, run.facts_json).bind(12, std::string(kVersion));
+    st.run();
     out.run_id = sqlite3_last_insert_rowid(db_);
     out.created = true;
   }

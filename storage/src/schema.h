@@ -130,12 +130,19 @@ CREATE TABLE window_setups (
 );
 )sql";
 
-// Version 8: a run submitted to a batch scheduler (`parity-cli run --launcher slurm --submit`):
+// Version 8: the version of Parity that recorded the run (parity::kVersion of the launcher that
+// created or claimed it, or of the import that read it), so a run says which build trained it.
+// '' = recorded before version 8.
+inline constexpr const char* kSchemaV8 = R"sql(
+ALTER TABLE runs ADD COLUMN parity_version TEXT NOT NULL DEFAULT '';
+)sql";
+
+// Version 9: a run submitted to a batch scheduler (`parity-cli run --launcher slurm --submit`):
 // its job id ('' = not a job), the job's state as the scheduler last said it ('PENDING
 // (Resources)', 'RUNNING', 'COMPLETED'), and the folder on the shared disk the job writes its
 // steps file to, which a follower reads into this database. Such a run has no supervisor
 // process: the job is its supervisor, so reconciliation never judges it.
-inline constexpr const char* kSchemaV8 = R"sql(
+inline constexpr const char* kSchemaV9 = R"sql(
 ALTER TABLE runs ADD COLUMN job_id     TEXT NOT NULL DEFAULT '';
 ALTER TABLE runs ADD COLUMN job_state  TEXT NOT NULL DEFAULT '';
 ALTER TABLE runs ADD COLUMN job_folder TEXT NOT NULL DEFAULT '';
@@ -143,7 +150,7 @@ ALTER TABLE runs ADD COLUMN job_folder TEXT NOT NULL DEFAULT '';
 
 inline constexpr Migration kMigrations[] = {
     {1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4},
-    {5, kSchemaV5}, {6, kSchemaV6}, {7, kSchemaV7}, {8, kSchemaV8},
+    {5, kSchemaV5}, {6, kSchemaV6}, {7, kSchemaV7}, {8, kSchemaV8}, {9, kSchemaV9},
 };
 
 }  // namespace parity::storage::detail

@@ -316,9 +316,10 @@ TEST_F(CommandTest, ProveRunsTheSameCommandWithTheCauseAligned) {
   EXPECT_NE(ex.out.find("confirmed: equivalent now"), std::string::npos) << ex.out;
 }
 
-// The user's command is a real PyTorch DDP job (tests/app/data/ddp_job.py: Debian's
-// python3-torch, two processes over Gloo) on a CSV, reporting PARITY lines. With the engine's
-// init and data order, 2x8 equals the engine's own 1x16 to float32 rounding at every step and
+// The user's command is a real PyTorch DDP job (tests/data/ddp_job.py: Debian's python3-torch,
+// two processes over Gloo) on a CSV, reporting PARITY lines, written with PyTorch's own default
+// initialisation and RandomSampler (nothing of the engine's). 2x8 equals the engine's own 1x16
+// to float32 rounding at every step and
 // compare calls it equivalent; 2x16 differs by its global batch, and explain proves it by running
 // the same job at 2x8.
 TEST_F(CommandTest, ARealDdpJobMatchesTheEngineAndIsProved) {
@@ -347,9 +348,9 @@ TEST_F(CommandTest, ARealDdpJobMatchesTheEngineAndIsProved) {
                                      "--task",
                                      "regression",
                                      "--model",
-                                     "linear",
-                                     "--init",
-                                     "zeros",
+                                     "mlp",
+                                     "--hidden",
+                                     "8",
                                      "--num-processes",
                                      "1",
                                      "--per-device-batch-size",

@@ -6,11 +6,13 @@ torch.distributed.run` of torch 1.13 fails on Python 3.11 before it starts a wor
 elastic's to_map), reporting its losses in Parity's PARITY line protocol.
 
 It trains what Parity's engine trains with `--dataset csv --target y --task regression --model
-linear --init zeros` and SGD: every epoch shuffles with torch.randperm(n, generator seeded
-seed + epoch), cuts batches of the per-device size, and rank r takes batches r, r + W, ...
-(Accelerate's BatchSamplerShard); DDP averages the gradients; the loss rank 0 reports is the mean
-of the ranks' batch losses (all_reduce). So its per-step losses equal the engine's run of the
-same setup, which is what the test checks.
+mlp --hidden 8` and SGD, written as a PyTorch user writes it, copying nothing of the engine:
+torch.manual_seed(seed) before the model, whose layers take PyTorch's own default initialisation;
+each epoch's order from torch.utils.data.RandomSampler with a generator seeded seed + epoch
+(Accelerate's use_seedable_sampler, the engine's default), cut by BatchSampler, rank r taking
+batches r, r + W, ... (Accelerate's BatchSamplerShard); DDP averages the gradients; the loss rank
+0 reports is the mean of the ranks' batch losses (all_reduce). So its per-step losses equal the
+engine's run of the same setup, which is what the test checks: the engine against PyTorch.
 """
 import argparse
 import csv
@@ -21,6 +23,7 @@ import torch.distributed as dist
 import torch.multiprocessing as mp
 import torch.nn.functional as F
 from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.utils.data import BatchSampler, RandomSampler
 
 p = argparse.ArgumentParser()
 p.add_argument("--data", required=True)
@@ -42,10 +45,8 @@ def train(rank):
         rows = list(csv.DictReader(f))
     x = torch.tensor([[float(r["x"])] for r in rows], dtype=torch.float32)
     y = torch.tensor([[float(r["y"])] for r in rows], dtype=torch.float32)
-    model = torch.nn.Linear(1, 1)
-    with torch.no_grad():
-        model.weight.zero_()
-        model.bias.zero_()
+    torch.manual_seed(a.seed)
+    model = torch.nn.Sequential(torch.nn.Linear(1, 8), torch.nn.ReLU(), torch.nn.Linear(8, 1))
     ddp = DDP(model)
     opt = torch.optim.SGD(ddp.parameters(), lr=a.lr)
     if rank == 0:
@@ -53,10 +54,9 @@ def train(rank):
                                                   "num_processes": world, "seed": a.seed}}))
     step = 0
     for epoch in range(a.epochs):
-        g = torch.Generator()
-        g.manual_seed(a.seed + epoch)
-        order = torch.randperm(len(rows), generator=g)
-        batches = [order[i:i + a.bs] for i in range(0, len(rows), a.bs)]
+        sampler = RandomSampler(range(len(rows)),
+                                generator=torch.Generator().manual_seed(a.seed + epoch))
+        batches = list(BatchSampler(sampler, batch_size=a.bs, drop_last=False))
         for b in batches[rank::world]:
             opt.zero_grad()
             loss = F.mse_loss(ddp(x[b]), y[b])

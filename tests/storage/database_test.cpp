@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 #include <parity/storage/database.h>
+#include <parity/version.h>
 
 #include <chrono>
 #include <cmath>
@@ -41,9 +42,9 @@ TEST(Database, MigratesAnEmptyFileToTheCurrentVersion) {
   EXPECT_EQ(user_version_of(path), 0);
 
   Database db(path);
-  EXPECT_EQ(Database::kSchemaVersion, 8);
-  EXPECT_EQ(db.schema_version(), 8);
-  EXPECT_EQ(user_version_of(path), 8);
+  EXPECT_EQ(Database::kSchemaVersion, 9);
+  EXPECT_EQ(db.schema_version(), 9);
+  EXPECT_EQ(user_version_of(path), 9);
   for (const char* table : {"runs", "steps", "evals"}) {
     EXPECT_EQ(query_int(db.handle(), std::string("SELECT count(*) FROM sqlite_master WHERE "
                                                  "type = 'table' AND name = '") +
@@ -113,6 +114,51 @@ TEST(Database, MigratesAVersion1DatabaseAndKeepsItsRuns) {
   const int64_t fresh = db.create_run("new", "{}");
   db.set_started(fresh, 3, 77);
   EXPECT_EQ(db.get_run(fresh)->train_size, 77);
+}
+
+// Every way a run enters the store records the Parity that wrote it: a queued row, a row created
+// by its launcher, a queued row a launcher claims (the launcher's version wins), an import.
+TEST(Database, EveryRunRecordsTheVersionOfParityThatRecordedIt) {
+  TempDir dir;
+  Database db(dir.file("versions.db"));
+  const std::string version = kVersion;
+  ASSERT_FALSE(version.empty());
+  const int64_t queued = db.create_run("queued", "{}");
+  EXPECT_EQ(db.get_run(queued)->parity_version, version);
+  const int64_t launched =
+      db.create_run("launched", "{}", RunStatus::kRunning, SupervisorIdentity::current());
+  EXPECT_EQ(db.get_run(launched)->parity_version, version);
+  exec_sql(db.handle(),
+           "UPDATE runs SET parity_version = '0.0.9' WHERE id = " + std::to_string(queued));
+  db.claim_run(queued, SupervisorIdentity::current());
+  EXPECT_EQ(db.get_run(queued)->parity_version, version);
+  ImportedRunRecord imported;
+  imported.label = "imported";
+  imported.source_identity = "csv:/logs/a.csv";
+  EXPECT_EQ(db.get_run(db.import_run(imported).run_id)->parity_version, version);
+}
+
+// A version 7 file (no parity_version) reads its runs as recorded by an unknown version, read-only
+// or migrated; runs created after the migration record this build's.
+TEST(Database, MigratesAVersion7DatabaseWhoseRunsHaveNoVersion) {
+  TempDir dir;
+  const std::string path = dir.file("v7.db");
+  int64_t old = 0;
+  {
+    Database db(path);
+    old = db.create_run("from schema 7", "{}");
+    exec_sql(db.handle(), std::string(testing::kDropSchemaV8) + "PRAGMA user_version = 7");
+  }
+  {
+    Database viewer(path, OpenMode::kReadOnly);
+    EXPECT_EQ(viewer.schema_version(), 7);
+    EXPECT_EQ(viewer.get_run(old)->label, "from schema 7");
+    EXPECT_EQ(viewer.get_run(old)->parity_version, "");
+  }
+  Database db(path);
+  EXPECT_EQ(db.schema_version(), Database::kSchemaVersion);
+  EXPECT_EQ(db.get_run(old)->parity_version, "");
+  EXPECT_EQ(db.get_run(db.create_run("new", "{}"))->parity_version, kVersion);
 }
 
 TEST(Database, RefusesASchemaNewerThanThisBuild) {

@@ -274,8 +274,8 @@ TEST(Database, AnotherProgramsSqliteFileIsRefusedInOneLine) {
   sqlite3_close(raw);
 }
 
-// A run submitted as a batch job (schema 8) has no supervisor process: the job is. It keeps its
-// job id, state and folder, is never reconciled as orphaned, and a version-7 file migrates to it
+// A run submitted as a batch job (schema 9) has no supervisor process: the job is. It keeps its
+// job id, state and folder, is never reconciled as orphaned, and a version-8 file migrates to it
 // keeping its runs.
 TEST(Database, AJobRunKeepsItsJobAndIsNeverReconciled) {
   TempDir dir;
@@ -283,18 +283,18 @@ TEST(Database, AJobRunKeepsItsJobAndIsNeverReconciled) {
   int64_t old = 0, job = 0;
   {
     Database db(path);
-    old = db.create_run("before schema 8", "{}");
+    old = db.create_run("before schema 9", "{}");
     db.set_notes(old, "kept");
-    exec_sql(db.handle(), std::string(testing::kDropSchemaV8) + "PRAGMA user_version = 7");
+    exec_sql(db.handle(), std::string(testing::kDropSchemaV9) + "PRAGMA user_version = 8");
   }
   {
     Database viewer(path, OpenMode::kReadOnly);
-    EXPECT_EQ(viewer.schema_version(), 7);
+    EXPECT_EQ(viewer.schema_version(), 8);
     EXPECT_EQ(viewer.get_run(old)->job_id, "");
     EXPECT_THROW(viewer.set_job(old, "1", "/x"), StorageError);
   }
   Database db(path);
-  EXPECT_EQ(db.schema_version(), 8);
+  EXPECT_EQ(db.schema_version(), 9);
   EXPECT_EQ(db.get_run(old)->notes, "kept");
   job = db.create_run("submitted", "{}");
   db.set_job(job, "4242", "/shared/r.db.logs/run-2");

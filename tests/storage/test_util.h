@@ -36,33 +36,38 @@ std::string query_text(sqlite3* db, const std::string& sql);
 void exec_sql(sqlite3* db, const std::string& sql);
 
 /// SQL taking a current database's runs table back to older versions, for the migration tests
-/// that rebuild older files. Back to schema 7 (what version 8 added, dropped):
-inline constexpr const char* kDropSchemaV8 =
+/// that rebuild older files. Back to schema 8 (what version 9 added, dropped):
+inline constexpr const char* kDropSchemaV9 =
     "ALTER TABLE runs DROP COLUMN job_id; ALTER TABLE runs DROP COLUMN job_state; "
     "ALTER TABLE runs DROP COLUMN job_folder; ";
-/// Back to schema 6 (what versions 8 and 7 added, dropped):
+/// Back to schema 7 (what versions 9 and 8 added, dropped):
+inline constexpr const char* kDropSchemaV8 =
+    "ALTER TABLE runs DROP COLUMN job_id; ALTER TABLE runs DROP COLUMN job_state; "
+    "ALTER TABLE runs DROP COLUMN job_folder; "
+    "ALTER TABLE runs DROP COLUMN parity_version; ";
+/// Back to schema 6 (what versions 9 to 7 added, dropped):
 inline constexpr const char* kDropSchemaV7 =
     "ALTER TABLE runs DROP COLUMN job_id; ALTER TABLE runs DROP COLUMN job_state; "
     "ALTER TABLE runs DROP COLUMN job_folder; "
-    "DROP TABLE window_setups; ";
-/// Back to schema 5 (what versions 8 to 6 added, dropped):
+    "ALTER TABLE runs DROP COLUMN parity_version; DROP TABLE window_setups; ";
+/// Back to schema 5 (what versions 9 to 6 added, dropped):
 inline constexpr const char* kDropSchemaV6 =
     "ALTER TABLE runs DROP COLUMN job_id; ALTER TABLE runs DROP COLUMN job_state; "
     "ALTER TABLE runs DROP COLUMN job_folder; "
-    "DROP TABLE window_setups; DROP TABLE run_shown; ";
-/// Back to schema 4 (what versions 8 to 5 added, dropped):
+    "ALTER TABLE runs DROP COLUMN parity_version; DROP TABLE window_setups; DROP TABLE run_shown; ";
+/// Back to schema 4 (what versions 9 to 5 added, dropped):
 inline constexpr const char* kDropSchemaV5 =
     "ALTER TABLE runs DROP COLUMN job_id; ALTER TABLE runs DROP COLUMN job_state; "
     "ALTER TABLE runs DROP COLUMN job_folder; "
-    "DROP TABLE window_setups; DROP TABLE run_shown; "
+    "ALTER TABLE runs DROP COLUMN parity_version; DROP TABLE window_setups; DROP TABLE run_shown; "
     "DROP INDEX runs_by_source; ALTER TABLE runs DROP COLUMN origin; ALTER TABLE runs DROP "
     "COLUMN source_path; ALTER TABLE runs DROP COLUMN source_identity; ALTER TABLE runs DROP "
     "COLUMN facts_json; ";
-/// Back to schema 3 (what versions 8 to 4 added, dropped):
+/// Back to schema 3 (what versions 9 to 4 added, dropped):
 inline constexpr const char* kDropSchemaV4 =
     "ALTER TABLE runs DROP COLUMN job_id; ALTER TABLE runs DROP COLUMN job_state; "
     "ALTER TABLE runs DROP COLUMN job_folder; "
-    "DROP TABLE window_setups; DROP TABLE run_shown; "
+    "ALTER TABLE runs DROP COLUMN parity_version; DROP TABLE window_setups; DROP TABLE run_shown; "
     "DROP INDEX runs_by_source; ALTER TABLE runs DROP COLUMN origin; ALTER TABLE runs DROP "
     "COLUMN source_path; ALTER TABLE runs DROP COLUMN source_identity; ALTER TABLE runs DROP "
     "COLUMN facts_json; "

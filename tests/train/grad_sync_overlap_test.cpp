@@ -3,6 +3,8 @@
 // nothing, and training ends bit-for-bit where the sync after the backward ends.
 
 #include <gtest/gtest.h>
+
+#include <atomic>
 #include <parity/train/grad_sync.h>
 #include <parity/train/grad_transport.h>
 
@@ -172,9 +174,16 @@ void expect_same_run(const config::RunConfig& c, launch::TransportKind transport
   TrainerTestHooks hooks;
   hooks.bucket_bytes = 256;  // several buckets for these small models
   hooks.overlap = 0;
+  std::atomic<int64_t> started_after{0}, started_overlapped{0};
+  hooks.buckets_started_in_backward = &started_after;
   const auto after = train_threaded(c, hooks, transport);
   hooks.overlap = 1;
+  hooks.buckets_started_in_backward = &started_overlapped;
   const auto overlapped = train_threaded(c, hooks, transport);
+  // The overlapped run really overlapped: its backwards had started buckets before they
+  // returned (the losses alone are the same either way); the other had started none.
+  EXPECT_EQ(started_after.load(), 0) << what;
+  EXPECT_GT(started_overlapped.load(), 0) << what;
   ASSERT_FALSE(after.sink.steps.empty()) << what;
   ASSERT_EQ(overlapped.sink.steps.size(), after.sink.steps.size()) << what;
   for (size_t i = 0; i < after.sink.steps.size(); ++i) {

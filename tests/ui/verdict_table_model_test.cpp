@@ -7,6 +7,7 @@
 #include <QBrush>
 #include <QColor>
 #include <QSignalSpy>
+#include <optional>
 
 namespace parity::ui {
 namespace {
@@ -160,6 +161,53 @@ TEST_F(VerdictTableModelTest, FindsRowsByRunAndResetsOnANewComparison) {
   EXPECT_EQ(model.rowCount(), 2);
   EXPECT_EQ(text(1, M::kSpeedColumn), "3000");  // no note: no mark
   EXPECT_FALSE(model.index(2, 0).isValid());
+}
+
+stored_runs::StoredProof proof(int64_t id, const std::string& cause, storage::RunStatus status,
+                               std::optional<analysis::Proof> result = std::nullopt) {
+  stored_runs::StoredProof p;
+  p.counterfactual = id;
+  p.cause = cause;
+  p.status = status;
+  if (result) p.result = analysis::ProofResult{*result, 1.0, "judged"};
+  return p;
+}
+
+// The remedy's rows (Make it equivalent's, or Prove's combined "all") read in `fix`'s words, one
+// entry for the remedy and its band: queued, running, then equivalent now or not equivalent.
+TEST_F(VerdictTableModelTest, TheRemedyReadsEquivalentNowOrNotEquivalentOnceForItsBand) {
+  using S = storage::RunStatus;
+  auto cell = [&](std::vector<stored_runs::StoredProof> proofs) {
+    model.setComparison(knownComparison(), {{3, std::move(proofs)}}, {});
+    return text(2, M::kProofColumn);
+  };
+  EXPECT_EQ(cell({proof(9, "all", S::kQueued)}), "fix queued (#9)");
+  // The remedy judged against the band of the reference under two more seeds: one entry.
+  EXPECT_EQ(cell({proof(9, "all", S::kFinished), proof(10, "all", S::kRunning),
+                  proof(11, "all", S::kQueued)}),
+            "fix running (#9)");
+  const auto confirmed = analysis::Proof::kConfirmed;
+  EXPECT_EQ(
+      cell({proof(9, "all", S::kFinished, confirmed), proof(10, "all", S::kFinished, confirmed),
+            proof(11, "all", S::kFinished, confirmed)}),
+      "equivalent now (#9)");
+  EXPECT_EQ(cell({proof(7, "global_batch", S::kFinished, confirmed),
+                  proof(9, "all", S::kFinished, analysis::Proof::kPartly)}),
+            "global_batch confirmed (#7); not equivalent (#9)");
+  EXPECT_EQ(cell({proof(9, "all but batch_norm", S::kFinished, analysis::Proof::kNotConfirmed)}),
+            "all but batch_norm: not equivalent (#9)");
+  EXPECT_EQ(cell({proof(9, "all", S::kFailed)}), "fix failed (#9)");
+}
+
+// The window's button is Prove where the CLI's command is `explain`: the verdict says so.
+TEST_F(VerdictTableModelTest, TheVerdictNamesProveWhereTheCliSaysExplain) {
+  analysis::Comparison c = knownComparison();
+  c.rows[2].reasons = {{"summation_order",
+                        "summation order or a bug: 1 vs 2 processes — `explain` tells them apart"}};
+  model.setComparison(c, {}, {});
+  EXPECT_TRUE(text(2, M::kWhyColumn).endsWith("— Prove tells them apart"))
+      << text(2, M::kWhyColumn).toStdString();
+  EXPECT_EQ(inWindowWords("no command here"), "no command here");
 }
 
 }  // namespace

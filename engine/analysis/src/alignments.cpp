@@ -69,7 +69,10 @@ Change align_lr(const AlignInput& in, const std::string&) {
     return refused(error);
   }
   return {"effective lr " + num(config::effective_lr(in.run)) + " -> " + num(c.lr) +
-              (g != g_ref ? " (the reference's, scaled linearly with the global batch)" : ""),
+              (g != g_ref ? " (the reference's " + num(config::effective_lr(in.reference)) +
+                                " scaled linearly with the global batch, " + num(g) + " vs " +
+                                num(g_ref) + ")"
+                          : ""),
           c, ""};
 }
 

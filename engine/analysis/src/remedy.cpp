@@ -127,6 +127,12 @@ class RemedyBuilder {
   void experiment_keys() {
     for (const ConfigDiff& d : config_diff(run_, ref_)) {
       if (shaped_key(d.key) || d.key.find('.') != std::string::npos) continue;
+      // The training set's size: 0 is "all"; the same samples, or a size only one side knows
+      // (a log's own data), is nothing to change.
+      if (d.key == "train_samples") {
+        const auto mine = train_size_of(run_, given_n_), theirs = train_size_of(ref_, given_n_ref_);
+        if (!mine || !theirs || *mine == *theirs) continue;
+      }
       if (d.key == "seed") {
         set("seed", config::field_text(ref_, "seed"),
             "seed " + num(run_.seed) + " -> " + num(ref_.seed));

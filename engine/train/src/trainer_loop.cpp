@@ -61,6 +61,8 @@ void Trainer::train_epoch(int epoch) {
       // The gradient hooks start the allreduce during this backward only when the step syncs.
       grad_sync_->prepare_for_backward(gradient_state_.sync_gradients);
       forward_backward(mine[static_cast<size_t>(i)]);
+      if (auto* started = options_.test_hooks.buckets_started_in_backward)
+        *started += grad_sync_->buckets_started();
     }
     if (!gradient_state_.sync_gradients) continue;  // no communication on non-syncing batches
     optimizer_step(epoch + static_cast<double>(i + 1) / static_cast<double>(micro_total));

@@ -3,12 +3,14 @@
 #include <parity/storage/run_status.h>
 #include <parity/ui/compare/compare_panel.h>
 #include <parity/ui/compare/verdict_table_model.h>
+#include <parity/ui/runs/runs_model.h>
 #include <parity/ui/widgets/elided_label.h>
 
 #include <QLabel>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QTextBrowser>
+#include <algorithm>
 
 namespace parity::ui {
 
@@ -39,6 +41,22 @@ bool ComparePanel::awaitsProof(qint64 runId) const {
   return false;
 }
 
+void ComparePanel::rereadStartedProofs(int first, int last) {
+  const auto& rows = runs_->runs();
+  for (int row = std::max(0, first); row <= last && row < static_cast<int>(rows.size()); ++row) {
+    const storage::RunRow& run = rows[row];
+    if (run.status != storage::RunStatus::kRunning || startedProofs_.contains(run.id)) continue;
+    for (const auto& [explained, list] : proofs()) {
+      for (const auto& p : list) {
+        if (p.counterfactual != run.id || p.status != storage::RunStatus::kQueued) continue;
+        startedProofs_.insert(run.id);  // once: its steps change the row at every poll
+        compare();
+        return;
+      }
+    }
+  }
+}
+
 void ComparePanel::updateProveButton() {
   const int row = currentRow();
   const bool different = row >= 0 && row < static_cast<int>(comparison().rows.size()) &&
@@ -54,7 +72,8 @@ void ComparePanel::showDetails(int row) {
   const analysis::RunComparison& r = comparison().rows[row];
   QString text = QString("<b>#%1 %2: %3</b> — %4")
                      .arg(r.id)
-                     .arg(html(r.label), html(analysis::to_string(r.verdict)), html(r.summary));
+                     .arg(html(r.label), html(analysis::to_string(r.verdict)),
+                          inWindowWords(r.summary).toHtmlEscaped());
   const QString other = otherExperiment_.value(r.id);
   if (!other.isEmpty()) {
     text += "<p style=\"color:#c62828\"><b>" + tr("Another experiment:") + "</b> " +
@@ -66,7 +85,8 @@ void ComparePanel::showDetails(int row) {
   auto list = [&](const QString& title, const std::vector<analysis::Reason>& reasons) {
     if (reasons.empty()) return;
     text += "<p>" + title + "</p><ul>";
-    for (const auto& reason : reasons) text += "<li>" + html(reason.text) + "</li>";
+    for (const auto& reason : reasons)
+      text += "<li>" + inWindowWords(reason.text).toHtmlEscaped() + "</li>";
     text += "</ul>";
   };
   if (r.first_outside_x) {
@@ -78,21 +98,24 @@ void ComparePanel::showDetails(int row) {
   }
   list(r.verdict == analysis::Verdict::kDifferent ? tr("Why:") : tr("Differences:"), r.reasons);
   list(tr("Information:"), r.info);
+  // Each cause's counterfactual here; the remedy's (Prove's "all") under Make it equivalent.
+  static const std::vector<stored_runs::StoredProof> kNone;
+  QString lines;
   const auto it = proofs().find(r.id);
-  if (it != proofs().end()) {
-    text += "<p>" + tr("Proof (counterfactual runs):") + "</p><ul>";
-    for (const auto& p : it->second) {
-      QString line = QString("#%1 %2: ").arg(p.counterfactual).arg(html(p.cause));
-      if (p.result) {
-        line += html(p.result->text);
-      } else {
-        line += proofState(p);
-        if (!p.error.empty()) line += " — " + html(p.error);
-      }
-      text += "<li>" + line + "</li>";
+  for (const auto& p : it == proofs().end() ? kNone : it->second) {
+    if (isRemedyCause(p.cause)) continue;
+    QString line = QString("#%1 %2: ").arg(p.counterfactual).arg(html(p.cause));
+    if (p.result) {
+      line += html(p.result->text);
+    } else {
+      line += proofState(p);
+      if (!p.error.empty()) line += " — " + html(p.error);
     }
-    text += "</ul>";
+    lines += "<li>" + line + "</li>";
   }
+  if (!lines.isEmpty())
+    text += "<p>" + tr("Proof (counterfactual runs):") + "</p><ul>" + lines + "</ul>";
+  text += remedyHtml(r.id, r.verdict == analysis::Verdict::kDifferent);
   details_->setHtml(text);
 }
 
@@ -154,6 +177,7 @@ QString ComparePanel::statusText() const {
     parts << tr("%1 trained another experiment than the reference (its data or model)")
                  .arg(ids.join(", "));
   }
+  for (int i = queuedFixes_.size() - 1; i >= 0; --i) parts << fixNote(queuedFixes_[i]);
   for (int i = queuedProofs_.size() - 1; i >= 0; --i) parts << proofNote(queuedProofs_[i]);
   parts << tr("%1 run(s) compared, %2 different; noise floor from %3")
                .arg(std::max(0, static_cast<int>(comparison().rows.size()) - 1))

@@ -1,5 +1,6 @@
 // The Compare panel: the reference, the verdict table, and how its parts are laid out (the plot
-// in compare_plot.cpp, the details pane and the proofs in compare_details.cpp).
+// in compare_plot.cpp, the details pane and the proofs in compare_details.cpp, the remedy in
+// compare_remedy.cpp).
 #include <parity/ui/compare/compare_panel.h>
 #include <parity/ui/compare/experiment_match.h>
 #include <parity/ui/compare/verdict_table_model.h>
@@ -60,6 +61,7 @@ ComparePanel::ComparePanel(RunsModel* runs, DatabaseThread* db, QWidget* parent)
       plotKind_(new QComboBox(this)),
       compareButton_(new QPushButton(tr("Compare"), this)),
       proveButton_(new QPushButton(tr("Prove"), this)),
+      fixButton_(new QPushButton(tr("Make it equivalent"), this)),
       status_(new ElidedLabel(this)),
       verdictModel_(new VerdictTableModel(this)),
       verdicts_(verdictView(this, verdictModel_)),
@@ -83,9 +85,12 @@ void ComparePanel::setUpWidgets() {
   verdicts_->setObjectName("verdictTable");
   proveButton_->setObjectName("proveButton");
   proveButton_->setToolTip(
-      tr("Prove the selected run's diagnosis: train it with each cause aligned with the "
-         "reference alone (then all at once), queued like any launch, and judge each again"));
+      tr("Prove the selected run's diagnosis (parity-cli explain): train it with each cause "
+         "aligned with the reference alone (then all at once), queued like any launch, and "
+         "judge each again"));
   proveButton_->setEnabled(false);
+  fixButton_->setObjectName("fixButton");
+  fixButton_->setEnabled(false);  // updateFixButton() says why in its tooltip
   details_->setObjectName("verdictDetails");
   details_->setOpenLinks(false);
   details_->setPlaceholderText(tr("Select a compared run to read its verdict in full"));
@@ -101,16 +106,29 @@ void ComparePanel::setUpWidgets() {
   deltaView_->setRenderHint(QPainter::Antialiasing);
   plotKind_->addItem(tr("Δ loss vs reference"));
   plotKind_->addItem(tr("Seed groups: mean and min–max band"));
+  // Sized to its first choice, not its longest (the popup shows them whole): with Prove and Make
+  // it equivalent in the same row, the window still narrows to 900 px.
+  plotKind_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  plotKind_->setMinimumContentsLength(static_cast<int>(plotKind_->itemText(0).size()));
 }
 
 void ComparePanel::connectSignals() {
   connect(plotKind_, &QComboBox::currentIndexChanged, this, &ComparePanel::plot);
-  connect(compareButton_, &QPushButton::clicked, this, &ComparePanel::compare);
+  connect(compareButton_, &QPushButton::clicked, this, [this] {
+    remedies_.clear();  // asked again: facts edited since are read anew
+    compare();
+  });
   connect(proveButton_, &QPushButton::clicked, this, &ComparePanel::proveSelected);
+  connect(fixButton_, &QPushButton::clicked, this, &ComparePanel::fixSelected);
+  connect(db_->worker(), &DatabaseWorker::remedyPlanned, this, &ComparePanel::onRemedyPlanned);
   // A counterfactual that ends changes its proof: read the verdicts again.
   connect(runs_, &RunsModel::runEnded, this, [this](qint64 id) {
     if (awaitsProof(id)) compare();
   });
+  connect(runs_, &QAbstractItemModel::dataChanged, this,
+          [this](const QModelIndex& top, const QModelIndex& bottom) {
+            rereadStartedProofs(top.row(), bottom.row());
+          });
   connect(db_->worker(), &DatabaseWorker::proofsRead, this,
           [this](int id, const RunProofs& proofs) {
             if (id == request_) incomingProofs_ = proofs;
@@ -128,6 +146,7 @@ void ComparePanel::connectSignals() {
             showDiff(current.row());
             showDetails(current.row());
             updateProveButton();
+            updateFixButton();
           });
 }
 
@@ -139,6 +158,7 @@ void ComparePanel::layOut() {
   top->addWidget(reference_);
   top->addWidget(compareButton_);
   top->addWidget(proveButton_);
+  top->addWidget(fixButton_);
   top->addSpacing(8);
   top->addWidget(status_, 1);
   top->addWidget(new QLabel(tr("Plot:"), this));
@@ -245,6 +265,7 @@ void ComparePanel::show(const analysis::Comparison& c) {
   if (c.rows.empty()) showDiff(-1);  // no row became current to clear it
   showDetails(currentRow());
   updateProveButton();
+  updateFixButton();
 
   plot();
   status_->setStatusText(statusText());

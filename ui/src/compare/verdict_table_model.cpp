@@ -15,7 +15,7 @@ const QColor kRed(0xc6, 0x28, 0x28);
 
 QString joinReasons(const std::vector<analysis::Reason>& reasons) {
   QStringList texts;
-  for (const auto& r : reasons) texts << QString::fromStdString(r.text);
+  for (const auto& r : reasons) texts << inWindowWords(r.text);
   return texts.join("; ");
 }
 
@@ -29,6 +29,51 @@ QString proofState(const stored_runs::StoredProof& p) {
     return state;
   }
   return QString::fromStdString(std::string(storage::to_string(p.status)));
+}
+
+bool isRemedyCause(const std::string& cause) {
+  return cause == "all" || cause.rfind("all but ", 0) == 0;
+}
+
+std::vector<std::vector<const stored_runs::StoredProof*>> proofGroups(
+    const std::vector<stored_runs::StoredProof>& proofs) {
+  std::vector<std::vector<const stored_runs::StoredProof*>> groups;
+  for (size_t i = 0; i < proofs.size(); ++i) {
+    // The remedy's band rows follow it under its cause (record_counterfactual's order).
+    const bool joins = !groups.empty() && isRemedyCause(proofs[i].cause) &&
+                       groups.back().front()->cause == proofs[i].cause;
+    if (!joins) groups.emplace_back();
+    groups.back().push_back(&proofs[i]);
+  }
+  return groups;
+}
+
+QString remedyState(const std::vector<const stored_runs::StoredProof*>& rows) {
+  if (rows.empty()) return VerdictTableModel::tr("fix queued");
+  if (const auto& result = rows.front()->result) {
+    return result->proof == analysis::Proof::kConfirmed ? VerdictTableModel::tr("equivalent now")
+                                                        : VerdictTableModel::tr("not equivalent");
+  }
+  bool running = false, active = false;
+  const stored_runs::StoredProof* ended = nullptr;  // the first row that ended unfinished
+  for (const auto* p : rows) {
+    running |= p->status == storage::RunStatus::kRunning;
+    active |= storage::is_active(p->status);
+    if (!ended && !storage::is_active(p->status) && p->status != storage::RunStatus::kFinished)
+      ended = p;
+  }
+  if (running) return VerdictTableModel::tr("fix running");
+  if (active) return VerdictTableModel::tr("fix queued");
+  if (ended) {
+    return VerdictTableModel::tr("fix %1").arg(
+        QString::fromLatin1(storage::to_string(ended->status)));
+  }
+  return VerdictTableModel::tr("fix not judged");
+}
+
+QString inWindowWords(const std::string& text) {
+  return QString::fromStdString(text).replace(QStringLiteral("`explain`"),
+                                              VerdictTableModel::tr("Prove"));
 }
 
 VerdictTableModel::VerdictTableModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -104,9 +149,8 @@ QString VerdictTableModel::text(const analysis::RunComparison& r, int column) co
     case kProofColumn:
       return proofCell(r.id);
     case kWhyColumn: {
-      const QString why = r.verdict == analysis::Verdict::kDifferent
-                              ? joinReasons(r.reasons)
-                              : QString::fromStdString(r.summary);
+      const QString why = r.verdict == analysis::Verdict::kDifferent ? joinReasons(r.reasons)
+                                                                     : inWindowWords(r.summary);
       const QString other = notes_.otherExperiment.value(r.id);
       return other.isEmpty() ? why : tr("Another experiment (%1); %2").arg(other, why);
     }
@@ -119,8 +163,7 @@ QString VerdictTableModel::toolTip(const analysis::RunComparison& r, int column)
   switch (column) {
     case kRunColumn:
     case kWhyColumn:
-      return QString::fromStdString(r.summary) +
-             (r.info.empty() ? QString() : "\n" + joinReasons(r.info));
+      return inWindowWords(r.summary) + (r.info.empty() ? QString() : "\n" + joinReasons(r.info));
     case kProofColumn:
       return proofToolTip(r.id);
     case kSpeedColumn:
@@ -186,7 +229,9 @@ QVariant VerdictTableModel::headerData(int section, Qt::Orientation orientation,
       case kProofColumn:
         return tr(
             "Counterfactual runs (Prove): each cause aligned alone; confirmed when that "
-            "makes the run equivalent");
+            "makes the run equivalent. The remedy (Make it equivalent, and Prove's 'all'): "
+            "the whole setup with the reference's arithmetic, 'equivalent now' or 'not "
+            "equivalent'");
       default:
         return {};
     }
@@ -199,15 +244,23 @@ Qt::ItemFlags VerdictTableModel::flags(const QModelIndex& index) const {
   return Qt::ItemIsSelectable | Qt::ItemIsEnabled;
 }
 
-// "lr confirmed (#7); batch running (#8)": each counterfactual's cause and how it stands.
+// "lr confirmed (#7); batch running (#8); equivalent now (#9)": each counterfactual's cause
+// and how it stands, the remedy's in `fix`'s words ("all but batch_norm: not equivalent").
 QString VerdictTableModel::proofCell(qint64 runId) const {
   const auto it = proofs_.find(runId);
   if (it == proofs_.end()) return QString();
   QStringList parts;
-  for (const auto& p : it->second)
-    parts << QString("%1 %2 (#%3)")
-                 .arg(QString::fromStdString(p.cause), proofState(p))
-                 .arg(p.counterfactual);
+  for (const auto& group : proofGroups(it->second)) {
+    const stored_runs::StoredProof& p = *group.front();
+    const QString cause = QString::fromStdString(p.cause);
+    if (!isRemedyCause(p.cause)) {
+      parts << QString("%1 %2 (#%3)").arg(cause, proofState(p)).arg(p.counterfactual);
+    } else if (p.cause == "all") {
+      parts << QString("%1 (#%2)").arg(remedyState(group)).arg(p.counterfactual);
+    } else {
+      parts << QString("%1: %2 (#%3)").arg(cause, remedyState(group)).arg(p.counterfactual);
+    }
+  }
   return parts.join("; ");
 }
 

@@ -18,6 +18,7 @@ DatabaseWorker::DatabaseWorker(QObject* parent) : QObject(parent) {
   qRegisterMetaType<analysis::Comparison>();
   qRegisterMetaType<RunProofs>();
   qRegisterMetaType<QueuedProof>();
+  qRegisterMetaType<RemedyPlan>();
 }
 
 DatabaseWorker::~DatabaseWorker() = default;

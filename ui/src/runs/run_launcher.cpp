@@ -28,6 +28,16 @@ RunLauncher::RunLauncher(DatabaseThread* db, QObject* parent) : QObject(parent),
             emit proveFailed(message);
             checkIdle();
           });
+  connect(db_->worker(), &DatabaseWorker::fixQueued, this, &RunLauncher::onFixQueued);
+  connect(db_->worker(), &DatabaseWorker::fixFailed, this,
+          [this](int requestId, const QString& message) {
+            const auto it = fixing_.find(requestId);
+            if (it == fixing_.end()) return;
+            const auto [reference, run] = *it;
+            fixing_.erase(it);
+            emit fixFailed(reference, run, message);
+            checkIdle();
+          });
 }
 
 RunLauncher::~RunLauncher() {
@@ -67,7 +77,8 @@ void RunLauncher::setMaxConcurrent(int count) {
 }
 
 int RunLauncher::outstanding() const {
-  return creating_.size() + proving_.size() + static_cast<int>(pending_.size()) + processes_.size();
+  return creating_.size() + proving_.size() + fixing_.size() + static_cast<int>(pending_.size()) +
+         processes_.size();
 }
 
 bool RunLauncher::canStop(qint64 runId) const {
@@ -117,6 +128,23 @@ void RunLauncher::onProofQueued(int requestId, const QueuedProof& queued) {
   if (!proving_.remove(requestId)) return;  // someone else's request
   for (qint64 id : queued.created) pending_.push_back({id, QString()});
   emit proofQueued(queued);
+  startPending();
+}
+
+void RunLauncher::fix(qint64 referenceId, qint64 runId) {
+  if (!cliFound()) {
+    emit fixFailed(referenceId, runId, QString());  // launchFailed said why
+    return;
+  }
+  const int request = nextRequest_++;
+  fixing_.insert(request, {referenceId, runId});
+  db_->post(&DatabaseWorker::fixRun, request, referenceId, runId);
+}
+
+void RunLauncher::onFixQueued(int requestId, const RemedyPlan& queued) {
+  if (!fixing_.remove(requestId)) return;  // someone else's request
+  for (qint64 id : queued.created) pending_.push_back({id, QString()});
+  emit fixQueued(queued);
   startPending();
 }
 

@@ -147,6 +147,14 @@ void MainWindow::connectPlumbing() {
   connect(launcher_, &RunLauncher::proveFailed, this, [this](const QString& message) {
     showProblem(this, tr("Prove"), adviseOn(message), message);
   });
+  connect(comparePanel_, &ComparePanel::fixRequested, launcher_, &RunLauncher::fix);
+  connect(launcher_, &RunLauncher::fixQueued, this, &MainWindow::onFixQueued);
+  connect(launcher_, &RunLauncher::fixFailed, this,
+          [this](qint64 referenceId, qint64 runId, const QString& message) {
+            comparePanel_->fixFailed(referenceId, runId);
+            if (!message.isEmpty())
+              showProblem(this, tr("Make it equivalent"), adviseOn(message), message);
+          });
   connect(launcher_, &RunLauncher::runExited, this, [this](qint64 id) { exited_.insert(id); });
   connect(launcher_, &RunLauncher::idle, this, [this] {
     awaitingFinalPoll_ = true;  // the runs' last rows and statuses come with a later poll

@@ -1,8 +1,10 @@
-// MainWindow: the setups and experiment kept with the database (schema 7's window_setups) and
-// "New setup from run #N". What the Setups and Experiment tabs hold is saved a moment after each
-// change (debounced) and read back when a database opens. A database with no saved setups leaves
-// the on-screen ones as they are and gets nothing written until the user changes something.
+// MainWindow: the setups and experiment kept with the database (schema 7's window_setups),
+// "New setup from run #N" and Make it equivalent's "fix #N". What the Setups and Experiment tabs
+// hold is saved a moment after each change (debounced) and read back when a database opens. A
+// database with no saved setups leaves the on-screen ones as they are and gets nothing written
+// until the user changes something.
 #include <parity/config/run_config.h>
+#include <parity/ui/compare/compare_panel.h>
 #include <parity/ui/database/database_thread.h>
 #include <parity/ui/runs/runs_model.h>
 #include <parity/ui/runs/runs_panel.h>
@@ -89,6 +91,59 @@ void MainWindow::newSetupFromRun(qint64 runId) {
                 .arg(runId)
           : tr("Added setup %1 from run #%2").arg(setups_->index(row).data().toString()).arg(runId),
       8000);
+}
+
+// The remedy as a setup beside the user's: "fix #2". The Experiment is shared by every setup and
+// is not changed behind the user's back: where the remedy's differs (an lr it changed, or the
+// run's own data and model), the note says that Launch of this setup trains the Experiment's
+// values, while the queued remedy run trains the remedy's own.
+void MainWindow::onFixQueued(const RemedyPlan& fix) {
+  comparePanel_->fixQueued(fix);
+  if (fix.created.isEmpty()) return;  // nothing trained here, nothing to add
+  constexpr int kNamed = 5;
+  QStringList changed, other;  // Experiment keys the remedy changed; the run's others
+  const config::RunConfig& experiment = setups_->experiment();
+  for (const config::ConfigField& field : config::config_fields()) {
+    const std::string name(field.name);
+    if (!isExperimentField(name)) continue;
+    const std::string remedy = config::field_text(fix.config, name);
+    const std::string shared = config::field_text(experiment, name);
+    if (remedy == shared) continue;
+    const QString key = QString::fromStdString(name);
+    if (fix.changedKeys.contains(key)) {
+      changed << tr("the remedy's %1 %2 is %3 there")
+                     .arg(key, QString::fromStdString(remedy),
+                          shared.empty() ? tr("unset") : QString::fromStdString(shared));
+    } else {
+      other << key;
+    }
+  }
+  if (other.size() > kNamed) {
+    const int more = static_cast<int>(other.size()) - kNamed;
+    other = other.mid(0, kNamed) << tr("%n more", nullptr, more);
+  }
+  if (!other.isEmpty())
+    changed
+        << tr("run #%1's experiment differs from it in %2").arg(fix.runId).arg(other.join(", "));
+  config::RunConfig setup = fix.config;
+  setup.label = tr("fix #%1").arg(fix.runId).toStdString();
+  const int row = setups_->addSetup(setup);
+  const QString label = setups_->index(row).data().toString();
+  setupsDock_->show();
+  setupsDock_->raise();
+  setupsPanel_->setCurrentRow(row);
+  QString note = tr("The remedy of #%1 is the setup \"%2\" in the Setups panel; run #%3 trains it.")
+                     .arg(fix.runId)
+                     .arg(label)
+                     .arg(fix.created.front());
+  if (!changed.isEmpty()) {
+    note += " " + tr("The shared Experiment is left as it is: %1. Launch of \"%2\" trains the "
+                     "Experiment's values, run #%3 the remedy's.")
+                      .arg(changed.join("; "), label)
+                      .arg(fix.created.front());
+  }
+  statusBar()->showMessage(note, 15000);
+  comparePanel_->noteFixSetup(fix.runId, note);
 }
 
 }  // namespace parity::ui

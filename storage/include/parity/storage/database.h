@@ -50,7 +50,7 @@ std::string launcher_gone_message(int64_t step);
 
 class Database {
  public:
-  static constexpr int kSchemaVersion = 8;
+  static constexpr int kSchemaVersion = 9;
 
   /// Opens (creating folders and file as needed) and migrates. Throws StorageError naming the path
   /// when the folder cannot be created, the file is not a database (or an SQLite file of another
@@ -77,7 +77,8 @@ class Database {
   /// Returns the new id (ids are never reused). config_json must be valid JSON; "" is stored as {}.
   /// A label is stored as one line: line breaks and tabs (here and in rename_run) become spaces.
   /// With `supervisor`, the row is claimed by it (claim_run) in the same statement: a launcher
-  /// killed at any moment leaves no row that reconciliation cannot judge.
+  /// killed at any moment leaves no row that reconciliation cannot judge. The row records this
+  /// build's version (parity::kVersion, RunRow::parity_version).
   int64_t create_run(const std::string& label, const std::string& config_json,
                      RunStatus status = RunStatus::kQueued,
                      const std::optional<SupervisorIdentity>& supervisor = std::nullopt);
@@ -89,7 +90,7 @@ class Database {
   /// Marks the end: status, error, finished_at now, samples/s, and the finals from stored rows.
   void finish_run(int64_t run_id, RunStatus status, const std::string& error, double samples_per_s);
   /// Marks the run as batch job `job_id` of a scheduler, which writes its steps file in
-  /// `job_folder` (schema 8). Such a run is created without a supervisor: the job is.
+  /// `job_folder` (schema 9). Such a run is created without a supervisor: the job is.
   void set_job(int64_t run_id, const std::string& job_id, const std::string& job_folder);
   /// The job's state as the scheduler last said it ("PENDING (Resources)", "RUNNING", ...).
   void set_job_state(int64_t run_id, const std::string& job_state);
@@ -99,7 +100,8 @@ class Database {
   void set_counterfactual_of(int64_t run_id, int64_t explained, int64_t reference,
                              const std::string& cause);
   void delete_run(int64_t run_id);  ///< with its steps and evals
-  /// Records `who` as the run's supervisor, with a first heartbeat now.
+  /// Records `who` as the run's supervisor, with a first heartbeat now, and this build's version
+  /// as the run's (the launcher that trains a queued row is the Parity that recorded it).
   void claim_run(int64_t run_id, const SupervisorIdentity& who);
   /// The supervisor is alive: heartbeat_at = now.
   void heartbeat(int64_t run_id);

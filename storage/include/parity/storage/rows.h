@@ -45,7 +45,10 @@ struct RunRow {
   std::string source_path;
   std::string source_identity;
   std::string facts_json;
-  /// A run submitted as a batch job (schema 8): the scheduler's job id ("" = not a job), its
+  /// The version of Parity that recorded the run (schema 8): the launcher that created or claimed
+  /// it, or the import that read it ("0.1.0"); "" = recorded before schema 8.
+  std::string parity_version;
+  /// A run submitted as a batch job (schema 9): the scheduler's job id ("" = not a job), its
   /// state as last seen ("PENDING (Resources)", "RUNNING", "COMPLETED"), and the folder where
   /// the job writes the run's steps file.
   std::string job_id;

@@ -28,6 +28,9 @@ struct TrainerTestHooks {
   /// Whether the gradient allreduce overlaps the backward: -1 = as PARITY_OVERLAP says (unset:
   /// auto), 0 = after the backward, 1 = overlapped.
   int overlap = -1;
+  /// When set, each rank adds the gradient buckets whose allreduce its backward had started by
+  /// the time the backward returned (0 when the sync runs after the backward).
+  std::atomic<int64_t>* buckets_started_in_backward = nullptr;
 };
 
 struct TrainerOptions {

@@ -1,7 +1,8 @@
 #pragma once
 /// The Compare panel's verdict table: one row per compared run, in the comparison's order (the
 /// reference first), read-only. Columns: run, verdict, max and final |Δloss|, three of throughput
-/// (samples/s, per device, scaling), the proofs (counterfactual runs Prove queued) and why.
+/// (samples/s, per device, scaling), the proofs (counterfactual runs Prove and Make it equivalent
+/// queued) and why.
 /// Besides the comparison it shows what the panel knows of each run: another experiment than the
 /// reference's (said first in Why, in red) and a note that the run shared the cores (its
 /// throughput marked '*', the note in the tooltips).
@@ -20,6 +21,20 @@ namespace parity::ui {
 
 /// "confirmed", "partly ×3.2", "running", "failed": what one counterfactual shows so far.
 QString proofState(const stored_runs::StoredProof& proof);
+
+/// Whether a counterfactual's cause is the remedy's ("all", "all but batch_norm"): what Make it
+/// equivalent trains, and Prove's combined proof.
+bool isRemedyCause(const std::string& cause);
+/// A run's counterfactuals as the window lists them: each cause's own row alone, and the
+/// remedy's rows together (the remedy first, then the reference under the band's seeds), in id
+/// order.
+std::vector<std::vector<const stored_runs::StoredProof*>> proofGroups(
+    const std::vector<stored_runs::StoredProof>& proofs);
+/// How the remedy's rows stand, in `parity-cli fix`'s words: "equivalent now", "not
+/// equivalent", else "fix queued", "fix running", "fix failed" ... until they are judged.
+QString remedyState(const std::vector<const stored_runs::StoredProof*>& rows);
+/// The verdict's text as the window says it: the CLI's `explain` is the window's Prove.
+QString inWindowWords(const std::string& text);
 
 class VerdictTableModel : public QAbstractTableModel {
   Q_OBJECT

@@ -11,6 +11,7 @@
 #include <parity/storage/database.h>
 #include <parity/storage/runs_poller.h>
 #include <parity/stored_runs/proofs.h>
+#include <parity/ui/database/remedy_plan.h>
 
 #include <QHash>
 #include <QList>
@@ -76,12 +77,23 @@ class DatabaseWorker : public QObject {
   /// Creates the queued counterfactual rows that would prove why `runId` differs from the
   /// reference (stored_runs::plan_proof); answers with proofQueued or proveFailed.
   void proveRun(int requestId, qint64 referenceId, qint64 runId);
+  /// Reads the remedy of `runId` against the reference (stored_runs::plan_proof); answers with
+  /// remedyPlanned, whose error says why when it cannot be read.
+  void planRemedy(qint64 referenceId, qint64 runId);
+  /// Make it equivalent: creates the queued rows of the remedy's counterfactual ("cf #RUN all",
+  /// and the reference under the band's seeds when noise is left), as `parity-cli fix` does;
+  /// answers with fixQueued (no rows when nothing is trained here: an imported run, no remedy
+  /// needed) or fixFailed.
+  void fixRun(int requestId, qint64 referenceId, qint64 runId);
 
  signals:
   void compared(int requestId, const parity::analysis::Comparison& comparison);
   void proofsRead(int requestId, const parity::ui::RunProofs& proofs);
   void proofQueued(int requestId, const parity::ui::QueuedProof& queued);
   void proveFailed(int requestId, const QString& message);
+  void remedyPlanned(const parity::ui::RemedyPlan& plan);
+  void fixQueued(int requestId, const parity::ui::RemedyPlan& queued);
+  void fixFailed(int requestId, const QString& message);
   /// The setups saved with the database being opened (empty: none saved); comes just before
   /// databaseOpened.
   void setupsRead(const QString& path, const QString& json);

@@ -11,6 +11,7 @@
 
 #include <QHash>
 #include <QObject>
+#include <QPair>
 #include <QSet>
 #include <QStringList>
 #include <deque>
@@ -38,6 +39,11 @@ class RunLauncher : public QObject {
   /// aligned alone, then all) as queued rows, and starts them like any launch. Answers with
   /// proofQueued, or proveFailed.
   void prove(qint64 referenceId, qint64 runId);
+  /// Make it equivalent: creates the remedy's counterfactual rows of `runId` against
+  /// `referenceId` (what `parity-cli fix` trains) and starts them like any launch. Answers with
+  /// fixQueued (its `created` empty when nothing is trained here), or fixFailed (its message
+  /// empty when launchFailed said why).
+  void fix(qint64 referenceId, qint64 runId);
   /// Stops queued (not yet started) and running runs this launcher owns.
   void stop(qint64 runId);
   void stopAll();
@@ -57,6 +63,8 @@ class RunLauncher : public QObject {
   void launchFailed(const QString& problem, const QString& fix);
   void proofQueued(const parity::ui::QueuedProof& queued);
   void proveFailed(const QString& message);
+  void fixQueued(const parity::ui::RemedyPlan& queued);
+  void fixFailed(qint64 referenceId, qint64 runId, const QString& message);
   void idle();
 
  private:
@@ -73,6 +81,7 @@ class RunLauncher : public QObject {
   void onRunCreated(int requestId, qint64 runId);
   void onRunCreateFailed(int requestId, const QString& message);
   void onProofQueued(int requestId, const QueuedProof& queued);
+  void onFixQueued(int requestId, const RemedyPlan& queued);
   bool cliFound();
   void startPending();
   void start(const Pending& pending);
@@ -81,8 +90,9 @@ class RunLauncher : public QObject {
   void checkIdle();
 
   DatabaseThread* db_;
-  QHash<int, QString> creating_;  ///< requestId -> config JSON
-  QSet<int> proving_;             ///< prove requests not answered yet
+  QHash<int, QString> creating_;              ///< requestId -> config JSON
+  QSet<int> proving_;                         ///< prove requests not answered yet
+  QHash<int, QPair<qint64, qint64>> fixing_;  ///< fix requests not answered yet: reference, run
   std::deque<Pending> pending_;
   QHash<qint64, Running> processes_;
   int nextRequest_ = 1;

@@ -108,6 +108,8 @@ class MainWindow : public QMainWindow {
   void saveSetupsNow();
   void flushSetups();
   void newSetupFromRun(qint64 runId);
+  /// Make it equivalent's remedy added as the setup "fix #RUN" (the Experiment left as it is).
+  void onFixQueued(const RemedyPlan& fix);
 
   // main_window_docks.cpp
   void createDocks();

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "cli_test_util.h"
+#include "fault_util.h"
 
 namespace parity::cli::testing {
 namespace {
@@ -275,7 +276,9 @@ TEST_F(CommandTest, FailureNanAndStopEndTheRunWithTheReason) {
       start_cli({"run", "--db", db, "-q", "--label", "stopped", "--command",
                  "python3 " + dir.file("job.py") + " --bs 8 --w 1 --lr 0.1 --seed 1 --mode slow"},
                 dir.path(), dir.file("o.txt"), dir.file("e.txt"));
-  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  // Stopped while it trains (run 3, after "fails" and "nan"), not before its command started.
+  ASSERT_TRUE(wait_for([&] { return steps_done_of(db, 3) >= 2; }, std::chrono::seconds(60)))
+      << read_file(dir.file("e.txt"));
   ::kill(pid, SIGTERM);
   EXPECT_EQ(wait_cli(pid), 1);
   const CliResult after = run_cli({"list", "--db", db}, dir.path());

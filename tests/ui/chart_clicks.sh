@@ -25,40 +25,67 @@ run --label 2x64 --num-processes 2 --per-device-batch-size 64
 # The runs' colours (LossChart::colorFor): 1 blue, 2 orange, 3 green.
 blue=1f77b4 orange=ff7f0e green=2ca02c
 
-"$parity" --db "$db" >"$dir/parity.log" 2>&1 &
+# PARITY_TRACE_UI (app/gui/ui_trace.h): where the keyboard focus goes, read from its lines.
+PARITY_TRACE_UI=1 "$parity" --db "$db" >"$dir/parity.log" 2>&1 &
 pid=$!
-win=$(timeout 30 xdotool search --sync --onlyvisible --pid "$pid" --name "Parity" | head -n1)
+win=$(timeout 30 xdotool search --all --sync --onlyvisible --pid "$pid" --name "Parity" | head -n1)
 [ -n "$win" ] || { echo "FAIL: the window did not appear"; cat "$dir/parity.log"; exit 1; }
 xdotool windowactivate --sync "$win" 2>/dev/null || xdotool windowfocus --sync "$win"
 xdotool windowmove "$win" 0 0 windowsize --sync "$win" 1400 900
-sleep 3
 
 # shot NAME: the window's picture, within 20 s (a frozen window fails here).
 shot() {
   local file="$out/chart-$1.png"
-  timeout 20 import -window "$win" "$file" || { echo "FAIL: no screenshot ($1)"; exit 1; }
-  kill -0 "$pid" || { echo "FAIL: the window exited"; cat "$dir/parity.log"; exit 1; }
+  timeout 20 import -window "$win" "$file" || { echo "FAIL: no screenshot ($1)" >&2; exit 1; }
+  kill -0 "$pid" || { echo "FAIL: the window exited" >&2; cat "$dir/parity.log" >&2; exit 1; }
   echo "$file"
 }
-fail() { echo "FAIL: $*"; exit 1; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
 
-first=$(shot 1-drawn)
+# settle NAME CHECK [ARGS]: the screenshot NAME taken again until `CHECK FILE ARGS` holds (within
+# 30 s; a busy machine redraws late), its file printed; then the caller reads its numbers.
+# CHECK says what it saw on stderr the last time, when it never held.
+settle() {
+  local name=$1 check=$2 file i
+  shift 2
+  for ((i = 0; i < 60; i++)); do
+    file=$(shot "$name")
+    "$check" "$file" "$@" 2>/dev/null && { echo "$file"; return 0; }
+    sleep 0.3
+  done
+  "$check" "$file" "$@" || true
+  fail "$name: not seen within 30 s"
+}
+# The checks, each on a screenshot FILE.
+drawn() { # FILE: run 1's legend entry and its line (more than 100 blue px above the legend)
+  local x y
+  read -r x y < <($pixels swatch "$1" $blue)
+  [ "$x" -ge 0 ] || { echo "no legend entry of run 1 found" >&2; return 1; }
+  local n
+  n=$($pixels count "$1" $blue "$((x - 20))" "$((y - 6))")
+  [ "$n" -gt 100 ] || { echo "run 1's blue line is hardly drawn ($n px)" >&2; return 1; }
+}
+blue_below() { # FILE LIMIT: fewer than LIMIT blue pixels in the plot
+  local n
+  n=$($pixels count "$1" $blue "${plot[@]}")
+  [ "$n" -lt "$2" ] || { echo "a click on its legend entry left run 1 drawn ($n px, limit $2)" >&2; return 1; }
+}
+blue_above() { # FILE LIMIT: more than LIMIT blue pixels in the plot
+  local n
+  n=$($pixels count "$1" $blue "${plot[@]}")
+  [ "$n" -gt "$2" ] || { echo "a second click did not bring run 1 back ($n px, limit $2)" >&2; return 1; }
+}
+
+first=$(settle 1-drawn drawn)
 read -r x y < <($pixels swatch "$first" $blue)
-[ "$x" -ge 0 ] || fail "no legend entry of run 1 found"
 # The plot: above the legend, right of its left edge (not the setups list or the runs table).
 plot=("$((x - 20))" "$((y - 6))")
 shown=$($pixels count "$first" $blue "${plot[@]}")
-[ "$shown" -gt 100 ] || fail "run 1's blue line is hardly drawn ($shown px)"
 
 xdotool mousemove --window "$win" "$x" "$y" click 1
-sleep 1
-hidden=$($pixels count "$(shot 2-legend-click-hides-run-1)" $blue "${plot[@]}")
-[ "$hidden" -lt $((shown / 5)) ] || fail "a click on its legend entry left run 1 drawn ($hidden of $shown px)"
+settle 2-legend-click-hides-run-1 blue_below $((shown / 5)) >/dev/null
 xdotool mousemove --window "$win" "$x" "$y" click 1
-sleep 1
-samples_png=$(shot 3-legend-click-shows-run-1)
-again=$($pixels count "$samples_png" $blue "${plot[@]}")
-[ "$again" -gt $((shown / 2)) ] || fail "a second click did not bring run 1 back ($again of $shown px)"
+samples_png=$(settle 3-legend-click-shows-run-1 blue_above $((shown / 2)))
 
 # On samples seen the three runs end together; on optimizer step 2x64 (16 steps) ends at half of
 # 1x64's 32. Alt+X is the x-axis menu's mnemonic; Up picks "Optimizer step".
@@ -67,43 +94,59 @@ o0=$($pixels maxx "$samples_png" $orange "${plot[@]}")
 [ $((g0 * 100)) -gt $((o0 * 95)) ] || fail "on samples seen 2x64 ends at x=$g0, 2x32 at $o0"
 xdotool mousemove --window "$win" 700 5
 xdotool key --clearmodifiers alt+x
-sleep 0.5
+# Alt+X moves the focus to the x-axis box (its label's buddy); Up then picks the step.
+axis_focused() { grep -a '^parity-trace: focus ' "$dir/parity.log" | tail -n1 | grep -q 'X axis'; }
+until_ok 20 axis_focused || fail "Alt+X did not reach the x-axis box: $(grep -a 'focus ' "$dir/parity.log" | tail -n1)"
 xdotool key --clearmodifiers Up
-sleep 1.5
-steps_png=$(shot 4-x-axis-optimizer-step)
-g1=$($pixels maxx "$steps_png" $green "${plot[@]}")
-o1=$($pixels maxx "$steps_png" $orange "${plot[@]}")
-[ $((g1 * 100)) -lt $((o1 * 80)) ] || fail "after the axis change 2x64 ends at x=$g1, 2x32 at $o1"
+step_axis() { # FILE: 2x64 ends before 80 % of 2x32's x (16 optimizer steps to 32)
+  local g1 o1
+  g1=$($pixels maxx "$1" $green "${plot[@]}")
+  o1=$($pixels maxx "$1" $orange "${plot[@]}")
+  [ $((g1 * 100)) -lt $((o1 * 80)) ] || { echo "after the axis change 2x64 ends at x=$g1, 2x32 at $o1" >&2; return 1; }
+}
+settle 4-x-axis-optimizer-step step_axis >/dev/null
 
 xdotool windowsize --sync "$win" 900 600
-sleep 2
-small=$(shot 5-900x600)
+small_ok() { # FILE: a 900-wide picture with run 1's and run 3's legend entries
+  [ "$(convert "$1" -format %w info:)" -le 900 ] || { echo "not resized yet" >&2; return 1; }
+  local x y
+  read -r x y < <($pixels swatch "$1" $blue)
+  [ "$x" -ge 0 ] || { echo "at 900x600 the legend lost run 1's entry" >&2; return 1; }
+  read -r x y < <($pixels swatch "$1" $green)
+  [ "$x" -ge 0 ] || { echo "at 900x600 the legend lost run 3's entry" >&2; return 1; }
+}
+small=$(settle 5-900x600 small_ok)
 read -r x y < <($pixels swatch "$small" $blue)
-[ "$x" -ge 0 ] || fail "at 900x600 the legend lost run 1's entry"
 splot=("$((x - 20))" "$((y - 6))")
 # Per-rank: the legend gains a "ranks" entry after the last run's (its dash patterns, 0 and 1).
 read -r gx gy < <($pixels swatch "$small" $green)
-[ "$gx" -ge 0 ] || fail "at 900x600 the legend lost run 3's entry"
 after_last=("$((gx + 80))" 890 "$((gy - 8))" "$((gy + 8))")
 before_ranks=$($pixels ink "$small" "${after_last[@]}")
 xdotool key --clearmodifiers ctrl+r
-sleep 2
-ranks_png=$(shot 6-900x600-per-rank)
-with_ranks=$($pixels ink "$ranks_png" "${after_last[@]}")
-echo "ranks entry: $before_ranks -> $with_ranks dark px"
-[ "$with_ranks" -gt $((before_ranks + 60)) ] ||
-  fail "per-rank lines added no ranks entry to the legend ($before_ranks -> $with_ranks dark px)"
+ranks_entry() { # FILE: more than 60 dark pixels more after the last run's legend entry
+  local n
+  n=$($pixels ink "$1" "${after_last[@]}")
+  [ "$n" -gt $((before_ranks + 60)) ] ||
+    { echo "per-rank lines added no ranks entry to the legend ($before_ranks -> $n dark px)" >&2; return 1; }
+}
+ranks_png=$(settle 6-900x600-per-rank ranks_entry)
+echo "ranks entry: $before_ranks -> $($pixels ink "$ranks_png" "${after_last[@]}") dark px"
 # Log y moves every curve: few of the orange pixels stay where they were.
 xdotool key --clearmodifiers ctrl+l
-sleep 2
-log_png=$(shot 7-900x600-per-rank-log-y)
-kept=$($pixels kept "$ranks_png" "$log_png" $orange "${splot[@]}")
-echo "log y kept ${kept}% of the orange pixels"
-[ "$kept" -lt 60 ] || fail "log y left ${kept}% of run 2's pixels in place"
+moved() { # FILE: under 60 % of the per-rank picture's orange pixels in place
+  local kept
+  kept=$($pixels kept "$ranks_png" "$1" $orange "${splot[@]}")
+  [ "$kept" -lt 60 ] || { echo "log y left ${kept}% of run 2's pixels in place" >&2; return 1; }
+}
+log_png=$(settle 7-900x600-per-rank-log-y moved)
+echo "log y kept $($pixels kept "$ranks_png" "$log_png" $orange "${splot[@]}")% of the orange pixels"
 # And back: the linear axis draws the same picture again.
 xdotool key --clearmodifiers ctrl+l
-sleep 2
-back=$($pixels kept "$ranks_png" "$(shot 8-900x600-per-rank-linear-again)" $orange "${splot[@]}")
-echo "linear again kept ${back}%"
-[ "$back" -gt 90 ] || fail "back on a linear axis only ${back}% of the per-rank picture returned"
+returned() { # FILE: over 90 % of the per-rank picture's orange pixels in place again
+  local back
+  back=$($pixels kept "$ranks_png" "$1" $orange "${splot[@]}")
+  [ "$back" -gt 90 ] || { echo "back on a linear axis only ${back}% of the per-rank picture returned" >&2; return 1; }
+}
+again_png=$(settle 8-900x600-per-rank-linear-again returned)
+echo "linear again kept $($pixels kept "$ranks_png" "$again_png" $orange "${splot[@]}")%"
 echo "PASS: legend click hides and shows a run, the x-axis change redraws, 900x600 keeps the legend, per-rank adds the ranks, log y redraws and back"

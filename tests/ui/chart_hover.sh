@@ -30,7 +30,7 @@ hover() {
   xdotool mousemove --sync $((x - 7)) $((y - 3))
   xdotool mousemove --sync "$x" "$y"
   tip=$(wait_line "$m" '^parity-trace: tooltip ' 10) || fail "no tooltip at $1 % of the chart"
-  sleep 0.5
+  sleep 0.5 # for the picture only: the tooltip painted
   shot "hover-$2" >/dev/null
   echo "$tip"
 }

@@ -38,7 +38,12 @@ until_in_map '^parity-trace: widget compareDock QComboBox "[^"]*" .* value="#1  
   { map | grep compareDock; fail "the reference is not run 1"; }
 click_on '^parity-trace: widget compareDock QPushButton "Compare" '
 until_in_map '^parity-trace: row verdictTable 1 ' 30 || { map | grep compareDock; fail "no verdicts"; }
-sleep 1
+# Laid out: the map after the verdicts lists the rows in sight and the Δ legend's parting key.
+laid_out() {
+  [ "$(map | grep -c '^parity-trace: row verdictTable ')" -ge 7 ] &&
+    find_in_map '^parity-trace: label compareDock deltaLegend ' | grep -qE 'parts(nbsp;| )at'
+}
+until_ok 30 laid_out || true
 xdotool mousemove 0 0
 m=$(mark)
 wait_map "$m" 3 || true

@@ -20,23 +20,27 @@ shot() { command -v import >/dev/null && import -window root "$out/$1" || true; 
 
 "$parity" --db "$db" >"$dir/parity.log" 2>&1 &
 pid=$!
-win=$(timeout 30 xdotool search --sync --onlyvisible --pid "$pid" --name "Parity" | head -n1)
+win=$(timeout 30 xdotool search --all --sync --onlyvisible --pid "$pid" --name "Parity" | head -n1)
 [ -n "$win" ] || { echo "FAIL: the window did not appear"; cat "$dir/parity.log"; exit 1; }
 xdotool windowactivate --sync "$win" 2>/dev/null || xdotool windowfocus --sync "$win"
-sleep 2
-[ -e "$db-wal" ] || { echo "FAIL: the window opened no WAL"; exit 1; }
+until_ok 20 test -e "$db-wal" || { echo "FAIL: the window opened no WAL"; exit 1; }
 
 xdotool key --clearmodifiers ctrl+shift+p
-dialog=$(timeout 20 xdotool search --sync --onlyvisible --pid "$pid" --name "Save chart" | head -n1)
+dialog=$(timeout 20 xdotool search --all --sync --onlyvisible --pid "$pid" --name "Save chart" | head -n1)
 [ -n "$dialog" ] || { echo "FAIL: Ctrl+Shift+P opened no dialog"; exit 1; }
 xdotool key --clearmodifiers ctrl+a
 xdotool type --delay 20 "$dir/"
-sleep 3  # the dialog lists the folder and types its files
+# What must do no harm: the dialog lists the folder and types its files, in the background, for
+# as long as it stays open (3 s; listing a folder of four files takes milliseconds).
+sleep 3
 shot dialog-on-db-folder.png
-xdotool key --clearmodifiers Escape
-sleep 0.5
-xdotool search --onlyvisible --pid "$pid" --name "Save chart" >/dev/null && xdotool key Escape
-sleep 0.5
+# Escape closes the completer's list first when it is open, then the dialog.
+dialog_open() { xdotool search --all --onlyvisible --pid "$pid" --name "Save chart" >/dev/null; }
+for ((k = 0; k < 3; k++)); do
+  xdotool key --clearmodifiers Escape
+  until_ok 3 eval '! dialog_open' && break
+done
+dialog_open && { echo "FAIL: Escape did not close the dialog"; exit 1; }
 
 "$cli" list --db "$db" >/dev/null
 shot after-cli.png

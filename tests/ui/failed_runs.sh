@@ -32,6 +32,7 @@ m=$(mark)
 xdotool key --clearmodifiers ctrl+Return
 wait_line "$m" '^parity-trace: label [^ ]+ failedRuns .*"3 runs failed' 120 >/dev/null ||
   { tail -n 30 "$trace"; fail "the status bar did not count 3 failed runs within 2 minutes"; }
+# What must not come: a dialog for a failed run (they come at once when they do; 1 s is ample).
 sleep 1
 three=$(shot failed-1-three-runs)
 dialogs=$(tail -n +"$((m + 1))" "$trace" | grep -c '^parity-trace: dialog ' || true)
@@ -57,6 +58,8 @@ start_window --db "$db"
 m=$(mark)
 xdotool key --clearmodifiers ctrl+Return
 wait_line "$m" '^parity-trace: dialog ' 30 >/dev/null || fail "a parity-cli that cannot start was not reported"
+# What must not come: a second and a third dialog for the other two launches, which fail within
+# milliseconds of the first.
 sleep 3
 shot failed-2-cli-cannot-start >/dev/null
 dialogs=$(windows)

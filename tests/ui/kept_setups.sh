@@ -26,16 +26,17 @@ until_row() {
 start_window --db "$db"
 until_row '^parity-trace: row runsView 0 "1 ; mine 2x16 ; finished' 30 ||
   { map | grep -E 'runsView|setupsList'; fail "run 1 is not listed"; }
+# What must not happen: a write of the setups within 2 s of the open (it would come at once).
 sleep 2
 [ "$(saved)" -eq 0 ] || fail "opening a database without saved setups wrote the window's into it"
-until_row '^parity-trace: row setupsList 2 ' 5 || { map | grep setupsList; fail "no presets shown"; }
+until_row '^parity-trace: row setupsList 2 ' 10 || { map | grep setupsList; fail "no presets shown"; }
 shot kept-1-presets >/dev/null
 
 read -r x y < <(centre "$(find_in_map '^parity-trace: row runsView 0 "1 ; mine 2x16')")
 m=$(mark)
 xdotool mousemove --sync "$x" "$y" click 1 click 3
-wait_line "$m" '^parity-trace: menu ' 5 >/dev/null || fail "no context menu on run 1"
-sleep 0.3
+wait_line "$m" '^parity-trace: menu ' 10 >/dev/null || fail "no context menu on run 1"
+sleep 0.3 # for the picture only: the menu painted
 shot kept-2-context-menu >/dev/null
 xdotool key e
 until_row '^parity-trace: row setupsList 3 "mine 2x16"' 10 ||

@@ -37,7 +37,6 @@ for ((i = 0; i < 100; i++)); do
 done
 entries=$(map | grep -c '^parity-trace: legend legendRun' || true)
 [ "$entries" -eq 11 ] || { map; fail "$entries legend entries for 11 runs drawn"; }
-sleep 1
 remap
 shot legend-1-900x600-11-runs >/dev/null
 seen=$(whole)
@@ -50,8 +49,8 @@ if [ "$first" -lt 11 ]; then
   # Scroll the legend: the wheel over its first entry.
   read -r lx ly < <(centre "$(find_in_map '^parity-trace: legend legendRun')")
   for step in 1 2 3 4 5 6; do
+    # (the wheel reaches the window before remap's resize: the map after it is scrolled)
     xdotool mousemove --sync "$lx" "$ly" click 5
-    sleep 0.3
     remap
     seen=$(printf '%s\n%s\n' "$seen" "$(whole)" | sort -u | grep . || true)
   done

@@ -35,8 +35,8 @@ status_inside() {
 prove() {
   local m
   m=$(mark)
+  # (X delivers the row's click before the button's: the row is selected when Prove comes)
   click_on "^parity-trace: row verdictTable [0-9]+ \"#[0-9]+  $1 ;"
-  sleep 0.5
   click_on '^parity-trace: widget compareDock QPushButton "Prove" '
   wait_line "$m" '^parity-trace: label compareDock compareStatus .*Proving' 30 >/dev/null ||
     { map; fail "Prove on $1 queued nothing that the status said"; }

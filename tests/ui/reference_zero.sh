@@ -22,14 +22,11 @@ before=$(tables)
 # type TEXT: the reference box's text replaced by TEXT, as typed.
 type_reference() {
   click_on '^parity-trace: widget equivalentDock QComboBox '
-  sleep 0.3
-  focused '^parity-trace: focus equivalentDock QComboBox' ||
+  until_ok 10 focused '^parity-trace: focus equivalentDock QComboBox' ||
     fail "a click on the reference batch did not focus it"
   xdotool key --clearmodifiers ctrl+a
   xdotool type --delay 50 "$1"
-  sleep 0.3
   xdotool key --clearmodifiers Return
-  sleep 1
 }
 
 # error: the inline message's text, empty when it is not shown.
@@ -39,7 +36,7 @@ error() {
 
 m=$(mark)
 type_reference 0
-wait_line "$m" '^parity-trace: label equivalentDock referenceError ' 5 >/dev/null ||
+wait_line "$m" '^parity-trace: label equivalentDock referenceError ' 10 >/dev/null ||
   fail "0 brought no inline message"
 wait_map "$(mark)" 2 || true
 shot reference-1-zero-refused >/dev/null

@@ -16,10 +16,11 @@ for label in first second; do
 done
 
 start_window --db "$db"
-find_in_map '^parity-trace: row runsView 1 ' >/dev/null || sleep 2
+runs_listed() { [ -n "$(find_in_map '^parity-trace: row runsView 1 ')" ]; }
+until_ok 20 runs_listed || { map; fail "the runs table lists no second run"; }
 m=$(mark)
 click_on '^parity-trace: widget setupsDock QLineEdit "Label" '
-start=$(wait_line "$m" '^parity-trace: focus ' 5) || fail "a click on the Label field gave it no focus"
+start=$(wait_line "$m" '^parity-trace: focus ' 10) || fail "a click on the Label field gave it no focus"
 [[ $start == *'QLineEdit "Label"'* ]] || fail "the click focused: $start"
 shot tab-0-label-field >/dev/null
 visible=$(map)
@@ -29,7 +30,7 @@ while :; do
   m=$(mark)
   xdotool key --clearmodifiers Tab
   presses=$((presses + 1))
-  line=$(wait_line "$m" '^parity-trace: focus ' 3) ||
+  line=$(wait_line "$m" '^parity-trace: focus ' 10) ||
     fail "Tab press $presses left the focus where it was, in ${cycle[-1]:-$start}"
   now=${line#parity-trace: focus }
   cycle+=("$now")
@@ -42,9 +43,9 @@ while :; do
   # tab bars are listed by their current tab, which changes with the focus on them.
   name_rect=$(echo "$now" | sed -E 's/^[^ ]+ [^ ]+ "[^"]*" //')
   # A field the focus scrolled into view has moved: the window's map after it says where.
+  in_sight() { visible=$(map); grep -qF " $name_rect hint=" <<<"$visible"; }
   if [[ $now != *QTabBar* ]] && ! grep -qF " $name_rect hint=" <<<"$visible"; then
-    sleep 0.5
-    visible=$(map)
+    until_ok 5 in_sight || true
   fi
   if [[ $now != *QTabBar* ]] && ! grep -qF " $name_rect hint=" <<<"$visible"; then
     fail "Tab press $presses focused a widget that is not shown: $now"

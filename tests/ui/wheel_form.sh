@@ -30,8 +30,8 @@ line=$(box Optimizer)
 before=$(values)
 read -r x y < <(centre "$line")
 shot wheel-1-experiment >/dev/null
+# (the wheel reaches the window before remap's resize: the map after it has its effect)
 wheel "$x" "$y" 10
-sleep 0.5
 remap
 after=$(values)
 shot wheel-2-after-ten-notches >/dev/null
@@ -46,7 +46,6 @@ chart=$(find_in_map '^parity-trace: widget central QDoubleSpinBox "Smoothing" ')
 [ -n "$chart" ] || { map; fail "no Smoothing box"; }
 read -r sx sy < <(centre "$chart")
 wheel "$sx" "$sy" 3
-sleep 0.5
 remap
 [[ $(find_in_map '^parity-trace: widget central QDoubleSpinBox "Smoothing" ') == *"$(echo "$chart" | grep -oE 'value="[^"]*"')"* ]] ||
   fail "the wheel over the unfocused Smoothing box changed it"
@@ -62,13 +61,15 @@ fi
 [ -n "$line" ] || { map; fail "the Optimizer menu is not in sight to click"; }
 value=$(echo "$line" | grep -oE 'value="[^"]*"')
 read -r x y < <(centre "$line")
+mapped=$(xdotool search --onlyvisible --pid "$pid" 2>/dev/null | wc -l)
 xdotool mousemove --sync "$x" "$y" click 1
-sleep 0.5
+# The click opens the menu's list, a window of its own: Escape is for it once it is mapped.
+popup_open() { [ "$(xdotool search --onlyvisible --pid "$pid" 2>/dev/null | wc -l)" -gt "$mapped" ]; }
+until_ok 10 popup_open || fail "a click on the Optimizer menu opened no list"
 xdotool key --clearmodifiers Escape
-sleep 0.3
-focused 'QComboBox "Optimizer"' || fail "a click on the Optimizer menu did not focus it"
+until_ok 10 eval '! popup_open' || fail "Escape left the Optimizer menu's list open"
+until_ok 10 focused 'QComboBox "Optimizer"' || fail "a click on the Optimizer menu did not focus it"
 wheel "$x" "$y" 1
-sleep 0.3
 remap
 now=$(box Optimizer | grep -oE 'value="[^"]*"')
 shot wheel-3-focused-menu-takes-the-wheel >/dev/null

@@ -77,12 +77,13 @@ print(axis)
 }
 
 start_window --db "$db"
-sleep 1
+# The chart's controls are laid out for the runs once the runs table lists them.
+runs_listed() { [ -n "$(find_in_map '^parity-trace: row runsView 0 ')" ]; }
+until_ok 20 runs_listed || { map; fail "the runs table lists no run"; }
 echo "1400x900:"
 wide=$(controls 1400x900)
 shot x-axis-1-1400x900 >/dev/null
 resize_window 900 600
-sleep 1
 echo "900x600:"
 narrow=$(controls 900x600)
 shot x-axis-2-900x600 >/dev/null
@@ -90,15 +91,17 @@ shot x-axis-2-900x600 >/dev/null
 
 m=$(mark)
 xdotool key --clearmodifiers ctrl+r
-sleep 1.5
 xdotool key --clearmodifiers alt+x
-wait_line "$m" '^parity-trace: focus central QComboBox "X axis" ' 5 >/dev/null ||
+wait_line "$m" '^parity-trace: focus central QComboBox "X axis" ' 10 >/dev/null ||
   fail "Alt+X did not reach the x-axis menu at 900x600"
 xdotool key --clearmodifiers Up
-sleep 1.5
-resize_window 900 601
-resize_window 900 600
-sleep 1
+# The step axis chosen and the chart's controls laid out for it: a fresh map shows the box's value.
+on_step() {
+  resize_window 900 601
+  resize_window 900 600
+  find_in_map '^parity-trace: widget central QComboBox "X axis" ' | grep -q 'value="Optimizer step"'
+}
+until_ok 20 on_step || { map | grep 'X axis'; fail "Up did not choose the optimizer step"; }
 echo "900x600, per-rank, optimizer step:"
 after=$(controls "900x600 per-rank")
 shot x-axis-3-900x600-per-rank-step >/dev/null

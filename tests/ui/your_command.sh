@@ -24,10 +24,15 @@ start_window --db "$db"
 m=$(mark)
 click_on '^parity-trace: tab "Experiment \(shared\)" '
 wait_map "$m" 5 || true
+mapped=$(xdotool search --onlyvisible --pid "$pid" 2>/dev/null | wc -l)
 click_on '^parity-trace: widget setupsDock QComboBox "Trains" '
-sleep 0.5
+# The click opens the box's list, a window of its own: the keys are for it once it is mapped.
+popup_open() { [ "$(xdotool search --onlyvisible --pid "$pid" 2>/dev/null | wc -l)" -gt "$mapped" ]; }
+until_ok 10 popup_open || fail "a click on Trains opened no list"
 xdotool key Down Return
-sleep 0.5
+until_ok 10 eval '! popup_open' || fail "Return left the Trains list open"
+command_shown() { [ -n "$(find_in_map '^parity-trace: widget setupsDock QLineEdit "Command" ')" ]; }
+until_ok 10 command_shown || { map | grep setupsDock; fail "choosing your command showed no Command field"; }
 m=$(mark)
 click_on '^parity-trace: widget setupsDock QLineEdit "Command" '
 wait_map "$m" 5 || true
@@ -49,11 +54,12 @@ for ((i = 0; i < 60; i++)); do
   sleep 0.5
 done
 [ "$n" -ge 1 ] || { "$cli" list --db "$db"; fail "no command run is running with steps"; }
-sleep 2
 first=$("$cli" list --db "$db" | awk '$1 == 1 {print $4}')
-sleep 1.5
-second=$("$cli" list --db "$db" | awk '$1 == 1 {print $4}')
-[ "${second%%/*}" -gt "${first%%/*}" ] || fail "run 1's steps did not grow ($first then $second)"
+grown() {
+  second=$("$cli" list --db "$db" | awk '$1 == 1 {print $4}')
+  [ "${second%%/*}" -gt "${first%%/*}" ]
+}
+until_ok 20 grown || fail "run 1's steps did not grow ($first then $second)"
 xdotool windowfocus --sync "$win" 2>/dev/null || true
 m=$(mark)
 xdotool key --clearmodifiers ctrl+1
@@ -72,7 +78,6 @@ done
 [ "$active" -eq 0 ] || { "$cli" list --db "$db"; fail "Stop all left runs going"; }
 "$cli" list --db "$db"
 "$cli" show --db "$db" 1 | grep -q 'origin: command from python3' || fail "run 1 is not a command run"
-sleep 1
-pgrep -f "$dir/[t]rain.py" >/dev/null && fail "the command's processes outlived Stop"
+until_ok 10 eval '! pgrep -f "$dir/[t]rain.py" >/dev/null' || fail "the command's processes outlived Stop"
 shot command-3-stopped >/dev/null
 echo "PASS: your command typed, previewed for each setup, launched (run 1 grew from $first to $second), shown as 'your command', stopped with no process left"

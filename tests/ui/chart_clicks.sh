@@ -11,7 +11,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 pixels="python3 $here/chart_pixels.py"
 # shellcheck source=require_tools.sh
 . "$here/require_tools.sh"
-require_tools xdotool import convert python3
+require_tools xdotool import convert compare python3
 mkdir -p "$out"
 # shellcheck source=xdotool_common.sh
 . "$here/xdotool_common.sh"
@@ -42,15 +42,23 @@ shot() {
 }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-# settle NAME CHECK [ARGS]: the screenshot NAME taken again until `CHECK FILE ARGS` holds (within
-# 30 s; a busy machine redraws late), its file printed; then the caller reads its numbers.
-# CHECK says what it saw on stderr the last time, when it never held.
+# settle NAME CHECK [ARGS]: the screenshot NAME taken again until `CHECK FILE ARGS` holds and the
+# picture has stopped changing (the next screenshot is the same to the pixel: a chart drawn in
+# stages, a draft first, is compared whole), within 30 s (a busy machine redraws late); its file
+# printed, for the caller to read its numbers. CHECK says what it saw on stderr the last time,
+# when it never held.
 settle() {
   local name=$1 check=$2 file i
   shift 2
   for ((i = 0; i < 60; i++)); do
     file=$(shot "$name")
-    "$check" "$file" "$@" 2>/dev/null && { echo "$file"; return 0; }
+    if "$check" "$file" "$@" 2>/dev/null; then
+      sleep 0.3
+      cp "$file" "$dir/settle-previous.png"
+      file=$(shot "$name")
+      [ "$(compare -metric AE "$dir/settle-previous.png" "$file" null: 2>&1)" = 0 ] &&
+        { echo "$file"; return 0; }
+    fi
     sleep 0.3
   done
   "$check" "$file" "$@" || true

@@ -6,6 +6,9 @@ set -euo pipefail
 pkgs=(
   cmake ninja-build g++ pkg-config
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libxkbcommon-dev
+  # The window's translations: lrelease/lupdate and CMake's LinguistTools, and Qt's own strings
+  # (its dialogs' buttons) in the user's language.
+  qt6-l10n-tools qt6-tools-dev qt6-translations-l10n
   libtorch-dev libgloo-dev libopenblas0-pthread
   libsqlite3-dev sqlite3 zlib1g-dev nlohmann-json3-dev libcli11-dev libyaml-cpp-dev
   libgtest-dev libgmock-dev

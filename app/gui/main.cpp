@@ -3,6 +3,7 @@
 #include <parity/storage/storage_error.h>
 #include <parity/ui/window/main_window.h>
 #include <parity/ui/window/screenshot_trigger.h>
+#include <parity/ui/window/translations.h>
 #include <parity/version.h>
 
 #include <QApplication>
@@ -66,6 +67,7 @@ int main(int argc, char** argv) {
   QApplication::setApplicationVersion(parity::kVersion);
   QApplication::setDesktopFileName("parity");
   QApplication::setWindowIcon(QIcon(":/parity/parity.svg"));
+  parity::ui::installTranslations(&app);
 
   QCommandLineParser parser;
   parser.setApplicationDescription(

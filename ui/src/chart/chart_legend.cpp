@@ -126,7 +126,7 @@ class LegendItem : public QWidget {
   std::function<void()> onClick;  ///< a callback, not a signal: this class has no moc
 
  private:
-  static QString tr(const char* text) { return QCoreApplication::translate("ChartLegend", text); }
+  static QString tr(const char* text) { return QCoreApplication::translate("parity::ui::LegendItem", text); }
   std::vector<LegendEntry> entries_;
   QString text_;
 };

@@ -227,8 +227,14 @@ QVariant RunsModel::display(const storage::RunRow& r, int column) const {
       return static_cast<qlonglong>(r.id);
     case kLabel:
       return QString::fromStdString(r.label);
-    case kStatus:
-      return statusText(r.status);
+    case kStatus: {
+      // Shown in the user's language; kStatusRole keeps the stored spelling for filters and tests.
+      static const char* const kShown[] = {QT_TR_NOOP("queued"),   QT_TR_NOOP("running"),
+                                           QT_TR_NOOP("finished"), QT_TR_NOOP("failed"),
+                                           QT_TR_NOOP("diverged"), QT_TR_NOOP("stopped")};
+      static_assert(std::size(kShown) == std::size(storage::kAllRunStatuses));
+      return tr(kShown[static_cast<int>(r.status)]);
+    }
     case kProgress: {
       if (r.total_steps <= 0) {
         return r.status == storage::RunStatus::kFinished ? tr("done") : QString();

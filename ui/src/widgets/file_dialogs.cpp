@@ -41,7 +41,7 @@ class NameOnlyIconProvider : public QFileIconProvider {
   }
 
  private:
-  static QString tr(const char* text) { return QCoreApplication::translate("FileDialogs", text); }
+  static QString tr(const char* text) { return QCoreApplication::translate("parity::ui::NameOnlyIconProvider", text); }
   static QMimeType byName(const QFileInfo& info) {
     return QMimeDatabase().mimeTypeForFile(info.fileName(), QMimeDatabase::MatchExtension);
   }

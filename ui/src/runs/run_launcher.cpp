@@ -5,8 +5,10 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QProcess>
 #include <QStandardPaths>
+#include <QStyleHints>
 #include <QTimer>
 
 namespace parity::ui {
@@ -99,8 +101,26 @@ bool RunLauncher::cliFound() {
   return false;
 }
 
+// A double-click on Launch or Prove (or a key repeat) is one gesture: the same request again
+// within the double-click interval is dropped. Launching the same setups again later still trains
+// them again, as asked.
+bool RunLauncher::repeated(const QStringList& request) {
+  const int interval = qobject_cast<QGuiApplication*>(QCoreApplication::instance())
+                           ? QGuiApplication::styleHints()->mouseDoubleClickInterval()
+                           : 400;
+  const bool same =
+      request == lastRequest_ && lastRequestAt_.isValid() && lastRequestAt_.elapsed() < interval;
+  lastRequest_ = request;
+  lastRequestAt_.start();
+  return same;
+}
+
 void RunLauncher::launch(const std::vector<config::RunConfig>& configs) {
   if (!cliFound()) return;
+  QStringList jsons{QStringLiteral("launch")};
+  for (const config::RunConfig& config : configs)
+    jsons << QString::fromStdString(config::to_json(config));
+  if (repeated(jsons)) return;
   for (const config::RunConfig& config : configs) {
     const int request = nextRequest_++;
     const QString json = QString::fromStdString(config::to_json(config));
@@ -119,8 +139,14 @@ void RunLauncher::onRunCreated(int requestId, qint64 runId) {
 
 void RunLauncher::prove(qint64 referenceId, qint64 runId) {
   if (!cliFound()) return;
+  const QPair<qint64, qint64> pair{referenceId, runId};
+  // The same Prove still on its way to the database is not queued a second time.
+  for (const auto& asked : std::as_const(proving_))
+    if (asked == pair) return;
+  if (repeated({QStringLiteral("prove"), QString::number(referenceId), QString::number(runId)}))
+    return;
   const int request = nextRequest_++;
-  proving_.insert(request);
+  proving_.insert(request, pair);
   db_->post(&DatabaseWorker::proveRun, request, referenceId, runId);
 }
 

@@ -145,6 +145,7 @@ void MainWindow::connectPlumbing() {
   connect(comparePanel_, &ComparePanel::proveRequested, launcher_, &RunLauncher::prove);
   connect(launcher_, &RunLauncher::proofQueued, comparePanel_, &ComparePanel::proofQueued);
   connect(launcher_, &RunLauncher::proveFailed, this, [this](const QString& message) {
+    comparePanel_->proveFailed();
     showProblem(this, tr("Prove"), adviseOn(message), message);
   });
   connect(comparePanel_, &ComparePanel::fixRequested, launcher_, &RunLauncher::fix);

@@ -9,6 +9,7 @@
 #include <parity/config/run_config.h>
 #include <parity/ui/database/database_worker.h>
 
+#include <QElapsedTimer>
 #include <QHash>
 #include <QObject>
 #include <QPair>
@@ -34,6 +35,8 @@ class RunLauncher : public QObject {
   /// Empty when none is found; `searched` (optional) lists where it looked.
   static QString findCli(QStringList* searched = nullptr);
 
+  /// Creates and starts a run of each config. The same configs asked again within the
+  /// double-click interval are the same gesture (a double-click on Launch): dropped.
   void launch(const std::vector<config::RunConfig>& configs);
   /// Prove: creates the counterfactual runs of `runId` against `referenceId` (each cause
   /// aligned alone, then all) as queued rows, and starts them like any launch. Answers with
@@ -83,6 +86,8 @@ class RunLauncher : public QObject {
   void onProofQueued(int requestId, const QueuedProof& queued);
   void onFixQueued(int requestId, const RemedyPlan& queued);
   bool cliFound();
+  /// `request` is the one just asked, again within the double-click interval.
+  bool repeated(const QStringList& request);
   void startPending();
   void start(const Pending& pending);
   void onFinished(qint64 runId, int exitCode, bool crashed);
@@ -91,7 +96,9 @@ class RunLauncher : public QObject {
 
   DatabaseThread* db_;
   QHash<int, QString> creating_;              ///< requestId -> config JSON
-  QSet<int> proving_;                         ///< prove requests not answered yet
+  QHash<int, QPair<qint64, qint64>> proving_;  ///< prove requests not answered yet: reference, run
+  QStringList lastRequest_;                    ///< the last launch or prove asked, for repeated()
+  QElapsedTimer lastRequestAt_;
   QHash<int, QPair<qint64, qint64>> fixing_;  ///< fix requests not answered yet: reference, run
   std::deque<Pending> pending_;
   QHash<qint64, Running> processes_;

@@ -356,20 +356,38 @@ void MainWindow::deleteRuns(const QList<qint64>& ids) {
   }
 }
 
+// Quit with runs going asks: let them finish (the running ones train on without the window, and
+// the next window on this database shows them running, then ended), or stop them (each recorded
+// stopped). Quiet mode stops them.
 void MainWindow::closeEvent(QCloseEvent* event) {
   const int active = launcher_->outstanding();
+  bool letFinish = false;
   if (active > 0 && !options_.quiet) {
-    const auto answer = QMessageBox::question(
-        this, tr("Runs still going"),
-        tr("%n run(s) launched from this window are still queued or running. Stop them and "
-           "quit?",
-           nullptr, active));
-    if (answer != QMessageBox::Yes) {
+    QMessageBox box(
+        QMessageBox::Question, tr("Runs still going"),
+        tr("%n run(s) launched from this window are still running or queued.", nullptr, active),
+        QMessageBox::NoButton, this);
+    box.setObjectName("quitWithRunsBox");
+    box.setInformativeText(
+        tr("Let them finish: the running ones keep training after the window closes; open "
+           "this database again to watch them end. Runs not started yet are not started.\n"
+           "Stop them: each is stopped and recorded stopped."));
+    QPushButton* finish = box.addButton(tr("&Let them finish"), QMessageBox::AcceptRole);
+    QPushButton* stop = box.addButton(tr("&Stop them"), QMessageBox::DestructiveRole);
+    box.addButton(QMessageBox::Cancel);
+    box.setDefaultButton(finish);
+    box.exec();
+    if (box.clickedButton() != finish && box.clickedButton() != stop) {
       event->ignore();
       return;
     }
+    letFinish = box.clickedButton() == finish;
   }
-  launcher_->stopAll();
+  if (letFinish) {
+    launcher_->letFinish();
+  } else {
+    launcher_->stopAllAndWait();
+  }
   flushSetups();
   db_->flush();
   if (options_.useSettings) saveSettings();

@@ -50,6 +50,13 @@ class RunLauncher : public QObject {
   /// Stops queued (not yet started) and running runs this launcher owns.
   void stop(qint64 runId);
   void stopAll();
+  /// Quit, "Stop them": stopAll(), then waits for each process to end (killed after the grace
+  /// period); a run stopped here is recorded stopped even where its process was killed.
+  void stopAllAndWait();
+  /// Quit, "Let them finish": the running processes keep training after this launcher is gone
+  /// (their supervisor records their end; the next window on the database shows it); runs still
+  /// queued here are recorded stopped, not started.
+  void letFinish();
   bool canStop(qint64 runId) const;
 
   void setMaxConcurrent(int count);
@@ -78,7 +85,7 @@ class RunLauncher : public QObject {
   struct Running {
     QProcess* process = nullptr;
     QStringList tail;
-    QString partial;
+    QString log;  ///< the process's output (stdout and stderr), removed when it ends
   };
 
   void onRunCreated(int requestId, qint64 runId);
@@ -91,7 +98,7 @@ class RunLauncher : public QObject {
   void startPending();
   void start(const Pending& pending);
   void onFinished(qint64 runId, int exitCode, bool crashed);
-  void readOutput(qint64 runId);
+  static QStringList readTail(const QString& log);
   void checkIdle();
 
   DatabaseThread* db_;
@@ -102,6 +109,7 @@ class RunLauncher : public QObject {
   QHash<int, QPair<qint64, qint64>> fixing_;  ///< fix requests not answered yet: reference, run
   std::deque<Pending> pending_;
   QHash<qint64, Running> processes_;
+  QSet<qint64> stopping_;  ///< runs sent SIGTERM by stop()
   int nextRequest_ = 1;
   int maxConcurrent_ = 1;
 };

@@ -4,7 +4,8 @@
 # going"; "Let them finish" closes the window while the run's parity-cli lives on in its own
 # session and its steps keep growing in SQLite; the window opened again on the database shows it
 # running, then finished, with each step stored once. Then a second launch is quit with "Stop
-# them": the run is recorded stopped (not failed) and its supervisor is gone. Screenshots in OUT.
+# them": the run is recorded stopped (not failed) and its supervisor is gone. The chart's status
+# counts the reattached run as running, and none once it ended. Screenshots in OUT.
 # Usage: quit_let_finish.sh PARITY PARITY_CLI OUT   (needs DISPLAY, xdotool, ImageMagick,
 # sqlite3, python3)
 set -euo pipefail
@@ -68,8 +69,13 @@ echo "after quit: parity-cli $supervisor alive, steps $at_quit -> $(stored 2), $
 # Opened again: running (not reconciled as failed), then finished.
 start_window --db "$db"
 until_true 20 row_says 2 running || { map | grep runsView; fail "the reopened window does not show run 2 running"; }
+chart_says() { [ -n "$(find_in_map "^parity-trace: label central chartStatus .*\"$1\"")" ]; }
+until_true 10 chart_says '2 run\(s\) drawn · 1 running' ||
+  fail "the chart's status does not count the reattached run: $(find_in_map chartStatus)"
 shot quit-2-reopened-running >/dev/null
 until_true 60 row_says 2 finished || { map | grep runsView; fail "run 2 did not end finished: $(status 2)"; }
+until_true 10 chart_says '2 run\(s\) drawn' ||
+  fail "the chart's status still counts a run going: $(find_in_map chartStatus)"
 shot quit-3-reopened-finished >/dev/null
 [ "$(status 2)" = finished ] || fail "run 2 is $(status 2)"
 while IFS='|' read -r rank n distinct last; do

@@ -262,11 +262,16 @@ void MainWindow::onRunsListed(const RunRows& runs) {
   updateChartRuns();
 }
 
+// A run stopped before its first step has no curve: no legend entry, not counted as drawn.
+static bool hasNoCurve(const storage::RunRow& r) {
+  return r.status == storage::RunStatus::kStopped && r.steps_done == 0;
+}
+
 void MainWindow::updateChartRuns() {
   std::vector<ChartRun> shown;
   for (qint64 id : runs_->shownRuns()) {
     const auto* r = runs_->runById(id);
-    if (!r) continue;
+    if (!r || hasNoCurve(*r)) continue;
     shown.push_back({id, QString::fromStdString(r->label), r->status, r->steps_done});
   }
   chartPanel_->lossChart()->setRuns(shown);
@@ -274,9 +279,17 @@ void MainWindow::updateChartRuns() {
 }
 
 void MainWindow::updateStatus() {
-  const int running = launcher_->running();
-  const int waiting = launcher_->outstanding() - running;
-  QString text = tr("%n run(s) drawn", nullptr, static_cast<int>(runs_->shownRuns().size()));
+  // Running as the database says (a run let finish by an earlier window is running too, and a
+  // run whose process ended is not); queued as this window's launcher holds them.
+  int running = 0;
+  for (const auto& r : runs_->runs()) running += r.status == storage::RunStatus::kRunning ? 1 : 0;
+  const int waiting = launcher_->outstanding() - launcher_->running();
+  int drawn = 0;
+  for (qint64 id : runs_->shownRuns()) {
+    const auto* r = runs_->runById(id);
+    drawn += r && !hasNoCurve(*r) ? 1 : 0;
+  }
+  QString text = tr("%n run(s) drawn", nullptr, drawn);
   // Runs left off the chart are said, never silently unchecked (a reopened database draws only
   // the newest runs and those the user chose); the tooltip names them.
   const QList<qint64> hidden = runs_->hiddenRuns();

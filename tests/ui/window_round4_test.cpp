@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 #include <parity/config/run_config.h>
 #include <parity/storage/database.h>
+#include <parity/ui/chart/chart_panel.h>
+#include <parity/ui/chart/loss_chart.h>
 #include <parity/ui/compare/compare_panel.h>
 #include <parity/ui/compare/verdict_table_model.h>
 #include <parity/ui/experiment/experiment_form.h>
@@ -23,6 +25,7 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QItemSelectionModel>
+#include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QTableView>
@@ -80,6 +83,31 @@ TEST(RoundFour, ANewSetupFromARunOfAnotherExperimentShowsWhatItChangedInTheForm)
   // The user's next edit is theirs: the note goes.
   emit form->edited();
   EXPECT_TRUE(form->changeNote().isEmpty());
+}
+
+TEST(RoundFour, ARunStoppedBeforeItsFirstStepIsNeitherInTheLegendNorCountedAsDrawn) {
+  QTemporaryDir dir;
+  const QString path = dir.filePath("runs.db");
+  const config::RunConfig setup = test::smallRegression("1x16", 1, 16);
+  int64_t stopped = 0;
+  {
+    storage::Database db(path.toStdString());
+    test::addFinishedRun(db, "trained", 20, 16, config::to_json(setup));
+    stopped = db.create_run("never started", config::to_json(setup));
+    db.set_status(stopped, storage::RunStatus::kStopped, "stopped before it started");
+  }
+  MainWindow window({false, true});
+  window.show();
+  window.openDatabase(path);
+  ASSERT_TRUE(test::waitFor([&] { return window.isSettled(false); }));
+  ASSERT_TRUE(window.runsModel()->shownRuns().contains(stopped));
+  const auto* status = window.chartPanel()->findChild<QLabel*>("chartStatus");
+  ASSERT_TRUE(status);
+  ASSERT_TRUE(test::waitFor([&] { return status->text().startsWith("1 run(s) drawn"); }))
+      << status->text().toStdString();
+  EXPECT_FALSE(status->text().contains("running")) << status->text().toStdString();
+  for (const auto& entry : window.chartPanel()->lossChart()->legendEntries())
+    EXPECT_NE(entry.runId, stopped) << "a run with no steps has a legend entry";
 }
 
 // Answers the next "Prove again" question with No, saying whether it came.

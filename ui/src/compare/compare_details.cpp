@@ -177,8 +177,25 @@ QString ComparePanel::statusText() const {
     parts << tr("%1 trained another experiment than the reference (its data or model)")
                  .arg(ids.join(", "));
   }
-  for (int i = queuedFixes_.size() - 1; i >= 0; --i) parts << fixNote(queuedFixes_[i]);
-  for (int i = queuedProofs_.size() - 1; i >= 0; --i) parts << proofNote(queuedProofs_[i]);
+  // Only what concerns the comparison on screen, and only the newest of each: a Prove of runs no
+  // longer compared (or against another reference) said "queued" for ever, and every Prove of a
+  // session used to pile up in the line.
+  const auto compared = [this](qint64 runId, qint64 referenceId) {
+    if (referenceId != comparison().reference_id) return false;
+    for (const auto& r : comparison().rows)
+      if (r.id == runId) return true;
+    return false;
+  };
+  for (int i = queuedFixes_.size() - 1; i >= 0; --i) {
+    if (!compared(queuedFixes_[i].runId, queuedFixes_[i].referenceId)) continue;
+    parts << fixNote(queuedFixes_[i]);
+    break;
+  }
+  for (int i = queuedProofs_.size() - 1; i >= 0; --i) {
+    if (!compared(queuedProofs_[i].runId, queuedProofs_[i].referenceId)) continue;
+    parts << proofNote(queuedProofs_[i]);
+    break;
+  }
   parts << tr("%1 run(s) compared, %2 different; noise floor from %3")
                .arg(std::max(0, static_cast<int>(comparison().rows.size()) - 1))
                .arg(different)

@@ -7,11 +7,13 @@
 #include <parity/ui/database/database_thread.h>
 #include <parity/ui/runs/runs_model.h>
 #include <parity/ui/widgets/elided_label.h>
+#include <parity/ui/window/error_advice.h>
 
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableView>
@@ -136,7 +138,8 @@ void ComparePanel::connectSignals() {
   connect(reference_, &QComboBox::activated, this, &ComparePanel::compare);
   connect(runs_, &RunsModel::shownRunsChanged, this, &ComparePanel::refillReferences);
   connect(runs_, &QAbstractItemModel::rowsInserted, this, &ComparePanel::refillReferences);
-  connect(runs_, &QAbstractItemModel::modelReset, this, &ComparePanel::refillReferences);
+  connect(runs_, &QAbstractItemModel::modelReset, this, &ComparePanel::dropDeletedRuns);
+  connect(runs_, &QAbstractItemModel::rowsRemoved, this, &ComparePanel::dropDeletedRuns);
   connect(db_->worker(), &DatabaseWorker::compared, this,
           [this](int id, const analysis::Comparison& c) {
             if (id == request_) show(c);  // an older request's answer is stale
@@ -194,12 +197,67 @@ void ComparePanel::layOut() {
   layout->addWidget(split, 1);
 }
 
+// Prove refuses what cannot train (a run gone, or of another experiment than the reference: its
+// counterfactuals would fail, red, for what the verdict already says) and asks before proving a
+// run again (a repeated click used to queue every counterfactual twice).
 void ComparePanel::proveSelected() {
   const int row = currentRow();
   if (row < 0 || row >= static_cast<int>(comparison().rows.size())) return;
+  const qint64 runId = comparison().rows[row].id;
+  const qint64 reference = comparison().reference_id;
+  if (!runs_->runById(runId) || !runs_->runById(reference)) {
+    status_->setStatusText(tr("Not proved: run #%1 was deleted; compare again")
+                               .arg(runs_->runById(runId) ? reference : runId));
+    return;
+  }
+  const QString other = otherExperiment_.value(runId);
+  if (!other.isEmpty()) {
+    status_->setStatusText(
+        tr("Not proved: #%1 trained another experiment than the reference #%2 (%3), so its "
+           "counterfactuals could not train against it. Prove it against a reference of its own "
+           "data and model.")
+            .arg(runId)
+            .arg(reference)
+            .arg(other));
+    return;
+  }
+  const auto proved = proofs().find(runId);
+  if (proved != proofs().end() && !proved->second.empty() && !quietDialogs()) {
+    QMessageBox box(QMessageBox::Question, tr("Prove again"),
+                    tr("Run #%1 was proved already (%n counterfactual run(s)). Prove it again, "
+                       "training them all once more?",
+                       nullptr, static_cast<int>(proved->second.size()))
+                        .arg(runId),
+                    QMessageBox::Yes | QMessageBox::No, this);
+    box.setObjectName("proveAgainBox");
+    box.button(QMessageBox::Yes)->setText(tr("Prove again"));
+    box.setDefaultButton(QMessageBox::No);
+    if (box.exec() != QMessageBox::Yes) return;
+  }
   proveButton_->setEnabled(false);  // until the queued rows come back
-  status_->setStatusText(tr("Queuing the counterfactuals of #%1…").arg(comparison().rows[row].id));
-  emit proveRequested(referenceId(), comparison().rows[row].id);
+  status_->setStatusText(tr("Queuing the counterfactuals of #%1…").arg(runId));
+  emit proveRequested(reference, runId);
+}
+
+void ComparePanel::proveFailed() {
+  updateProveButton();
+  status_->setStatusText(statusText());
+}
+
+// A deleted run leaves the comparison: compared again without it, or cleared when fewer than two
+// drawn runs are left.
+void ComparePanel::dropDeletedRuns() {
+  refillReferences();
+  bool gone = false;
+  for (const auto& r : comparison().rows) gone |= runs_->runById(r.id) == nullptr;
+  if (!gone) return;
+  if (reference_->count() >= 2) {
+    compare();
+  } else {
+    ++request_;  // an answer on its way is stale
+    show(analysis::Comparison{});
+    status_->setStatusText(tr("Draw at least two runs on the chart to compare"));
+  }
 }
 
 // The runs compared with a reference of another experiment: their curves differ for that

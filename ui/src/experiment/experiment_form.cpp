@@ -8,6 +8,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -77,6 +78,7 @@ QString joinInts(const std::vector<int64_t>& v) {
 
 ExperimentForm::ExperimentForm(QWidget* parent)
     : ConfigForm(parent),
+      changeNote_(new WrappedLabel(this)),
       dataset_(new QComboBox(this)),
       dataPath_(new QLineEdit(this)),
       testData_(new QLineEdit(this)),
@@ -125,6 +127,12 @@ ExperimentForm::ExperimentForm(QWidget* parent)
   addDataFields();
   addModelFields();
   addOptimizationFields();
+  changeNote_->setObjectName("experimentChangeNote");
+  changeNote_->setWordWrap(true);
+  changeNote_->setStyleSheet("background: #fff3cd; color: #5d4200; padding: 4px");
+  changeNote_->hide();
+  form_->insertRow(0, changeNote_);
+  connect(this, &ConfigForm::edited, changeNote_, &QLabel::hide);
   connect(inspector_, &ModelInspector::inspected, this, &ExperimentForm::showModelInfo);
   connect(inspector_, &ModelInspector::failed, this, &ExperimentForm::showModelError);
   connectEditors();
@@ -144,6 +152,15 @@ QWidget* ExperimentForm::pathRow(QLineEdit* edit, const QString& toolTip,
   layout->addWidget(button);
   connect(button, &QToolButton::clicked, this, browse);
   return row;
+}
+
+void ExperimentForm::setChangeNote(const QString& text) {
+  changeNote_->setText(text);
+  changeNote_->setVisible(!text.isEmpty());
+}
+
+QString ExperimentForm::changeNote() const {
+  return changeNote_->isHidden() ? QString() : changeNote_->text();
 }
 
 // Choices, placeholders and object names of the editors.

@@ -1,12 +1,15 @@
 #include <parity/ui/database/database_thread.h>
 #include <parity/ui/runs/run_launcher.h>
+#include <unistd.h>
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QProcess>
 #include <QStandardPaths>
+#include <QStyleHints>
 #include <QTimer>
 
 namespace parity::ui {
@@ -41,7 +44,8 @@ RunLauncher::RunLauncher(DatabaseThread* db, QObject* parent) : QObject(parent),
 }
 
 RunLauncher::~RunLauncher() {
-  // Do not leave orphans behind: each run gets SIGTERM and a moment to mark itself stopped.
+  // Do not leave orphans behind unless letFinish() said so: each run gets SIGTERM and a moment
+  // to mark itself stopped.
   for (auto it = processes_.begin(); it != processes_.end(); ++it) {
     QProcess* p = it->process;
     p->disconnect(this);
@@ -53,7 +57,38 @@ RunLauncher::~RunLauncher() {
       p->kill();
       p->waitForFinished(1000);
     }
+    QFile::remove(it->log);
   }
+}
+
+void RunLauncher::stopAllAndWait() {
+  stopAll();
+  for (qint64 id : processes_.keys()) {
+    const auto it = processes_.constFind(id);
+    if (it == processes_.constEnd()) continue;
+    QProcess* p = it->process;  // finished() runs onFinished(), which erases it
+    if (!p->waitForFinished(kKillAfterMs)) {
+      p->kill();
+      p->waitForFinished(1000);
+    }
+  }
+}
+
+// A QProcess kills its process when deleted: the running ones are let go of instead, never
+// deleted. They run in their own session (start()) with their output in a file, so neither the
+// window's end nor its terminal's ends them; their supervisor records their end in the database.
+void RunLauncher::letFinish() {
+  while (!pending_.empty()) {
+    const qint64 id = pending_.front().runId;
+    pending_.pop_front();
+    db_->post(&DatabaseWorker::markIfActive, id, storage::RunStatus::kStopped,
+              tr("not started: the window quit before its turn"));
+  }
+  for (auto it = processes_.begin(); it != processes_.end(); ++it) {
+    it->process->disconnect(this);
+    it->process->setParent(nullptr);
+  }
+  processes_.clear();
 }
 
 QString RunLauncher::findCli(QStringList* searched) {
@@ -99,8 +134,26 @@ bool RunLauncher::cliFound() {
   return false;
 }
 
+// A double-click on Launch or Prove (or a key repeat) is one gesture: the same request again
+// within the double-click interval is dropped. Launching the same setups again later still trains
+// them again, as asked.
+bool RunLauncher::repeated(const QStringList& request) {
+  const int interval = qobject_cast<QGuiApplication*>(QCoreApplication::instance())
+                           ? QGuiApplication::styleHints()->mouseDoubleClickInterval()
+                           : 400;
+  const bool same =
+      request == lastRequest_ && lastRequestAt_.isValid() && lastRequestAt_.elapsed() < interval;
+  lastRequest_ = request;
+  lastRequestAt_.start();
+  return same;
+}
+
 void RunLauncher::launch(const std::vector<config::RunConfig>& configs) {
   if (!cliFound()) return;
+  QStringList jsons{QStringLiteral("launch")};
+  for (const config::RunConfig& config : configs)
+    jsons << QString::fromStdString(config::to_json(config));
+  if (repeated(jsons)) return;
   for (const config::RunConfig& config : configs) {
     const int request = nextRequest_++;
     const QString json = QString::fromStdString(config::to_json(config));
@@ -119,8 +172,14 @@ void RunLauncher::onRunCreated(int requestId, qint64 runId) {
 
 void RunLauncher::prove(qint64 referenceId, qint64 runId) {
   if (!cliFound()) return;
+  const QPair<qint64, qint64> pair{referenceId, runId};
+  // The same Prove still on its way to the database is not queued a second time.
+  for (const auto& asked : std::as_const(proving_))
+    if (asked == pair) return;
+  if (repeated({QStringLiteral("prove"), QString::number(referenceId), QString::number(runId)}))
+    return;
   const int request = nextRequest_++;
-  proving_.insert(request);
+  proving_.insert(request, pair);
   db_->post(&DatabaseWorker::proveRun, request, referenceId, runId);
 }
 
@@ -167,10 +226,18 @@ void RunLauncher::startPending() {
 
 void RunLauncher::start(const Pending& pending) {
   auto* process = new QProcess(this);
-  process->setProcessChannelMode(QProcess::MergedChannels);
   const qint64 runId = pending.runId;
-  processes_.insert(runId, Running{process, {}, {}});
-  connect(process, &QProcess::readyRead, this, [this, runId] { readOutput(runId); });
+  // Its output goes to a file, not a pipe the window owns (a run let finish at quit would die
+  // writing to it), and it runs in its own session, so the window's terminal cannot end it.
+  const QString log =
+      QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation))
+          .filePath(
+              QString("parity-run-%1-%2.log").arg(QCoreApplication::applicationPid()).arg(runId));
+  process->setProcessChannelMode(QProcess::MergedChannels);
+  process->setStandardInputFile(QProcess::nullDevice());
+  process->setStandardOutputFile(log, QIODevice::Truncate);
+  process->setChildProcessModifier([] { ::setsid(); });
+  processes_.insert(runId, Running{process, {}, log});
   connect(process, &QProcess::finished, this, [this, runId](int code, QProcess::ExitStatus status) {
     onFinished(runId, code, status == QProcess::CrashExit);
   });
@@ -189,35 +256,42 @@ void RunLauncher::start(const Pending& pending) {
   emit runStarted(runId);
 }
 
-void RunLauncher::readOutput(qint64 runId) {
-  auto it = processes_.find(runId);
-  if (it == processes_.end()) return;
-  it->partial += QString::fromLocal8Bit(it->process->readAll());
-  // parity-cli redraws progress with \r; keep only whole lines for the error report.
-  it->partial.replace('\r', '\n');
-  QStringList lines = it->partial.split('\n');
-  it->partial = lines.takeLast();
-  for (const QString& line : lines) {
+// The last whole lines of a run's output file, for the error report.
+QStringList RunLauncher::readTail(const QString& log) {
+  QFile file(log);
+  if (!file.open(QIODevice::ReadOnly)) return {};
+  constexpr qint64 kTailBytes = 16 * 1024;
+  if (file.size() > kTailBytes) file.seek(file.size() - kTailBytes);
+  QString text = QString::fromLocal8Bit(file.readAll());
+  // parity-cli redraws progress with \r; each redraw is a line here.
+  text.replace('\r', '\n');
+  QStringList tail;
+  for (const QString& line : text.split('\n')) {
     if (line.trimmed().isEmpty()) continue;
-    it->tail.append(line.trimmed());
-    if (it->tail.size() > kTailLines) it->tail.removeFirst();
+    tail.append(line.trimmed());
+    if (tail.size() > kTailLines) tail.removeFirst();
   }
+  return tail;
 }
 
 void RunLauncher::onFinished(qint64 runId, int exitCode, bool crashed) {
   auto it = processes_.find(runId);
   if (it == processes_.end()) return;
-  readOutput(runId);
   Running done = *it;
   processes_.erase(it);
-  if (!done.partial.trimmed().isEmpty()) done.tail.append(done.partial.trimmed());
+  done.tail = readTail(done.log);
+  QFile::remove(done.log);
   done.process->deleteLater();
+  const bool stopped = stopping_.remove(runId);
 
   if (exitCode != 0 || crashed) {
     const QString last =
         done.tail.isEmpty() ? tr("parity-cli exited with code %1").arg(exitCode) : done.tail.last();
-    // parity-cli normally marks the run itself; this covers a process that died first.
-    db_->post(&DatabaseWorker::markIfActive, runId, storage::RunStatus::kFailed, last);
+    // parity-cli normally marks the run itself; this covers a process that died first (one
+    // stopped here and killed after the grace period is stopped, not failed).
+    db_->post(&DatabaseWorker::markIfActive, runId,
+              stopped ? storage::RunStatus::kStopped : storage::RunStatus::kFailed,
+              stopped ? tr("stopped") : last);
   } else {
     db_->post(&DatabaseWorker::listRuns);
   }
@@ -238,6 +312,7 @@ void RunLauncher::stop(qint64 runId) {
   auto it = processes_.find(runId);
   if (it == processes_.end()) return;
   QProcess* process = it->process;
+  stopping_.insert(runId);
   process->terminate();
   QTimer::singleShot(kKillAfterMs, process, [process] {
     if (process->state() != QProcess::NotRunning) process->kill();

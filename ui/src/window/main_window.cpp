@@ -145,6 +145,7 @@ void MainWindow::connectPlumbing() {
   connect(comparePanel_, &ComparePanel::proveRequested, launcher_, &RunLauncher::prove);
   connect(launcher_, &RunLauncher::proofQueued, comparePanel_, &ComparePanel::proofQueued);
   connect(launcher_, &RunLauncher::proveFailed, this, [this](const QString& message) {
+    comparePanel_->proveFailed();
     showProblem(this, tr("Prove"), adviseOn(message), message);
   });
   connect(comparePanel_, &ComparePanel::fixRequested, launcher_, &RunLauncher::fix);
@@ -261,11 +262,16 @@ void MainWindow::onRunsListed(const RunRows& runs) {
   updateChartRuns();
 }
 
+// A run stopped before its first step has no curve: no legend entry, not counted as drawn.
+static bool hasNoCurve(const storage::RunRow& r) {
+  return r.status == storage::RunStatus::kStopped && r.steps_done == 0;
+}
+
 void MainWindow::updateChartRuns() {
   std::vector<ChartRun> shown;
   for (qint64 id : runs_->shownRuns()) {
     const auto* r = runs_->runById(id);
-    if (!r) continue;
+    if (!r || hasNoCurve(*r)) continue;
     shown.push_back({id, QString::fromStdString(r->label), r->status, r->steps_done});
   }
   chartPanel_->lossChart()->setRuns(shown);
@@ -273,9 +279,17 @@ void MainWindow::updateChartRuns() {
 }
 
 void MainWindow::updateStatus() {
-  const int running = launcher_->running();
-  const int waiting = launcher_->outstanding() - running;
-  QString text = tr("%n run(s) drawn", nullptr, static_cast<int>(runs_->shownRuns().size()));
+  // Running as the database says (a run let finish by an earlier window is running too, and a
+  // run whose process ended is not); queued as this window's launcher holds them.
+  int running = 0;
+  for (const auto& r : runs_->runs()) running += r.status == storage::RunStatus::kRunning ? 1 : 0;
+  const int waiting = launcher_->outstanding() - launcher_->running();
+  int drawn = 0;
+  for (qint64 id : runs_->shownRuns()) {
+    const auto* r = runs_->runById(id);
+    drawn += r && !hasNoCurve(*r) ? 1 : 0;
+  }
+  QString text = tr("%n run(s) drawn", nullptr, drawn);
   // Runs left off the chart are said, never silently unchecked (a reopened database draws only
   // the newest runs and those the user chose); the tooltip names them.
   const QList<qint64> hidden = runs_->hiddenRuns();
@@ -355,20 +369,38 @@ void MainWindow::deleteRuns(const QList<qint64>& ids) {
   }
 }
 
+// Quit with runs going asks: let them finish (the running ones train on without the window, and
+// the next window on this database shows them running, then ended), or stop them (each recorded
+// stopped). Quiet mode stops them.
 void MainWindow::closeEvent(QCloseEvent* event) {
   const int active = launcher_->outstanding();
+  bool letFinish = false;
   if (active > 0 && !options_.quiet) {
-    const auto answer = QMessageBox::question(
-        this, tr("Runs still going"),
-        tr("%n run(s) launched from this window are still queued or running. Stop them and "
-           "quit?",
-           nullptr, active));
-    if (answer != QMessageBox::Yes) {
+    QMessageBox box(
+        QMessageBox::Question, tr("Runs still going"),
+        tr("%n run(s) launched from this window are still running or queued.", nullptr, active),
+        QMessageBox::NoButton, this);
+    box.setObjectName("quitWithRunsBox");
+    box.setInformativeText(
+        tr("Let them finish: the running ones keep training after the window closes; open "
+           "this database again to watch them end. Runs not started yet are not started.\n"
+           "Stop them: each is stopped and recorded stopped."));
+    QPushButton* finish = box.addButton(tr("&Let them finish"), QMessageBox::AcceptRole);
+    QPushButton* stop = box.addButton(tr("&Stop them"), QMessageBox::DestructiveRole);
+    box.addButton(QMessageBox::Cancel);
+    box.setDefaultButton(finish);
+    box.exec();
+    if (box.clickedButton() != finish && box.clickedButton() != stop) {
       event->ignore();
       return;
     }
+    letFinish = box.clickedButton() == finish;
   }
-  launcher_->stopAll();
+  if (letFinish) {
+    launcher_->letFinish();
+  } else {
+    launcher_->stopAllAndWait();
+  }
   flushSetups();
   db_->flush();
   if (options_.useSettings) saveSettings();

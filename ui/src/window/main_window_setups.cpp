@@ -6,6 +6,7 @@
 #include <parity/config/run_config.h>
 #include <parity/ui/compare/compare_panel.h>
 #include <parity/ui/database/database_thread.h>
+#include <parity/ui/experiment/experiment_form.h>
 #include <parity/ui/runs/runs_model.h>
 #include <parity/ui/runs/runs_panel.h>
 #include <parity/ui/setups/setup_presets.h>
@@ -73,24 +74,48 @@ void MainWindow::newSetupFromRun(qint64 runId) {
                              8000);
     return;
   }
-  // The experiment is shared by every setup: a run of another experiment brings its own, said.
-  config::RunConfig experiment = setups_->experiment();
+  // The experiment is shared by every setup: a run of another experiment brings its own, and
+  // the Experiment tab shows it, with a note naming each value it changed and that the other
+  // setups train it too (the form used to keep showing the old values).
+  const config::RunConfig before = setups_->experiment();
+  config::RunConfig experiment = before;
   applyExperiment(setup, experiment);
-  const bool otherExperiment =
-      config::to_json(experiment) != config::to_json(setups_->experiment());
-  if (otherExperiment) setups_->setExperiment(experiment);
+  QStringList changed;
+  for (const config::ConfigField& field : config::config_fields()) {
+    const std::string name(field.name);
+    if (!isExperimentField(name)) continue;
+    const std::string was = config::field_text(before, name);
+    const std::string now = config::field_text(experiment, name);
+    if (was == now) continue;
+    changed << tr("%1 %2 → %3")
+                   .arg(QString::fromStdString(name),
+                        was.empty() ? tr("unset") : QString::fromStdString(was),
+                        now.empty() ? tr("unset") : QString::fromStdString(now));
+  }
+  const int others = setups_->rowCount();
+  if (!changed.isEmpty()) {
+    setups_->setExperiment(experiment);
+    setupsPanel_->experimentForm()->setConfig(setups_->experiment());
+  }
   setup.label = run->label;
   const int row = setups_->addSetup(setup);
+  const QString label = setups_->index(row).data().toString();
   setupsDock_->show();
   setupsDock_->raise();
   setupsPanel_->setCurrentRow(row);
-  statusBar()->showMessage(
-      otherExperiment
-          ? tr("Added setup %1 from run #%2; the Experiment tab now has run #%2's data and model")
-                .arg(setups_->index(row).data().toString())
-                .arg(runId)
-          : tr("Added setup %1 from run #%2").arg(setups_->index(row).data().toString()).arg(runId),
-      8000);
+  if (changed.isEmpty()) {
+    statusBar()->showMessage(tr("Added setup %1 from run #%2").arg(label).arg(runId), 8000);
+    return;
+  }
+  const QString note =
+      tr("Setup %1 from run #%2 changed the shared Experiment to run #%2's: %3. %4")
+          .arg(label)
+          .arg(runId)
+          .arg(changed.join("; "),
+               others == 1 ? tr("The other setup trains these values too.")
+                           : tr("The %1 other setups train these values too.").arg(others));
+  setupsPanel_->experimentForm()->setChangeNote(note);
+  statusBar()->showMessage(note, 15000);
 }
 
 // The remedy as a setup beside the user's: "fix #2". The Experiment is shared by every setup and

@@ -69,6 +69,8 @@ class ComparePanel : public QWidget {
 
   /// What Prove queued (from the launcher): said in the status line; the table re-reads.
   void proofQueued(const QueuedProof& queued);
+  /// Prove could not queue (the launcher said why in a dialog): the button and status recover.
+  void proveFailed();
   /// The one-line status beside Prove: the comparison's summary, then how each Prove stands
   /// (its counterfactuals' states as the last comparison read them). Elided, whole in its tooltip.
   QString statusText() const;
@@ -92,6 +94,7 @@ class ComparePanel : public QWidget {
   void connectSignals();
   void layOut();
   void proveSelected();
+  void dropDeletedRuns();
   void refillReferences();
   void show(const analysis::Comparison& comparison);
   void showDiff(int row);

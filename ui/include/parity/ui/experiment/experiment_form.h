@@ -34,6 +34,10 @@ class ExperimentForm : public ConfigForm {
   explicit ExperimentForm(QWidget* parent = nullptr);
 
   void setConfig(const config::RunConfig& config);
+  /// A line above the fields saying what changed them other than the user's edits (a setup made
+  /// from a run of another experiment); hidden when empty, and at the user's next edit.
+  void setChangeNote(const QString& text);
+  QString changeNote() const;
   /// `base` with the experiment fields replaced by the editors' values.
   config::RunConfig config(const config::RunConfig& base) const;
   /// The setup the schedule's default length and the lr preview are computed for (the first
@@ -107,6 +111,7 @@ class ExperimentForm : public ConfigForm {
   void showModelInfo(const ModelInfo& info);
   void showModelError(const QString& message);
 
+  QLabel* changeNote_;
   QComboBox* dataset_;
   QLineEdit* dataPath_;
   QLineEdit* testData_;

@@ -9,6 +9,7 @@
 #include <parity/config/run_config.h>
 #include <parity/ui/database/database_worker.h>
 
+#include <QElapsedTimer>
 #include <QHash>
 #include <QObject>
 #include <QPair>
@@ -34,6 +35,8 @@ class RunLauncher : public QObject {
   /// Empty when none is found; `searched` (optional) lists where it looked.
   static QString findCli(QStringList* searched = nullptr);
 
+  /// Creates and starts a run of each config. The same configs asked again within the
+  /// double-click interval are the same gesture (a double-click on Launch): dropped.
   void launch(const std::vector<config::RunConfig>& configs);
   /// Prove: creates the counterfactual runs of `runId` against `referenceId` (each cause
   /// aligned alone, then all) as queued rows, and starts them like any launch. Answers with
@@ -47,6 +50,13 @@ class RunLauncher : public QObject {
   /// Stops queued (not yet started) and running runs this launcher owns.
   void stop(qint64 runId);
   void stopAll();
+  /// Quit, "Stop them": stopAll(), then waits for each process to end (killed after the grace
+  /// period); a run stopped here is recorded stopped even where its process was killed.
+  void stopAllAndWait();
+  /// Quit, "Let them finish": the running processes keep training after this launcher is gone
+  /// (their supervisor records their end; the next window on the database shows it); runs still
+  /// queued here are recorded stopped, not started.
+  void letFinish();
   bool canStop(qint64 runId) const;
 
   void setMaxConcurrent(int count);
@@ -75,7 +85,7 @@ class RunLauncher : public QObject {
   struct Running {
     QProcess* process = nullptr;
     QStringList tail;
-    QString partial;
+    QString log;  ///< the process's output (stdout and stderr), removed when it ends
   };
 
   void onRunCreated(int requestId, qint64 runId);
@@ -83,18 +93,23 @@ class RunLauncher : public QObject {
   void onProofQueued(int requestId, const QueuedProof& queued);
   void onFixQueued(int requestId, const RemedyPlan& queued);
   bool cliFound();
+  /// `request` is the one just asked, again within the double-click interval.
+  bool repeated(const QStringList& request);
   void startPending();
   void start(const Pending& pending);
   void onFinished(qint64 runId, int exitCode, bool crashed);
-  void readOutput(qint64 runId);
+  static QStringList readTail(const QString& log);
   void checkIdle();
 
   DatabaseThread* db_;
   QHash<int, QString> creating_;              ///< requestId -> config JSON
-  QSet<int> proving_;                         ///< prove requests not answered yet
+  QHash<int, QPair<qint64, qint64>> proving_;  ///< prove requests not answered yet: reference, run
+  QStringList lastRequest_;                    ///< the last launch or prove asked, for repeated()
+  QElapsedTimer lastRequestAt_;
   QHash<int, QPair<qint64, qint64>> fixing_;  ///< fix requests not answered yet: reference, run
   std::deque<Pending> pending_;
   QHash<qint64, Running> processes_;
+  QSet<qint64> stopping_;  ///< runs sent SIGTERM by stop()
   int nextRequest_ = 1;
   int maxConcurrent_ = 1;
 };

@@ -338,7 +338,7 @@
         <translation>%1, referanstan farklı bir deney eğitti (verisi ya da modeli)</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+22"/>
         <source>%1 run(s) compared, %2 different; noise floor from %3</source>
         <translation>%1 çalıştırma karşılaştırıldı, %2 farklı; gürültü tabanının kaynağı: %3</translation>
     </message>
@@ -353,7 +353,7 @@
         <translation>tohum grupları</translation>
     </message>
     <message>
-        <location filename="../../ui/src/compare/compare_panel.cpp" line="+62"/>
+        <location filename="../../ui/src/compare/compare_panel.cpp" line="+64"/>
         <source>Compare</source>
         <translation>Karşılaştır</translation>
     </message>
@@ -415,7 +415,7 @@
         <translation>Tohum grupları: ortalama ve min–maks bandı</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+50"/>
         <source>Reference:</source>
         <translation>Referans:</translation>
     </message>
@@ -425,11 +425,35 @@
         <translation>Çizim:</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+42"/>
+        <source>Not proved: run #%1 was deleted; compare again</source>
+        <translation>Kanıtlanmadı: #%1 çalıştırması silindi; yeniden karşılaştırın</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Not proved: #%1 trained another experiment than the reference #%2 (%3), so its counterfactuals could not train against it. Prove it against a reference of its own data and model.</source>
+        <translation>Kanıtlanmadı: #%1, referans #%2 çalıştırmasından başka bir deneyi eğitti (%3), bu yüzden karşı-olgusalları ona karşı eğitilemez. Onu kendi verisi ve modeliyle eğitilmiş bir referansa karşı kanıtlayın.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <location line="+7"/>
+        <source>Prove again</source>
+        <translation>Yeniden kanıtla</translation>
+    </message>
+    <message numerus="yes">
+        <location line="-6"/>
+        <source>Run #%1 was proved already (%n counterfactual run(s)). Prove it again, training them all once more?</source>
+        <translation>
+            <numerusform>#%1 çalıştırması zaten kanıtlandı (%n karşı-olgusal çalıştırma). Hepsini bir kez daha eğiterek yeniden kanıtlansın mı?</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>Queuing the counterfactuals of #%1…</source>
         <translation>#%1 için karşı-olgusal çalıştırmalar kuyruğa alınıyor…</translation>
     </message>
     <message>
+        <location line="+21"/>
         <location line="+35"/>
         <source>Draw at least two runs on the chart to compare</source>
         <translation>Karşılaştırmak için grafikte en az iki çalıştırma çizin</translation>
@@ -731,12 +755,12 @@
 <context>
     <name>parity::ui::ExperimentForm</name>
     <message>
-        <location filename="../../ui/src/experiment/experiment_form.cpp" line="+97"/>
+        <location filename="../../ui/src/experiment/experiment_form.cpp" line="+99"/>
         <source>batch norm before each hidden activation</source>
         <translation>her gizli aktivasyondan önce toplu normalleştirme</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+79"/>
         <source>all</source>
         <translation>tümü</translation>
     </message>
@@ -1581,7 +1605,7 @@ dropout: maskeleri tohumu izler</translation>
         <translation>Başlat</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>Prove</source>
         <translation>Kanıtla</translation>
     </message>
@@ -1618,7 +1642,7 @@ dropout: maskeleri tohumu izler</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+59"/>
+        <location line="+72"/>
         <source>%n run(s) drawn</source>
         <translation>
             <numerusform>%n çalıştırma çizildi</numerusform>
@@ -1712,16 +1736,33 @@ Check a run in the Runs table (or right-click it: Show on chart) to draw it; the
         <translation>Önce durdurun (Ctrl+.), sonra silin.</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+19"/>
         <source>Runs still going</source>
         <translation>Süren çalıştırmalar var</translation>
     </message>
     <message numerus="yes">
         <location line="+1"/>
-        <source>%n run(s) launched from this window are still queued or running. Stop them and quit?</source>
+        <source>%n run(s) launched from this window are still running or queued.</source>
         <translation>
-            <numerusform>Bu pencereden başlatılan %n çalıştırma hâlâ kuyrukta ya da çalışıyor. Durdurulup çıkılsın mı?</numerusform>
+            <numerusform>Bu pencereden başlatılan %n çalıştırma hâlâ çalışıyor ya da kuyrukta.</numerusform>
         </translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Let them finish: the running ones keep training after the window closes; open this database again to watch them end. Runs not started yet are not started.
+Stop them: each is stopped and recorded stopped.</source>
+        <translation>Bitmelerine izin ver: çalışanlar pencere kapandıktan sonra da eğitime devam eder; bitişlerini izlemek için bu veritabanını yeniden açın. Henüz başlamamış çalıştırmalar başlatılmaz.
+Durdur: her biri durdurulur ve durduruldu olarak kaydedilir.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Let them finish</source>
+        <translation>&amp;Bitmelerine izin ver</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Stop them</source>
+        <translation>&amp;Durdur</translation>
     </message>
     <message>
         <location filename="../../ui/src/window/main_window_actions.cpp" line="+45"/>
@@ -2079,32 +2120,49 @@ Check a run in the Runs table (or right-click it: Show on chart) to draw it; the
         <translation>%1 çalıştırmasının olguları değiştirilmedi</translation>
     </message>
     <message>
-        <location filename="../../ui/src/window/main_window_setups.cpp" line="+72"/>
+        <location filename="../../ui/src/window/main_window_setups.cpp" line="+73"/>
         <source>Run #%1&apos;s setup cannot be read: %2</source>
         <translation>#%1 çalıştırmasının kurulumu okunamıyor: %2</translation>
     </message>
     <message>
-        <location line="+17"/>
-        <source>Added setup %1 from run #%2; the Experiment tab now has run #%2&apos;s data and model</source>
-        <translation>#%2 çalıştırmasından %1 kurulumu eklendi; Deney sekmesinde artık #%2 çalıştırmasının verisi ve modeli var</translation>
-    </message>
-    <message>
-        <location line="+3"/>
+        <location line="+34"/>
         <source>Added setup %1 from run #%2</source>
         <translation>#%2 çalıştırmasından %1 kurulumu eklendi</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+32"/>
         <source>the remedy&apos;s %1 %2 is %3 there</source>
         <translation>çözümün %1 %2 değeri orada %3</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-47"/>
+        <location line="+1"/>
+        <location line="+48"/>
         <source>unset</source>
         <translation>ayarlanmamış</translation>
     </message>
+    <message>
+        <location line="-51"/>
+        <source>%1 %2 → %3</source>
+        <translation>%1: %2 → %3</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Setup %1 from run #%2 changed the shared Experiment to run #%2&apos;s: %3. %4</source>
+        <translation>#%2 çalıştırmasından gelen %1 kurulumu, paylaşılan deneyi #%2 çalıştırmasınınkiyle değiştirdi: %3. %4</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The other setup trains these values too.</source>
+        <translation>Diğer kurulum da bu değerlerle eğitir.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The %1 other setups train these values too.</source>
+        <translation>Diğer %1 kurulum da bu değerlerle eğitir.</translation>
+    </message>
     <message numerus="yes">
-        <location line="+7"/>
+        <location line="+32"/>
         <source>%n more</source>
         <translation>
             <numerusform>%n tane daha</numerusform>
@@ -2236,7 +2294,12 @@ Check a run in the Runs table (or right-click it: Show on chart) to draw it; the
 <context>
     <name>parity::ui::RunLauncher</name>
     <message>
-        <location filename="../../ui/src/runs/run_launcher.cpp" line="+95"/>
+        <location filename="../../ui/src/runs/run_launcher.cpp" line="+85"/>
+        <source>not started: the window quit before its turn</source>
+        <translation>başlatılmadı: pencere, sırası gelmeden kapandı</translation>
+    </message>
+    <message>
+        <location line="+45"/>
         <source>parity-cli was not found, so no run can start.</source>
         <translation>parity-cli bulunamadı, bu yüzden hiçbir çalıştırma başlatılamıyor.</translation>
     </message>
@@ -2246,7 +2309,7 @@ Check a run in the Runs table (or right-click it: Show on chart) to draw it; the
         <translation>parity-cli programını bu parity yürütülebilir dosyasının yanında duracak biçimde derleyin (ninja parity-cli), PATH&apos;e ekleyin ya da PARITY_CLI değişkenini onun yoluna ayarlayın. Bakılan yerler: %1.</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+81"/>
         <source>The run could not be added to the database: %1</source>
         <translation>Çalıştırma veritabanına eklenemedi: %1</translation>
     </message>
@@ -2256,7 +2319,7 @@ Check a run in the Runs table (or right-click it: Show on chart) to draw it; the
         <translation>Veritabanı dosyasının yazılabilir olduğunu denetleyin (başka bir yer seçmek için Dosya › Yeni veritabanı).</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+36"/>
         <source>parity-cli could not be started: %1</source>
         <translation>parity-cli başlatılamadı: %1</translation>
     </message>
@@ -2266,12 +2329,17 @@ Check a run in the Runs table (or right-click it: Show on chart) to draw it; the
         <translation>parity-cli dosyasının yürütülebilir olduğunu denetleyin ya da PARITY_CLI değişkenini çalışan bir derlemeye ayarlayın.</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+39"/>
         <source>parity-cli exited with code %1</source>
         <translation>parity-cli %1 koduyla çıktı</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+5"/>
+        <source>stopped</source>
+        <translation>durduruldu</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>stopped before it started</source>
         <translation>başlamadan önce durduruldu</translation>
     </message>

@@ -254,7 +254,7 @@ CommandRunResult run_user_command(storage::Database& db, int64_t run_id,
     // A command run is judged on its facts: the values the setup gave its command are known;
     // what the command does with its own model and data (their size, its sampler) is not
     // Parity's to say.
-    db.set_origin(run_id, "command", command);
+    db.set_origin(run_id, storage::RunOrigin::kCommand, command);
     db.set_facts(run_id, config::to_json(command_facts(config)), "");
     if (options.on_command) options.on_command(command);
   };

@@ -267,7 +267,7 @@ int set_command(const SetArgs& a) {
   const int64_t id = parse_id(a.run, "RUN");
   const auto row = db.get_run(id);
   if (!row) throw UsageError("no run " + std::to_string(id) + " in " + db.path());
-  if (row->origin == "engine") {
+  if (row->origin == storage::RunOrigin::kEngine) {
     throw UsageError("run " + std::to_string(id) +
                      " was trained by Parity's engine: its facts are its config");
   }

@@ -120,7 +120,7 @@ class StepsFollower {
             [id = run_id_, notes = notes_](storage::Database& d) { d.set_notes(id, notes); });
       } else if (auto* command = std::get_if<launch::StepsFileCommand>(&entry)) {
         sink_.update([id = run_id_, text = command->text](storage::Database& d) {
-          d.set_origin(id, "command", text);
+          d.set_origin(id, storage::RunOrigin::kCommand, text);
         });
       } else if (auto* end = std::get_if<launch::RunEnd>(&entry)) {
         return *end;

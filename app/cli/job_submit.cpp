@@ -74,7 +74,7 @@ std::string submit_run(storage::Database& db, int64_t run_id, const config::RunC
     if (!config.command.empty()) {
       // Expanded in the job ({main_process_port} is a free port of the node): the preview until
       // the job says what it ran.
-      db.set_origin(run_id, "command", preview_command(config, folder, run_id));
+      db.set_origin(run_id, storage::RunOrigin::kCommand, preview_command(config, folder, run_id));
       db.set_facts(run_id, config::to_json(command_facts(config)), "");
     }
     const std::string job = launch::submit_job(sbatch, script);

@@ -51,8 +51,8 @@ void print_facts(std::ostream& out, const config::RunFacts& f, const std::string
 }
 
 void print_stored_facts(std::ostream& out, const storage::RunRow& row) {
-  if (row.origin == "engine" && row.facts_json.empty()) return;
-  out << "origin: " << row.origin;
+  if (row.origin == storage::RunOrigin::kEngine && row.facts_json.empty()) return;
+  out << "origin: " << storage::to_string(row.origin);
   if (!row.source_path.empty()) out << " from " << row.source_path;
   out << "\nfacts:\n";
   try {

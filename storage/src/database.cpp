@@ -63,6 +63,13 @@ void check_config_json(const std::string& config_json) {
   }
 }
 
+RunOrigin read_origin(const Statement& st, int column, int64_t run_id) {
+  const std::string text = st.column_text(column);
+  if (const auto origin = parse_run_origin(text)) return *origin;
+  throw StorageError("run " + std::to_string(run_id) + " has an unknown origin '" + text +
+                     "' (known: engine, command, imported)");
+}
+
 RunRow read_run(const Statement& st, int schema) {
   RunRow r;
   r.id = st.column_int64(0);
@@ -95,7 +102,7 @@ RunRow read_run(const Statement& st, int schema) {
     r.explains_cause = st.column_text(24);
   }
   if (schema >= 5) {
-    r.origin = st.column_text(25);
+    r.origin = read_origin(st, 25, r.id);
     r.source_path = st.column_text(26);
     r.source_identity = st.column_text(27);
     r.facts_json = st.column_text(28);

@@ -97,7 +97,8 @@ ImportOutcome Database::import_run(const ImportedRunRecord& run,
     const double now = detail::now_unix_seconds();
     st.bind(1, label).bind(2, std::string(to_string(RunStatus::kFinished))).bind(3, now);
     st.bind(4, now).bind(5, run.config_json.empty() ? std::string("{}") : run.config_json);
-    st.bind(6, run.notes).bind(7, run.train_size).bind(8, run.origin).bind(9, run.source_path);
+    st.bind(6, run.notes).bind(7, run.train_size);
+    st.bind(8, std::string(to_string(run.origin))).bind(9, run.source_path);
     st.bind(10, run.source_identity).bind(11, run.facts_json).bind(12, std::string(kVersion));
     st.run();
     out.run_id = sqlite3_last_insert_rowid(db_);
@@ -141,11 +142,10 @@ ImportOutcome Database::import_run(const ImportedRunRecord& run,
   return out;
 }
 
-void Database::set_origin(int64_t run_id, const std::string& origin,
-                          const std::string& source_path) {
+void Database::set_origin(int64_t run_id, RunOrigin origin, const std::string& source_path) {
   if (schema_ < 5) throw StorageError("set_origin: the database's schema has no origin");
   Statement st(db_, "UPDATE runs SET origin = ?2, source_path = ?3 WHERE id = ?1");
-  st.bind(1, run_id).bind(2, origin).bind(3, source_path).run();
+  st.bind(1, run_id).bind(2, std::string(to_string(origin))).bind(3, source_path).run();
   if (sqlite3_changes(db_) == 0) {
     throw StorageError("set_origin: no run with id " + std::to_string(run_id));
   }

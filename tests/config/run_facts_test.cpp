@@ -90,12 +90,5 @@ TEST(RunFacts, MalformedJsonIsRefusedNamingTheFact) {
   EXPECT_FALSE(run_facts_from_json("").seed.has_value());
 }
 
-TEST(RunOrigin, SpellingsRoundTrip) {
-  for (RunOrigin o : {RunOrigin::kEngine, RunOrigin::kCommand, RunOrigin::kImported}) {
-    EXPECT_EQ(parse_run_origin(to_string(o)), o);
-  }
-  EXPECT_FALSE(parse_run_origin("tensorboard"));
-}
-
 }  // namespace
 }  // namespace parity::config

@@ -44,14 +44,14 @@ TEST(DatabaseImport, MigratesAVersion4DatabaseWhoseRunsAreTheEngines) {
   {
     Database viewer(path, OpenMode::kReadOnly);  // read as it is
     EXPECT_EQ(viewer.schema_version(), 4);
-    EXPECT_EQ(viewer.get_run(old)->origin, "engine");
+    EXPECT_EQ(viewer.get_run(old)->origin, RunOrigin::kEngine);
     EXPECT_FALSE(viewer.find_run_by_source("x"));
   }
   Database db(path);
   EXPECT_EQ(db.schema_version(), Database::kSchemaVersion);
   const RunRow run = *db.get_run(old);
   EXPECT_EQ(run.label, "engine run");
-  EXPECT_EQ(run.origin, "engine");
+  EXPECT_EQ(run.origin, storage::RunOrigin::kEngine);
   EXPECT_EQ(run.facts_json, "");
 }
 
@@ -63,7 +63,7 @@ TEST(DatabaseImport, CreatesTheRunWithItsRowsFinalsAndSource) {
   EXPECT_EQ(out.steps_added, 100);
   EXPECT_EQ(out.evals_added, 1);
   const RunRow run = *db.get_run(out.run_id);
-  EXPECT_EQ(run.origin, "imported");
+  EXPECT_EQ(run.origin, storage::RunOrigin::kImported);
   EXPECT_EQ(run.source_path, "/logs/a");
   EXPECT_EQ(run.status, RunStatus::kFinished);
   EXPECT_EQ(run.steps_done, 100);

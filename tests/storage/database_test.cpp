@@ -252,6 +252,13 @@ TEST(RunStatus, EveryStatusRoundTripsThroughItsStoredSpelling) {
   EXPECT_FALSE(is_active(RunStatus::kStopped));
 }
 
+TEST(RunOrigin, SpellingsRoundTrip) {
+  for (RunOrigin o : kAllRunOrigins) EXPECT_EQ(parse_run_origin(to_string(o)), o);
+  EXPECT_EQ(to_string(RunOrigin::kImported), "imported");
+  EXPECT_FALSE(parse_run_origin("tensorboard").has_value());
+  EXPECT_FALSE(parse_run_origin("Engine").has_value());
+}
+
 TEST(Database, AStatusWrittenByAnotherProgramThatIsNoneOfOursNamesItself) {
   TempDir dir;
   Database db(dir.file("foreign.db"));

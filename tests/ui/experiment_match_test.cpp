@@ -27,7 +27,8 @@ std::string csvConfig(const std::string& path) {
   return config::to_json(c);
 }
 
-storage::RunRow run(const std::string& configJson, const std::string& origin = "engine") {
+storage::RunRow run(const std::string& configJson,
+                    storage::RunOrigin origin = storage::RunOrigin::kEngine) {
   storage::RunRow r;
   r.config_json = configJson;
   r.origin = origin;
@@ -54,7 +55,7 @@ TEST(ExperimentMatch, NamesOtherDataAndOtherModelsOfEngineRuns) {
   batch.seed = 9;
   EXPECT_TRUE(experimentDifference(run(config::to_json(batch)), fashion).isEmpty());
   // An imported run's config is defaults around its facts: its data is not known from it.
-  EXPECT_TRUE(experimentDifference(run(csvConfig("/d/a.csv"), "imported"), fashion).isEmpty());
+  EXPECT_TRUE(experimentDifference(run(csvConfig("/d/a.csv"), storage::RunOrigin::kImported), fashion).isEmpty());
 }
 
 TEST(ExperimentMatch, CompareSaysAnotherExperimentBeforeAnyOtherCause) {

@@ -218,7 +218,7 @@ TEST(MakeItEquivalent, AnImportedRunGetsTheFlagsToTrainElsewhere) {
     storage::Database db(path.toStdString());
     reference = test::addFinishedRun(db, "1x64", 100, 64, kReference);
     run = addLinearRun(db, "imported 2x64");
-    db.set_origin(run, "imported", "/logs/2x64");
+    db.set_origin(run, storage::RunOrigin::kImported, "/logs/2x64");
   }
   Window w(path);
   ASSERT_TRUE(w.compared({reference, run}));

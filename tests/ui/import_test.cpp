@@ -94,7 +94,7 @@ TEST(RunImporter, ImportsWithProgressIntoTheDatabase) {
   storage::Database d(db.toStdString());
   const auto runs = d.list_runs();
   ASSERT_EQ(runs.size(), 2u);
-  EXPECT_EQ(runs[1].origin, "imported");
+  EXPECT_EQ(runs[1].origin, storage::RunOrigin::kImported);
   EXPECT_EQ(runs[1].steps_done, 3);
 }
 
@@ -103,7 +103,7 @@ storage::RunRow importedRow(int64_t id, const config::RunFacts& facts) {
   r.id = id;
   r.label = "imported";
   r.status = storage::RunStatus::kFinished;
-  r.origin = "imported";
+  r.origin = storage::RunOrigin::kImported;
   r.source_path = "/logs/runs/2x16/";
   r.facts_json = config::to_json(facts);
   r.config_json = R"({"num_processes": 1, "per_device_batch_size": 64})";  // engine defaults

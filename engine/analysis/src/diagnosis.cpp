@@ -74,7 +74,8 @@ Setups::Setups(const config::RunConfig& config, const config::RunConfig& referen
       tails_differ(plans && (plan->padded_samples != plan_ref->padded_samples ||
                              plan->dropped_samples != plan_ref->dropped_samples)) {}
 
-void global_batch_reason(const Setups& s, Diagnosis& d) {
+void global_batch_reason(std::string_view cause, const Setups& s, Diagnosis& d) {
+  const std::string key(cause);
   if (s.same_batch) return;
   const int w = s.config.num_processes, k = s.config.gradient_accumulation_steps;
   std::string hint;
@@ -89,11 +90,11 @@ void global_batch_reason(const Setups& s, Diagnosis& d) {
   }
   // The lr is part of what would match: the reference's, after scaling (the remedy's).
   if (!hint.empty() && !s.same_lr) hint += " at lr " + num(s.lr_ref) + " after scaling";
-  d.causes.push_back({"global_batch", "global batch " + num(s.g) + " vs " + num(s.g_ref) + " (" +
-                                          (hint.empty() ? "no per-device batch on " + processes(w) +
-                                                              " gives " + num(s.g_ref)
-                                                        : hint + " would match") +
-                                          ")"});
+  d.causes.push_back(
+      {key, "global batch " + num(s.g) + " vs " + num(s.g_ref) + " (" +
+                (hint.empty() ? "no per-device batch on " + processes(w) + " gives " + num(s.g_ref)
+                              : hint + " would match") +
+                ")"});
 }
 
 namespace {
@@ -117,42 +118,43 @@ std::string lr_rule(const config::RunConfig& c) {
 // Names the rule each side's lr follows, with both numbers, and what each rule would give here:
 // linear in the processes (Accelerate's guide, --lr-scaling linear), linear or square root in the
 // global batch.
-void lr_reason(const Setups& s, Diagnosis& d) {
+void lr_reason(std::string_view cause, const Setups& s, Diagnosis& d) {
+  const std::string key(cause);
   const int w = s.config.num_processes, w_ref = s.reference.num_processes;
   const std::string rule = lr_rule(s.config), rule_ref = lr_rule(s.reference);
-  const std::string lrs =
-      rule == rule_ref
-          ? "lr " + num(s.lr) + " on " + processes(w) + " vs " + num(s.lr_ref) + " on " +
-                num(int64_t{w_ref}) + ", " + (rule == "not scaled" ? "neither scaled" : "both " + rule)
-          : "lr " + num(s.lr) + " on " + processes(w) + ", " + rule + ", vs " + num(s.lr_ref) +
-                " on " + num(int64_t{w_ref}) + ", " + rule_ref;
+  const std::string lrs = rule == rule_ref
+                              ? "lr " + num(s.lr) + " on " + processes(w) + " vs " + num(s.lr_ref) +
+                                    " on " + num(int64_t{w_ref}) + ", " +
+                                    (rule == "not scaled" ? "neither scaled" : "both " + rule)
+                              : "lr " + num(s.lr) + " on " + processes(w) + ", " + rule + ", vs " +
+                                    num(s.lr_ref) + " on " + num(int64_t{w_ref}) + ", " + rule_ref;
   const double batch_ratio =
       static_cast<double>(s.g) / static_cast<double>(std::max<int64_t>(1, s.g_ref));
   const double in_batch = s.lr_ref * batch_ratio, in_batch_sqrt = s.lr_ref * std::sqrt(batch_ratio);
   const double in_processes = s.lr_ref * w / std::max(1, w_ref);
   const std::string batches = num(s.g) + " vs " + num(s.g_ref);
-  const std::string key = "effective_lr";
   if (s.same_batch && !s.same_lr) {
     d.causes.push_back({key, "learning rate differs at the same global batch " + num(s.g) + " (" +
-                                 lrs + "); the reference's arithmetic needs lr " +
-                                 num(s.lr_ref)});
+                                 lrs + "); the reference's arithmetic needs lr " + num(s.lr_ref)});
   } else if (!s.same_batch && s.same_lr && w != w_ref) {
-    d.causes.push_back(
-        {key, "learning rate not scaled with the number of processes (" + lrs +
-                  "); scaled linearly in the processes, as Accelerate's guide does "
-                  "(--lr-scaling linear), it would be " +
-                  num(in_processes) + "; linearly in the global batch (" + batches + "), " +
-                  num(in_batch) + "; by its square root, " + num(in_batch_sqrt)});
+    d.causes.push_back({key, "learning rate not scaled with the number of processes (" + lrs +
+                                 "); scaled linearly in the processes, as Accelerate's guide does "
+                                 "(--lr-scaling linear), it would be " +
+                                 num(in_processes) + "; linearly in the global batch (" + batches +
+                                 "), " + num(in_batch) + "; by its square root, " +
+                                 num(in_batch_sqrt)});
   } else if (!s.same_batch && !s.same_lr) {
     if (close(s.lr, in_batch)) {
       d.info.push_back({key, "learning rate scaled linearly with the global batch (" + lrs +
                                  ", global batch " + batches + ")"});
     } else if (close(s.lr, in_batch_sqrt)) {
-      d.info.push_back({key, "learning rate scaled by the square root of the global batch (" +
-                                 lrs + ", global batch " + batches + ")"});
+      d.info.push_back({key, "learning rate scaled by the square root of the global batch (" + lrs +
+                                 ", global batch " + batches + ")"});
     } else {
-      d.causes.push_back({key, "learning rate scaled differently (" + lrs + "); linearly in the "
-                                   "global batch (" + batches + ") it would be " + num(in_batch) +
+      d.causes.push_back({key, "learning rate scaled differently (" + lrs +
+                                   "); linearly in the "
+                                   "global batch (" +
+                                   batches + ") it would be " + num(in_batch) +
                                    ", by its square root " + num(in_batch_sqrt) +
                                    ", linearly in the processes " + num(in_processes)});
     }
@@ -209,7 +211,8 @@ std::string schedule_end(const config::RunConfig& c, int64_t n, int64_t steps, i
 // The schedules compared where they act: the lr at equal samples seen, over the reference's
 // steps (the run's lr at the optimizer step that holds that sample). Without the train sizes,
 // the scheduler's pace (samples per scheduler step) is compared instead.
-void schedule_reason(const Setups& s, Diagnosis& d) {
+void schedule_reason(std::string_view cause, const Setups& s, Diagnosis& d) {
+  const std::string key(cause);
   if (!s.scheduled) return;
   if (!s.plans) {
     const double pace =
@@ -239,11 +242,10 @@ void schedule_reason(const Setups& s, Diagnosis& d) {
         close(warm, warm_ref)) {
       return;
     }
-    d.causes.push_back(
-        {"lr_schedule", "the schedules differ in samples: " + to_string(s.config.scheduler) +
-                            " over " + num(len) + " samples (warm-up " + num(warm) + ") vs " +
-                            to_string(s.reference.scheduler) + " over " + num(len_ref) +
-                            " (warm-up " + num(warm_ref) + ")"});
+    d.causes.push_back({key, "the schedules differ in samples: " + to_string(s.config.scheduler) +
+                                 " over " + num(len) + " samples (warm-up " + num(warm) + ") vs " +
+                                 to_string(s.reference.scheduler) + " over " + num(len_ref) +
+                                 " (warm-up " + num(warm_ref) + ")"});
     return;
   }
   const int64_t steps_ref = s.plan_ref->total_optimizer_steps;
@@ -259,22 +261,23 @@ void schedule_reason(const Setups& s, Diagnosis& d) {
     const int64_t len = config::schedule_length(s.config, *s.n);
     const int64_t len_ref = config::schedule_length(s.reference, *s.n_ref);
     d.causes.push_back(
-        {"lr_schedule", "the lr differs at equal samples seen: " + num(a) + " vs " + num(b) +
-                            " at " + num(samples) + " samples (" + to_string(s.config.scheduler) +
-                            " over " + num(len) + " scheduler steps, " +
-                            num(int64_t{config::scheduler_steps_per_optimizer_step(s.config)}) +
-                            " per optimizer step, vs " + to_string(s.reference.scheduler) +
-                            " over " + num(len_ref) + ", " +
-                            num(int64_t{config::scheduler_steps_per_optimizer_step(s.reference)}) +
-                            "); the run's schedule " + schedule_end(s.config, *s.n, steps, s.g) +
-                            "; the reference's schedule " +
-                            schedule_end(s.reference, *s.n_ref, steps_ref, s.g_ref)});
+        {key, "the lr differs at equal samples seen: " + num(a) + " vs " + num(b) + " at " +
+                  num(samples) + " samples (" + to_string(s.config.scheduler) + " over " +
+                  num(len) + " scheduler steps, " +
+                  num(int64_t{config::scheduler_steps_per_optimizer_step(s.config)}) +
+                  " per optimizer step, vs " + to_string(s.reference.scheduler) + " over " +
+                  num(len_ref) + ", " +
+                  num(int64_t{config::scheduler_steps_per_optimizer_step(s.reference)}) +
+                  "); the run's schedule " + schedule_end(s.config, *s.n, steps, s.g) +
+                  "; the reference's schedule " +
+                  schedule_end(s.reference, *s.n_ref, steps_ref, s.g_ref)});
     return;
   }
 }
 
 // Batch norm normalises over the per-device micro-batch, or every rank's with sync batch norm.
-void batch_norm_reason(const Setups& s, Diagnosis& d) {
+void batch_norm_reason(std::string_view cause, const Setups& s, Diagnosis& d) {
+  const std::string key(cause);
   const int64_t b = config::batch_norm_batch(s.config);
   const int64_t b_ref = config::batch_norm_batch(s.reference);
   if (!s.layers.batch_norm || !s.layers_ref.batch_norm || b == b_ref) return;
@@ -283,15 +286,15 @@ void batch_norm_reason(const Setups& s, Diagnosis& d) {
     return c.sync_batch_norm ? std::string(" (every rank's, synchronised)") : std::string();
   };
   d.causes.push_back(
-      {"batch_norm",
-       synced ? "batch norm normalises over " + num(b) + over(s.config) + " vs " + num(b_ref) +
-                    over(s.reference) + " samples (a different model, not a reordering)"
-              : "batch norm normalises over the per-device batch: " + num(b) + " vs " + num(b_ref) +
-                    " samples (a different model, not a reordering)"});
+      {key, synced ? "batch norm normalises over " + num(b) + over(s.config) + " vs " + num(b_ref) +
+                         over(s.reference) + " samples (a different model, not a reordering)"
+                   : "batch norm normalises over the per-device batch: " + num(b) + " vs " +
+                         num(b_ref) + " samples (a different model, not a reordering)"});
 }
 
 // Dropout masks follow the rank's seed and the batch's cut.
-void dropout_reason(const Setups& s, Diagnosis& d) {
+void dropout_reason(std::string_view cause, const Setups& s, Diagnosis& d) {
+  const std::string key(cause);
   const config::RunConfig& c = s.config;
   const config::RunConfig& r = s.reference;
   const int64_t b = config::per_rank_micro_batch(c), b_ref = config::per_rank_micro_batch(r);
@@ -301,17 +304,18 @@ void dropout_reason(const Setups& s, Diagnosis& d) {
     const bool same_masks = !c.device_specific_seed && c.num_processes > 1;
     const std::string rate = l.dropout >= 1e-6 ? " " + num(l.dropout) : "";
     d.causes.push_back(
-        {"dropout", "dropout" + rate + ": " +
-                        (same_masks ? "with the same seed on every rank, the " +
-                                          processes(c.num_processes) + " draw identical masks"
-                                    : "the ranks draw their own masks") +
-                        ", unlike " + processes(r.num_processes) + " x " + num(b_ref) +
-                        "; the curves can agree only statistically"});
+        {key, "dropout" + rate + ": " +
+                  (same_masks ? "with the same seed on every rank, the " +
+                                    processes(c.num_processes) + " draw identical masks"
+                              : "the ranks draw their own masks") +
+                  ", unlike " + processes(r.num_processes) + " x " + num(b_ref) +
+                  "; the curves can agree only statistically"});
   }
 }
 
 // Per-batch normalisation on token data weighs micro-batches, not tokens.
-void token_normalization_reason(const Setups& s, Diagnosis& d) {
+void token_normalization_reason(std::string_view cause, const Setups& s, Diagnosis& d) {
+  const std::string key(cause);
   const config::RunConfig& c = s.config;
   const config::RunConfig& r = s.reference;
   const int64_t b = config::per_rank_micro_batch(c), b_ref = config::per_rank_micro_batch(r);
@@ -321,7 +325,7 @@ void token_normalization_reason(const Setups& s, Diagnosis& d) {
                                  c.gradient_accumulation_steps != r.gradient_accumulation_steps;
   if (per_batch && c.token_data() && r.token_data() && split_differently) {
     d.causes.push_back(
-        {"loss_normalization",
+        {key,
          "per-batch loss normalisation on token data: each micro-batch's mean over its own "
          "tokens, averaged over micro-batches and ranks, is not the mean over the step's tokens "
          "(" +
@@ -333,7 +337,8 @@ void token_normalization_reason(const Setups& s, Diagnosis& d) {
 }
 
 // The epoch's tail: samples repeated by even_batches.
-void padding_reason(const Setups& s, Diagnosis& d) {
+void padding_reason(std::string_view cause, const Setups& s, Diagnosis& d) {
+  const std::string key(cause);
   if (!s.plans) return;
   const config::SetupPlan& plan = *s.plan;
   const config::SetupPlan& plan_ref = *s.plan_ref;
@@ -343,32 +348,34 @@ void padding_reason(const Setups& s, Diagnosis& d) {
   const int64_t n = mine ? *s.n : *s.n_ref;
   const int64_t per_step = config::samples_per_micro_step(c);
   d.causes.push_back(
-      {"padding",
-       std::string(mine ? "" : "reference: ") + "dataset size " + num(n) + " does not divide by " +
-           (c.gradient_accumulation_steps == 1 ? "global batch " : "batch x processes ") +
-           num(per_step) + ": even_batches repeats samples (" + num(plan.padded_samples) + " vs " +
-           num(plan_ref.padded_samples) + " per epoch)"});
+      {key, std::string(mine ? "" : "reference: ") + "dataset size " + num(n) +
+                " does not divide by " +
+                (c.gradient_accumulation_steps == 1 ? "global batch " : "batch x processes ") +
+                num(per_step) + ": even_batches repeats samples (" + num(plan.padded_samples) +
+                " vs " + num(plan_ref.padded_samples) + " per epoch)"});
 }
 
 // The epoch's tail: samples dropped by drop_last.
-void dropped_reason(const Setups& s, Diagnosis& d) {
+void dropped_reason(std::string_view cause, const Setups& s, Diagnosis& d) {
+  const std::string key(cause);
   if (!s.plans || s.plan->dropped_samples == s.plan_ref->dropped_samples) return;
-  d.causes.push_back({"dropped", "drop_last drops " + num(s.plan->dropped_samples) + " vs " +
-                                     num(s.plan_ref->dropped_samples) + " samples per epoch"});
+  d.causes.push_back({key, "drop_last drops " + num(s.plan->dropped_samples) + " vs " +
+                               num(s.plan_ref->dropped_samples) + " samples per epoch"});
 }
 
 // Where each epoch's order comes from: Accelerate's default sampler draws a different order on
 // one process (the global generator) than on several (an unseeded generator), and neither is
 // the seeded one.
-void data_order_reason(const Setups& s, Diagnosis& d) {
+void data_order_reason(std::string_view cause, const Setups& s, Diagnosis& d) {
+  const std::string key(cause);
   const config::DataOrder mine = config::data_order(s.config);
   const config::DataOrder theirs = config::data_order(s.reference);
   if (mine == theirs) return;
-  d.causes.push_back({"data_order", "data order: " + config::describe(mine) + " on " +
-                                        processes(s.config.num_processes) + " vs " +
-                                        config::describe(theirs) + " on " +
-                                        num(int64_t{s.reference.num_processes}) +
-                                        " (the batches differ from the first step)"});
+  d.causes.push_back({key, "data order: " + config::describe(mine) + " on " +
+                               processes(s.config.num_processes) + " vs " +
+                               config::describe(theirs) + " on " +
+                               num(int64_t{s.reference.num_processes}) +
+                               " (the batches differ from the first step)"});
 }
 
 }  // namespace verdict_detail
@@ -382,7 +389,7 @@ Diagnosis diagnose(const config::RunConfig& config, const config::RunConfig& ref
   // The derived causes in the registry's order, then every differing config key as its entry
   // reads it.
   for (const CauseEntry& entry : cause_entries()) {
-    if (entry.diagnose) entry.diagnose(s, d);
+    if (entry.diagnose) entry.diagnose(entry.info.key, s, d);
   }
   for (const ConfigDiff& diff : config_diff(config, reference)) {
     const CauseEntry* entry = find_entry(diff.key);

@@ -4,22 +4,26 @@
 
 #include <parity/analysis/verdict_types.h>
 
+#include <string_view>
+
 #include "setups.h"
 
 namespace parity::analysis::verdict_detail {
 
-using Diagnose = void (*)(const Setups&, Diagnosis&);
+/// A derived cause's rule: pushes its reasons under `cause`, the key its registry entry gives it.
+using Diagnose = void (*)(std::string_view cause, const Setups&, Diagnosis&);
 using ReadKey = Reading (*)(const ConfigDiff&, const Setups&);
 
-void global_batch_reason(const Setups& s, Diagnosis& d);
-void lr_reason(const Setups& s, Diagnosis& d);
-void schedule_reason(const Setups& s, Diagnosis& d);  // lr_schedule or scheduler_pace
-void batch_norm_reason(const Setups& s, Diagnosis& d);
-void dropout_reason(const Setups& s, Diagnosis& d);
-void token_normalization_reason(const Setups& s, Diagnosis& d);
-void padding_reason(const Setups& s, Diagnosis& d);
-void dropped_reason(const Setups& s, Diagnosis& d);
-void data_order_reason(const Setups& s, Diagnosis& d);
+void global_batch_reason(std::string_view cause, const Setups& s, Diagnosis& d);
+void lr_reason(std::string_view cause, const Setups& s, Diagnosis& d);
+void schedule_reason(std::string_view cause, const Setups& s,
+                     Diagnosis& d);  // lr_schedule or scheduler_pace
+void batch_norm_reason(std::string_view cause, const Setups& s, Diagnosis& d);
+void dropout_reason(std::string_view cause, const Setups& s, Diagnosis& d);
+void token_normalization_reason(std::string_view cause, const Setups& s, Diagnosis& d);
+void padding_reason(std::string_view cause, const Setups& s, Diagnosis& d);
+void dropped_reason(std::string_view cause, const Setups& s, Diagnosis& d);
+void data_order_reason(std::string_view cause, const Setups& s, Diagnosis& d);
 
 bool whole_steps_both(const Setups& s);
 

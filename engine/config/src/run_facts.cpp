@@ -61,25 +61,6 @@ std::string_view to_string(Provenance provenance) {
   return "unknown";
 }
 
-std::string_view to_string(RunOrigin origin) {
-  switch (origin) {
-    case RunOrigin::kEngine:
-      return "engine";
-    case RunOrigin::kCommand:
-      return "command";
-    case RunOrigin::kImported:
-      return "imported";
-  }
-  return "engine";
-}
-
-std::optional<RunOrigin> parse_run_origin(std::string_view text) {
-  if (text == "engine") return RunOrigin::kEngine;
-  if (text == "command") return RunOrigin::kCommand;
-  if (text == "imported") return RunOrigin::kImported;
-  return std::nullopt;
-}
-
 std::optional<int64_t> RunFacts::global_batch() const {
   if (!num_processes.has_value() || !per_device_batch_size.has_value() ||
       !gradient_accumulation_steps.has_value()) {

@@ -36,7 +36,7 @@ analysis::CompareRun compare_run(const storage::RunRow& row,
   if (row.train_size > 0) run.train_size = row.train_size;
   // A command's or a log's data is its own: without a recorded size, none of Parity's datasets
   // is assumed (the verdict then names no padding, dropped samples or short group).
-  if (row.train_size <= 0 && row.origin != "engine") run.train_size = 0;
+  if (row.train_size <= 0 && row.origin != storage::RunOrigin::kEngine) run.train_size = 0;
   // The model as rank 0 built it (schema 4). One that does not parse is treated as unrecorded:
   // the verdict then reads the config's options, as for older runs.
   if (!row.model_json.empty()) {
@@ -80,8 +80,8 @@ std::optional<analysis::Comparison> compare_on_facts(const storage::Database& db
   }
   const auto ref_row = db.get_run(reference);
   if (!ref_row) throw StoredRunError("no run " + std::to_string(reference) + " in " + db.path());
-  bool any = ref_row->origin != "engine";
-  for (const auto& r : rows) any = any || r.origin != "engine";
+  bool any = ref_row->origin != storage::RunOrigin::kEngine;
+  for (const auto& r : rows) any = any || r.origin != storage::RunOrigin::kEngine;
   if (!any) return std::nullopt;
   auto load = [&](const storage::RunRow& row) {
     analysis::FactRun run;

@@ -25,7 +25,7 @@ ProofPlan plan_proof(const storage::Database& db, int64_t reference, int64_t run
   // A run not trained by the engine is what its facts say (an edited fact included).
   for (analysis::CompareRun* r : {&stored, &stored_ref}) {
     const auto row = db.get_run(r->id);
-    if (row && row->origin != "engine") config::apply_facts(stored_facts(*row, r->config), r->config);
+    if (row && row->origin != storage::RunOrigin::kEngine) config::apply_facts(stored_facts(*row, r->config), r->config);
   }
   plan.reference_config = stored_ref.config;
   plan.remedy = analysis::remedy(stored.config, stored_ref.config, stored.train_size,
@@ -39,7 +39,7 @@ ProofPlan plan_proof(const storage::Database& db, int64_t reference, int64_t run
   // config holds its command: its counterfactuals run that command with the aligned values.
   for (const int64_t id : {run, reference}) {
     const auto row = db.get_run(id);
-    if (!row || row->origin != "imported") continue;
+    if (!row || row->origin != storage::RunOrigin::kImported) continue;
     plan.not_here = "run " + std::to_string(id) + " was imported from " + row->source_path +
                     ": Parity's engine has neither its data nor its model; align each cause below "
                     "in your own training, then import that run and compare";

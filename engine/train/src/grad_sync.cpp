@@ -59,7 +59,7 @@ GradientSync::GradientSync(std::vector<torch::Tensor> params,
   std::iota(reversed.rbegin(), reversed.rend(), size_t{0});
   lay_out(plan_buckets(params_, reversed, bucket_bytes_));
   metrics_flat_ =
-      torch::zeros({2 * world_size_ + 1},
+      torch::zeros({metrics_slots()},
                    params_.empty() ? torch::TensorOptions(torch::kFloat32) : params_[0].options());
   register_hooks();
 }
@@ -90,7 +90,7 @@ void GradientSync::lay_out(std::vector<std::vector<size_t>> plan) {
     buckets_.push_back(std::move(bucket));
   }
   for (size_t b = 0; b < buckets_.size(); ++b) {
-    int64_t extra = (!overlapped_ && b + 1 == buckets_.size()) ? 2 * world_size_ + 1 : 0;
+    int64_t extra = (!overlapped_ && b + 1 == buckets_.size()) ? metrics_slots() : 0;
     flat_.push_back(torch::zeros(
         {buckets_[b].numel + extra},
         params_.empty() ? torch::TensorOptions(torch::kFloat32) : params_[0].options()));
@@ -285,18 +285,18 @@ GlobalStepMetrics GradientSync::sync_overlapped(const LocalStepMetrics& local) {
 void GradientSync::write_metrics(torch::Tensor& flat, int64_t at,
                                  const LocalStepMetrics& local) const {
   // Filled on the CPU and copied in: the bucket lives on the GPU under NCCL.
-  auto metrics = torch::zeros({2 * world_size_ + 1}, torch::kFloat32);
+  auto metrics = torch::zeros({metrics_slots()}, torch::kFloat32);
   auto* m = metrics.data_ptr<float>();
   m[rank_] = local.participated ? static_cast<float>(local.loss) : 0.0f;
   m[world_size_ + rank_] = local.participated ? 1.0f : 0.0f;
-  m[2 * world_size_] = static_cast<float>(local.samples);
+  m[samples_slot()] = static_cast<float>(local.samples);
   torch::NoGradGuard no_grad;
-  flat.narrow(0, at, 2 * world_size_ + 1).copy_(metrics);
+  flat.narrow(0, at, metrics_slots()).copy_(metrics);
 }
 
 GlobalStepMetrics GradientSync::read_metrics(const torch::Tensor& flat, int64_t at) const {
   GlobalStepMetrics out;
-  const auto reduced = flat.narrow(0, at, 2 * world_size_ + 1).to(torch::kCPU);
+  const auto reduced = flat.narrow(0, at, metrics_slots()).to(torch::kCPU);
   const auto* m = reduced.data_ptr<float>();
   double loss_sum = 0;
   for (int r = 0; r < world_size_; ++r) {
@@ -307,7 +307,7 @@ GlobalStepMetrics GradientSync::read_metrics(const torch::Tensor& flat, int64_t 
       loss_sum += m[r];
     }
   }
-  out.samples = static_cast<int64_t>(m[2 * world_size_] + 0.5f);
+  out.samples = static_cast<int64_t>(m[samples_slot()] + 0.5f);
   out.loss = out.participants > 0 ? loss_sum / out.participants : 0.0;
   return out;
 }

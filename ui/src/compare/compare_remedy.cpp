@@ -249,7 +249,7 @@ QString ComparePanel::remedyPlanHtml(qint64 runId) const {
   if (!plan->notHere.isEmpty()) {
     const storage::RunRow* run = runs_->runById(runId);
     const QString imported =
-        run && run->origin == "imported" ? tr("this run") : tr("the reference");
+        run && run->origin == storage::RunOrigin::kImported ? tr("this run") : tr("the reference");
     text += "<p>" +
             tr("This run was trained elsewhere: train it again with %1 (your script's "
                "equivalents), import that run and compare. Nothing is trained here: %2 was "

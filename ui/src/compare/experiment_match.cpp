@@ -11,7 +11,7 @@ namespace parity::ui {
 namespace {
 
 std::optional<config::RunConfig> engineConfig(const storage::RunRow& r) {
-  if (r.origin != "engine") return std::nullopt;
+  if (r.origin != storage::RunOrigin::kEngine) return std::nullopt;
   try {
     return config::from_json(r.config_json);
   } catch (const std::exception&) {

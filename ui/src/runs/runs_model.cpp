@@ -193,7 +193,7 @@ QString RunsModel::setupSummary(const storage::RunRow& r) const {
   if (it != setupCache_.constEnd()) return *it;
   QString text;
   try {
-    if (r.origin != "engine" && !r.facts_json.empty()) {
+    if (r.origin != storage::RunOrigin::kEngine && !r.facts_json.empty()) {
       // Imported or the user's command: what the facts say, "?" where nothing does.
       const config::RunFacts facts = config::run_facts_from_json(r.facts_json);
       text = QString::fromStdString(config::describe_setup(facts));
@@ -267,8 +267,8 @@ QVariant RunsModel::display(const storage::RunRow& r, int column) const {
 }
 
 QString RunsModel::sourceText(const storage::RunRow& r) const {
-  if (r.origin == "imported") return tr("imported: %1").arg(lastPart(r.source_path));
-  if (r.origin == "command") return tr("your command");
+  if (r.origin == storage::RunOrigin::kImported) return tr("imported: %1").arg(lastPart(r.source_path));
+  if (r.origin == storage::RunOrigin::kCommand) return tr("your command");
   auto it = sourceCache_.constFind(r.id);
   if (it != sourceCache_.constEnd()) return *it;
   QString text;
@@ -284,12 +284,12 @@ QString RunsModel::sourceText(const storage::RunRow& r) const {
 }
 
 QString RunsModel::sourceTip(const storage::RunRow& r) const {
-  if (r.origin == "imported") {
+  if (r.origin == storage::RunOrigin::kImported) {
     return tr("Imported from %1\nIts facts say how it trained, each known, derived or "
               "unknown: Runs > Edit facts fills or corrects them")
         .arg(QString::fromStdString(r.source_path));
   }
-  if (r.origin == "command") return tr("Launched as your own command");
+  if (r.origin == storage::RunOrigin::kCommand) return tr("Launched as your own command");
   try {
     const config::RunConfig c = config::from_json(r.config_json);
     return c.data_path.empty()

@@ -137,7 +137,7 @@ void RunsPanel::updateActions() {
   rename_->setEnabled(ids.size() == 1);
   notes_->setEnabled(ids.size() == 1);
   const storage::RunRow* one = ids.size() == 1 ? model_->runById(ids.front()) : nullptr;
-  facts_->setEnabled(one && one->origin != "engine");
+  facts_->setEnabled(one && one->origin != storage::RunOrigin::kEngine);
   newSetup_->setEnabled(one != nullptr);
   newSetup_->setText(one ? tr("New s&etup from run #%1").arg(one->id) : tr("New s&etup from run"));
   facts_->setToolTip(facts_->isEnabled() ? QString()

@@ -130,7 +130,7 @@ void MainWindow::onImportFinished(int exitCode, const QString& summary, const QS
 
 void MainWindow::editFacts(qint64 runId) {
   const storage::RunRow* row = runs_->runById(runId);
-  if (!row || row->origin == "engine") return;
+  if (!row || row->origin == storage::RunOrigin::kEngine) return;
   config::RunFacts facts;
   try {
     facts = config::run_facts_from_json(row->facts_json);

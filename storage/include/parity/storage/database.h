@@ -138,9 +138,9 @@ class Database {
                            const std::function<bool(StepRow&)>& next_step);
   /// The run imported from `source_identity`, if any.
   std::optional<int64_t> find_run_by_source(const std::string& source_identity) const;
-  /// Marks where a run came from ("engine", "command", "imported") and its source (an imported
+  /// Marks where a run came from and its source (an imported
   /// run's path; a command run's command as it ran).
-  void set_origin(int64_t run_id, const std::string& origin, const std::string& source_path);
+  void set_origin(int64_t run_id, RunOrigin origin, const std::string& source_path);
   /// Replaces a run's facts (RunFacts JSON) and its config_json (as the facts now imply).
   void set_facts(int64_t run_id, const std::string& facts_json, const std::string& config_json);
 

@@ -3,6 +3,7 @@
 /// its rows, and the stamps a poller compares. Database (database.h) reads and writes them; the
 /// storage's own helpers (the step feed) and its readers need only this header.
 
+#include <parity/storage/run_origin.h>
 #include <parity/storage/run_status.h>
 #include <parity/storage/supervisor.h>
 
@@ -38,10 +39,10 @@ struct RunRow {
   int64_t explains_run = 0;
   int64_t explains_reference = 0;
   std::string explains_cause;
-  /// Where the run came from (schema 5): "engine", "command" or "imported"; for an imported run
+  /// Where the run came from (schema 5; stored as to_string(RunOrigin)); for an imported run
   /// the file or folder read, the identity a re-import finds it by, and its facts (RunFacts JSON;
   /// "" = an engine run, whose facts are its config's).
-  std::string origin = "engine";
+  RunOrigin origin = RunOrigin::kEngine;
   std::string source_path;
   std::string source_identity;
   std::string facts_json;
@@ -111,7 +112,7 @@ struct EvalRow {
 struct ImportedRunRecord {
   std::string label;
   std::string config_json;  ///< "" = {}
-  std::string origin = "imported";
+  RunOrigin origin = RunOrigin::kImported;
   std::string source_path;
   std::string source_identity;  ///< required: what a re-import finds the run by
   std::string facts_json;

@@ -128,18 +128,6 @@ std::string fact_text(const Fact<double>& fact);
 std::string fact_text(const Fact<bool>& fact);
 std::string fact_text(const Fact<std::string>& fact);
 
-/// Where a run came from.
-enum class RunOrigin { kEngine, kCommand, kImported };
-/// "engine", "command", "imported".
-std::string_view to_string(RunOrigin origin);
-/// The inverse of to_string; nullopt for any other text.
-std::optional<RunOrigin> parse_run_origin(std::string_view text);
-
-struct RunSource {
-  RunOrigin origin = RunOrigin::kEngine;
-  std::string path;  ///< the file or folder an imported run was read from; empty for the engine
-};
-
 /// The facts of a run the engine trained: every one known, read from its config.
 RunFacts facts_of(const RunConfig& config);
 

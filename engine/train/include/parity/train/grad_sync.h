@@ -129,6 +129,9 @@ class GradientSync {
   void fill_bucket(size_t b, bool participated);
   GlobalStepMetrics sync_after_backward(const LocalStepMetrics& local);
   GlobalStepMetrics sync_overlapped(const LocalStepMetrics& local);
+  // How many floats the metrics take (write_metrics's layout) and where the samples sit.
+  int64_t metrics_slots() const { return 2 * static_cast<int64_t>(world_size_) + 1; }
+  int64_t samples_slot() const { return 2 * static_cast<int64_t>(world_size_); }
   void write_metrics(torch::Tensor& flat, int64_t at, const LocalStepMetrics& local) const;
   GlobalStepMetrics read_metrics(const torch::Tensor& flat, int64_t at) const;
   void copy_back();

@@ -4,6 +4,7 @@
 #include <parity/config/run_config.h>
 #include <parity/launch/rank_supervisor.h>
 #include <parity/launch/startup_trace.h>
+#include <parity/report/report_error.h>
 #include <parity/storage/database.h>
 #include <parity/stored_runs/compare_runs.h>
 #include <parity/version.h>
@@ -37,6 +38,7 @@ int main(int argc, char** argv) {
   cli::add_show_command(app, &exit_code);
   cli::add_export_command(app, &exit_code);
   cli::add_compare_command(app, &exit_code);
+  cli::add_report_command(app, &exit_code);
   cli::add_explain_command(app, &exit_code);
   cli::add_fix_command(app, &exit_code);
   cli::add_plan_command(app, &exit_code);
@@ -67,6 +69,10 @@ int main(int argc, char** argv) {
     return cli::kExitUsage;
   } catch (const stored_runs::StoredRunError& e) {
     // A run id the user named is not there (or its config does not load): a usage error.
+    std::cerr << "parity-cli: " << e.what() << "\n";
+    return cli::kExitUsage;
+  } catch (const report::ReportError& e) {
+    // An unknown run, a reference with no steps, an output that cannot be written.
     std::cerr << "parity-cli: " << e.what() << "\n";
     return cli::kExitUsage;
   } catch (const storage::StorageError& e) {

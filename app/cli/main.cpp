@@ -5,6 +5,9 @@
 #include <parity/launch/rank_supervisor.h>
 #include <parity/launch/startup_trace.h>
 #include <parity/report/report_error.h>
+#ifdef PARITY_CLI_PDF
+#include <parity/report_pdf/pdf_writer.h>
+#endif
 #include <parity/storage/database.h>
 #include <parity/stored_runs/compare_runs.h>
 #include <parity/version.h>
@@ -32,6 +35,9 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("parity-cli ") + parity::kVersion,
                        "print the version and exit");
   int exit_code = cli::kExitOk;
+#ifdef PARITY_CLI_PDF
+  report_pdf::register_pdf_writer();  // `report --out FILE.pdf`
+#endif
   cli::add_run_command(app, &exit_code);
   cli::add_run_set_command(app, &exit_code);
   cli::add_list_command(app, &exit_code);

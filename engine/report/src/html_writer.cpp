@@ -74,13 +74,14 @@ std::string proof_text(const stored_runs::StoredProof& p) {
 }
 
 const char* kStyle = R"(<style>
-body { font-family: sans-serif; font-size: 14px; color: #1b1b1b; max-width: 980px; margin: 24px auto; padding: 0 16px; }
-h1 { font-size: 22px; margin-bottom: 4px; } h2 { font-size: 17px; margin-top: 28px; border-bottom: 1px solid #ddd; }
-table { border-collapse: collapse; margin: 8px 0; } td, th { border: 1px solid #ccc; padding: 3px 7px; vertical-align: top; }
+body { font-family: sans-serif; font-size: 10.5pt; color: #1b1b1b; }
+@media screen { body { max-width: 980px; margin: 24px auto; padding: 0 16px; } }
+h1 { font-size: 17pt; margin-bottom: 4px; } h2 { font-size: 13pt; margin-top: 28px; border-bottom: 1px solid #ddd; }
+table { border-collapse: collapse; margin: 8px 0; font-size: 9.5pt; } td, th { border: 1px solid #ccc; padding: 3px 7px; vertical-align: top; }
 th { background: #f3f3f3; text-align: left; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
-.question { font-size: 17px; font-weight: bold; } .answer li { margin: 4px 0; }
+.question { font-size: 12.5pt; font-weight: bold; } .answer li { margin: 4px 0; }
 .known { color: #1a7f37; } .derived { color: #8a6d00; } .unknown { color: #c62828; }
-.small { color: #666; font-size: 12px; } svg { max-width: 100%; height: auto; }
+.small { color: #666; font-size: 9pt; } svg { max-width: 100%; height: auto; }
 </style>)";
 
 }  // namespace
@@ -167,10 +168,10 @@ std::string report_html(const Report& r, const HtmlOptions& o) {
   h += "<p class=\"small\">Circles mark where a run parts from the reference (its first point "
        "above the allowed gap). The shading is the seeds' min–max band.</p>\n";
 
-  h += "<h2>Verdict</h2>\n<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n<tr><th>run"
+  h += "<h2>Verdict</h2>\n<table width=\"100%\" border=\"1\" cellspacing=\"0\" "
+       "cellpadding=\"3\">\n<tr><th>run"
        "</th><th>verdict</th><th>max |Δloss|</th><th>final |Δloss|</th><th>mean |Δloss|</th>"
-       "<th>Δ eval loss</th><th>Δ accuracy</th><th>samples/s</th><th>scaling eff.</th><th>why"
-       "</th></tr>\n";
+       "<th>Δ eval loss</th><th>Δ accuracy</th><th>samples/s</th><th>scaling eff.</th></tr>\n";
   for (const auto& row : cmp.rows) {
     const bool is_ref = row.verdict == analysis::Verdict::kReference;
     auto num = [&](const std::string& s) { return "<td class=\"num\">" + esc(s) + "</td>"; };
@@ -184,8 +185,10 @@ std::string report_html(const Report& r, const HtmlOptions& o) {
     h += num(is_ref ? "" : signed_text(row.final_accuracy_delta, 100, " pt"));
     h += num(row.samples_per_s > 0 ? format_g(row.samples_per_s, 5) : "");
     h += num(row.scaling_efficiency ? format_g(100 * *row.scaling_efficiency, 3) + "%" : "");
-    h += "<td>";
-    if (is_ref) h += "the reference";
+    h += "</tr>\n";
+    if (is_ref) continue;
+    // Why, under the numbers and as wide as the table: the causes read as sentences.
+    h += "<tr><td></td><td colspan=\"8\">";
     for (const auto& reason : row.reasons) h += "• " + esc(reason.text) + "<br>";
     for (const auto& info : row.info)
       h += "<span class=\"small\">· " + esc(info.text) + "</span><br>";

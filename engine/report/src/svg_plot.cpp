@@ -102,22 +102,37 @@ std::string svg_plot(const SvgPlot& p) {
   ys.lo -= pad;
   ys.hi += pad;
 
-  // The legend takes rows of up to four entries under the plot.
-  const int legend_rows = static_cast<int>((p.series.size() + 3) / 4);
-  const double left = 64, right = 16, top = 28, bottom = 44 + 18.0 * legend_rows;
-  const double w = p.width - left - right, h = p.height - top - bottom;
+  // The legend flows under the plot: entries side by side, a new row where one would not fit.
+  const double left = 64, right = 16, top = 28;
+  const double w = p.width - left - right;
+  std::vector<std::pair<double, int>> legend_at;  // x offset in the plot's width, row
+  {
+    double x = 0;
+    int row = 0;
+    for (const auto& s : p.series) {
+      const double entry = 34 + 6.2 * static_cast<double>(s.label.size());
+      if (x > 0 && x + entry > w) x = 0, ++row;
+      legend_at.emplace_back(x, row);
+      x += entry;
+    }
+  }
+  const int legend_rows = legend_at.empty() ? 0 : legend_at.back().second + 1;
+  const double bottom = 44 + 18.0 * legend_rows;
+  // Extra legend rows make the picture taller, not the plot smaller.
+  const int height = p.height + 18 * std::max(0, legend_rows - 1);
+  const double h = height - top - bottom;
   auto px = [&](double x) { return left + (x - xs.lo) / (xs.hi - xs.lo) * w; };
   auto py = [&](double y) { return top + (ys.hi - y) / (ys.hi - ys.lo) * h; };
 
   std::string out;
   out.reserve(64 * 1024);
   out += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" +
-         std::to_string(p.width) + "\" height=\"" + std::to_string(p.height) + "\" viewBox=\"0 0 " +
-         std::to_string(p.width) + " " + std::to_string(p.height) +
+         std::to_string(p.width) + "\" height=\"" + std::to_string(height) + "\" viewBox=\"0 0 " +
+         std::to_string(p.width) + " " + std::to_string(height) +
          "\" font-family=\"sans-serif\" font-size=\"11\">\n";
   out += "<title>" + xml_escape(p.title) + "</title>\n";
   out += "<rect x=\"0\" y=\"0\" width=\"" + std::to_string(p.width) + "\" height=\"" +
-         std::to_string(p.height) + "\" fill=\"#ffffff\"/>\n";
+         std::to_string(height) + "\" fill=\"#ffffff\"/>\n";
   out += "<text x=\"" + std::to_string(p.width / 2) +
          "\" y=\"16\" text-anchor=\"middle\" font-size=\"13\" font-weight=\"bold\">" +
          xml_escape(p.title) + "</text>\n";
@@ -256,8 +271,8 @@ std::string svg_plot(const SvgPlot& p) {
 
   // Legend.
   for (size_t i = 0; i < p.series.size(); ++i) {
-    const double lx = left + static_cast<double>(i % 4) * (w / 4);
-    const double ly = top + h + 48 + 18.0 * static_cast<double>(i / 4);
+    const double lx = left + legend_at[i].first;
+    const double ly = top + h + 48 + 18.0 * legend_at[i].second;
     out += "<line x1=\"";
     coord(out, lx);
     out += "\" y1=\"";

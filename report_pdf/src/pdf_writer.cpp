@@ -54,9 +54,9 @@ class PdfWriter : public report::ReportWriter {
     options.plot_height = 340;
     QTextDocument doc;
     doc.addResource(QTextDocument::ImageResource, QUrl(report::kLossPlotUrl),
-                    render_svg(report::loss_svg(report, options), 2.5));
+                    render_svg(report::loss_svg(report, options), 2.0));
     doc.addResource(QTextDocument::ImageResource, QUrl(report::kDeltaPlotUrl),
-                    render_svg(report::delta_svg(report, options), 2.5));
+                    render_svg(report::delta_svg(report, options), 2.0));
     doc.setHtml(QString::fromStdString(report::report_html(report, options)));
 
     QByteArray bytes;
@@ -67,7 +67,7 @@ class PdfWriter : public report::ReportWriter {
       pdf.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait,
                                     QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter));
       // At 96 dpi the document's pixels are the page's: the layout is the browser's, and the
-      // plots' images (2.5x) stay sharp, embedded whole.
+      // plots' images (2x) stay sharp, embedded whole.
       pdf.setResolution(96);
       pdf.setTitle(QString::fromStdString("Parity report: " + report.question));
       pdf.setCreator(QString::fromStdString("Parity " + report.environment.parity_version));

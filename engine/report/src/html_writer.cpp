@@ -90,6 +90,7 @@ std::string loss_svg(const Report& r, const HtmlOptions& o) {
   SvgPlot p;
   p.width = o.plot_width;
   p.height = o.plot_height;
+  p.path_chunk = o.inline_svg ? 0 : 8;
   p.title = "Loss against " + axis_title(r);
   p.x_title = axis_title(r);
   p.y_title = "loss";
@@ -116,6 +117,7 @@ std::string delta_svg(const Report& r, const HtmlOptions& o) {
   SvgPlot p;
   p.width = o.plot_width;
   p.height = o.plot_height * 4 / 5;
+  p.path_chunk = o.inline_svg ? 0 : 8;
   p.title = "Δ loss (run − reference) against " + axis_title(r);
   p.x_title = axis_title(r);
   p.y_title = "Δ loss";

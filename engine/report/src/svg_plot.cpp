@@ -219,10 +219,22 @@ std::string svg_plot(const SvgPlot& p) {
   // Series: one path each; a non-finite point breaks the line.
   for (const auto& s : p.series) {
     const analysis::Series& ser = *s.series;
-    out += "<path class=\"curve\" fill=\"none\" stroke=\"" + s.color + "\" stroke-width=\"1.4\"";
-    if (s.dashed) out += " stroke-dasharray=\"5 3\"";
+    std::string attributes =
+        "fill=\"none\" stroke=\"" + s.color + "\" stroke-width=\"1.4\" stroke-linejoin=\"bevel\"";
+    if (s.dashed) attributes += " stroke-dasharray=\"5 3\"";
+    const std::string title = "<title>" + xml_escape(s.label) + "</title>";
+    // The first piece is the curve's path (class "curve"); with path_chunk, the rest follow as
+    // pieces of their own, each starting where the last ended.
+    bool first_piece = true;
+    auto emit = [&](const std::string& d) {
+      out += std::string(first_piece ? "<path class=\"curve\" " : "<path class=\"piece\" ") +
+             attributes + " d=\"" + (d.empty() ? std::string("M0 0") : d) + "\">" + title +
+             "</path>\n";
+      first_piece = false;
+    };
     std::string d;
     bool pen_down = false;
+    size_t in_piece = 0;
     std::string last;
     for (size_t i = 0; i < ser.size(); ++i) {
       if (!std::isfinite(ser.y[i]) || !std::isfinite(ser.x[i])) {
@@ -234,14 +246,19 @@ std::string svg_plot(const SvgPlot& p) {
       pt += ' ';
       coord(pt, py(ser.y[i]));
       if (pen_down && pt == last) continue;  // the same tenth of a pixel: nothing to draw
+      if (p.path_chunk > 0 && pen_down && in_piece >= p.path_chunk) {
+        emit(d);
+        d = "M" + last;
+        in_piece = 1;
+      }
       if (!d.empty()) d += ' ';
       if (!pen_down) d += 'M';
       d += pt;
+      ++in_piece;
       last = std::move(pt);
       pen_down = true;
     }
-    out += " d=\"" + (d.empty() ? std::string("M0 0") : d);
-    out += "\"><title>" + xml_escape(s.label) + "</title></path>\n";
+    emit(d);
     // Hover points: evenly spaced points with their values.
     if (p.hover_points > 0 && ser.size() > 0) {
       const size_t n = ser.size(), k = std::min(n, static_cast<size_t>(p.hover_points));

@@ -40,6 +40,10 @@ struct SvgPlot {
   bool zero_line = false;  ///< a line at y = 0 (the delta plot)
   /// Hover points per series: this many evenly spaced points carry "x, y" titles.
   int hover_points = 24;
+  /// 0: each series is one path. N: cut into paths of N points (the first has class "curve", the
+  /// rest "piece"): Qt's rasteriser strokes a long noisy path in time that grows with its
+  /// length times the picture's height, and short ones in a fraction of it.
+  size_t path_chunk = 0;
 };
 
 std::string svg_plot(const SvgPlot& plot);

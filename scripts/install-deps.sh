@@ -24,6 +24,9 @@ pkgs=(
   python3-torch
   # The Slurm test of "your command": a one-node cluster the test starts in a private folder.
   slurm-wlm munge
+  # The report as a reader sees it (tests/app/report_render.sh): the HTML in a real headless
+  # browser, the PDF turned into PNG pages by Poppler's pdftoppm.
+  chromium poppler-utils
   # scripts/fuzz.sh (run by scripts/test.sh in CI): clang with libFuzzer and the sanitizers.
   clang libclang-rt-14-dev
   # The package (scripts/package.sh, tests/package): manual pages made with help2man, CPack's

@@ -17,6 +17,7 @@ void add_list_command(CLI::App& app, int* exit_code);
 void add_show_command(CLI::App& app, int* exit_code);
 void add_export_command(CLI::App& app, int* exit_code);
 void add_compare_command(CLI::App& app, int* exit_code);
+void add_report_command(CLI::App& app, int* exit_code);
 void add_explain_command(CLI::App& app, int* exit_code);
 void add_fix_command(CLI::App& app, int* exit_code);
 void add_plan_command(CLI::App& app, int* exit_code);

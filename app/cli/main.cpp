@@ -4,6 +4,10 @@
 #include <parity/config/run_config.h>
 #include <parity/launch/rank_supervisor.h>
 #include <parity/launch/startup_trace.h>
+#include <parity/report/report_error.h>
+#ifdef PARITY_CLI_PDF
+#include <parity/report_pdf/pdf_writer.h>
+#endif
 #include <parity/storage/database.h>
 #include <parity/stored_runs/compare_runs.h>
 #include <parity/version.h>
@@ -31,12 +35,16 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("parity-cli ") + parity::kVersion,
                        "print the version and exit");
   int exit_code = cli::kExitOk;
+#ifdef PARITY_CLI_PDF
+  report_pdf::register_pdf_writer();  // `report --out FILE.pdf`
+#endif
   cli::add_run_command(app, &exit_code);
   cli::add_run_set_command(app, &exit_code);
   cli::add_list_command(app, &exit_code);
   cli::add_show_command(app, &exit_code);
   cli::add_export_command(app, &exit_code);
   cli::add_compare_command(app, &exit_code);
+  cli::add_report_command(app, &exit_code);
   cli::add_explain_command(app, &exit_code);
   cli::add_fix_command(app, &exit_code);
   cli::add_plan_command(app, &exit_code);
@@ -67,6 +75,10 @@ int main(int argc, char** argv) {
     return cli::kExitUsage;
   } catch (const stored_runs::StoredRunError& e) {
     // A run id the user named is not there (or its config does not load): a usage error.
+    std::cerr << "parity-cli: " << e.what() << "\n";
+    return cli::kExitUsage;
+  } catch (const report::ReportError& e) {
+    // An unknown run, a reference with no steps, an output that cannot be written.
     std::cerr << "parity-cli: " << e.what() << "\n";
     return cli::kExitUsage;
   } catch (const storage::StorageError& e) {

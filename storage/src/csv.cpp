@@ -177,9 +177,15 @@ void write_runs_csv(const Database& db, const std::vector<int64_t>& run_ids, std
 
 void write_runs_csv(const Database& db, const std::vector<int64_t>& run_ids, std::ostream& out,
                     const RunsCsvExtra& extra) {
-  ReadSnapshot snapshot(db.handle());
-  const std::vector<RunRow> runs = select_runs(db, run_ids);
+  std::vector<RunRow> runs;
+  {
+    ReadSnapshot snapshot(db.handle());
+    runs = select_runs(db, run_ids);
+  }
+  write_runs_csv(runs, out, extra);
+}
 
+void write_runs_csv(const std::vector<RunRow>& runs, std::ostream& out, const RunsCsvExtra& extra) {
   std::vector<nlohmann::json> configs;
   std::set<std::string> keys;
   for (const auto& run : runs) {

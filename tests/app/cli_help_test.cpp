@@ -12,8 +12,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kVerbs = {"run",     "run-set", "list", "show", "export",
-                                         "compare", "plan",    "demo", "rerun"};
+const std::vector<std::string> kVerbs = {"run",  "run-set", "list", "show",  "export", "compare",
+                                         "report", "plan", "demo", "rerun"};
 
 TEST(CliHelp, TopLevelListsEveryVerb) {
   TempDir home;

@@ -65,47 +65,45 @@ config::RunFacts stored_facts(const storage::RunRow& row, const config::RunConfi
   }
 }
 
-namespace {
-
-// Runs not trained by the engine (imported from logs) are judged on their facts.
-std::optional<analysis::Comparison> compare_on_facts(const storage::Database& db, int64_t reference,
-                                                     const std::vector<int64_t>& others,
-                                                     const analysis::CompareOptions& options) {
-  std::vector<storage::RunRow> rows;
-  for (int64_t id : others) {
-    if (id == reference) continue;
-    const auto row = db.get_run(id);
-    if (!row) throw StoredRunError("no run " + std::to_string(id) + " in " + db.path());
-    rows.push_back(*row);
-  }
-  const auto ref_row = db.get_run(reference);
-  if (!ref_row) throw StoredRunError("no run " + std::to_string(reference) + " in " + db.path());
-  bool any = ref_row->origin != storage::RunOrigin::kEngine;
-  for (const auto& r : rows) any = any || r.origin != storage::RunOrigin::kEngine;
-  if (!any) return std::nullopt;
-  auto load = [&](const storage::RunRow& row) {
-    analysis::FactRun run;
-    run.run = compare_run(row, db.steps(row.id, -1));
-    run.facts = stored_facts(row, run.run.config);
-    return run;
-  };
-  std::vector<analysis::FactRun> runs;
-  for (const auto& r : rows) runs.push_back(load(r));
-  return analysis::compare_with_facts(load(*ref_row), runs, options);
+LoadedRun load_run(const storage::Database& db, int64_t run_id) {
+  auto row = db.get_run(run_id);
+  if (!row) throw StoredRunError("no run " + std::to_string(run_id) + " in " + db.path());
+  analysis::CompareRun run = compare_run(*row, db.steps(run_id, -1));
+  return LoadedRun{std::move(*row), std::move(run)};
 }
 
-}  // namespace
+analysis::Comparison compare_loaded(const LoadedRun& reference,
+                                    const std::vector<LoadedRun>& others,
+                                    const analysis::CompareOptions& options) {
+  // Runs not trained by the engine (imported from logs) are judged on their facts.
+  bool any = reference.row.origin != storage::RunOrigin::kEngine;
+  for (const auto& r : others)
+    any = any || (r.row.id != reference.row.id && r.row.origin != storage::RunOrigin::kEngine);
+  if (any) {
+    auto with_facts = [](const LoadedRun& r) {
+      analysis::FactRun run;
+      run.run = r.run;
+      run.facts = stored_facts(r.row, r.run.config);
+      return run;
+    };
+    std::vector<analysis::FactRun> runs;
+    for (const auto& r : others)
+      if (r.row.id != reference.row.id) runs.push_back(with_facts(r));
+    return analysis::compare_with_facts(with_facts(reference), runs, options);
+  }
+  std::vector<analysis::CompareRun> runs;
+  for (const auto& r : others)
+    if (r.row.id != reference.row.id) runs.push_back(r.run);
+  return analysis::compare(reference.run, runs, options);
+}
 
 analysis::Comparison compare_stored(const storage::Database& db, int64_t reference,
                                     const std::vector<int64_t>& others,
                                     const analysis::CompareOptions& options) {
-  if (auto on_facts = compare_on_facts(db, reference, others, options)) return *on_facts;
-  const analysis::CompareRun ref = load_compare_run(db, reference);
-  std::vector<analysis::CompareRun> runs;
-  for (int64_t id : others) {
-    if (id != reference) runs.push_back(load_compare_run(db, id));
-  }
-  return analysis::compare(ref, runs, options);
+  std::vector<LoadedRun> runs;
+  for (int64_t id : others)
+    if (id != reference) runs.push_back(load_run(db, id));
+  return compare_loaded(load_run(db, reference), runs, options);
 }
 
 }  // namespace parity::stored_runs

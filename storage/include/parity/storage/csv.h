@@ -48,5 +48,7 @@ struct RunsCsvExtra {
 void write_runs_csv(const Database& db, const std::vector<int64_t>& run_ids, std::ostream& out);
 void write_runs_csv(const Database& db, const std::vector<int64_t>& run_ids, std::ostream& out,
                     const RunsCsvExtra& extra);
+/// The same table of rows already read (a report's), in the order given.
+void write_runs_csv(const std::vector<RunRow>& runs, std::ostream& out, const RunsCsvExtra& extra);
 
 }  // namespace parity::storage

@@ -33,6 +33,21 @@ config::RunFacts stored_facts(const storage::RunRow& row, const config::RunConfi
 /// is no such run; StorageError passes through.
 analysis::CompareRun load_compare_run(const storage::Database& db, int64_t run_id);
 
+/// A stored run read once: its row and its verdict input (what a report keeps beside the verdict).
+struct LoadedRun {
+  storage::RunRow row;
+  analysis::CompareRun run;
+};
+/// The row and compare_run() of run `run_id`. Throws as load_compare_run().
+LoadedRun load_run(const storage::Database& db, int64_t run_id);
+
+/// analysis::compare() of loaded runs (analysis::compare_with_facts() when any of them was not
+/// trained by the engine): each of `others` (an id equal to the reference's is skipped) against
+/// `reference`. compare_stored() is this over load_run().
+analysis::Comparison compare_loaded(const LoadedRun& reference,
+                                    const std::vector<LoadedRun>& others,
+                                    const analysis::CompareOptions& options = {});
+
 /// analysis::compare() of stored runs (analysis::compare_with_facts() when any of them was not
 /// trained by the engine, e.g. imported from a log): each of `others` (in order; an id equal to the
 /// reference is skipped) against `reference`. Throws as load_compare_run() and analysis::compare().

@@ -1,9 +1,9 @@
-#include "table.h"
+#include <parity/report/text_table.h>
 
 #include <algorithm>
 #include <cctype>
 
-namespace parity::cli {
+namespace parity::report {
 namespace {
 
 bool looks_numeric(const std::string& s) {
@@ -74,4 +74,4 @@ void Table::print(std::ostream& out) const {
   for (const auto& row : rows_) line(row, false);
 }
 
-}  // namespace parity::cli
+}  // namespace parity::report

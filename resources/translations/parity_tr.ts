@@ -634,7 +634,7 @@
 <context>
     <name>parity::ui::DatabaseWorker</name>
     <message>
-        <location filename="../../ui/src/database/database_worker.cpp" line="+62"/>
+        <location filename="../../ui/src/database/database_worker.cpp" line="+65"/>
         <source>Opening %1</source>
         <translation>Açılıyor: %1</translation>
     </message>
@@ -651,14 +651,14 @@
     <message>
         <location line="+10"/>
         <location line="+32"/>
-        <location line="+128"/>
+        <location line="+142"/>
         <location filename="../../ui/src/database/database_worker_remedy.cpp" line="+48"/>
         <location line="+14"/>
         <source>No database is open.</source>
         <translation>Açık veritabanı yok.</translation>
     </message>
     <message>
-        <location line="-115"/>
+        <location line="-129"/>
         <source>Renaming a run</source>
         <translation>Bir çalıştırma yeniden adlandırılıyor</translation>
     </message>
@@ -723,7 +723,17 @@
         <translation>Çalıştırmalar dışa aktarılıyor: %1</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
+        <source>Exporting the report</source>
+        <translation>Rapor dışa aktarılıyor</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Exporting the report to %1</source>
+        <translation>Rapor dışa aktarılıyor: %1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <location line="+17"/>
         <source>Comparing runs</source>
         <translation>Çalıştırmalar karşılaştırılıyor</translation>
@@ -1765,7 +1775,7 @@ Durdur: her biri durdurulur ve durduruldu olarak kaydedilir.</translation>
         <translation>&amp;Durdur</translation>
     </message>
     <message>
-        <location filename="../../ui/src/window/main_window_actions.cpp" line="+45"/>
+        <location filename="../../ui/src/window/main_window_actions.cpp" line="+47"/>
         <source>&amp;New database…</source>
         <translation>&amp;Yeni veritabanı…</translation>
     </message>
@@ -1815,7 +1825,17 @@ Durdur: her biri durdurulur ve durduruldu olarak kaydedilir.</translation>
         <translation>Listelenen çalıştırmalar (süzgeçten sonra), yapılandırmaları ve son değerleriyle</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
+        <source>E&amp;xport report…</source>
+        <translation>&amp;Raporu dışa aktar…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What Compare shows, as a report to send: HTML (one file, its plots inline), PDF (A4) or CSV</source>
+        <translation>Karşılaştır panelinin gösterdiği, gönderilecek bir rapor olarak: HTML (çizimleri içinde tek dosya), PDF (A4) ya da CSV</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Save chart as &amp;PNG…</source>
         <translation>Grafiği &amp;PNG olarak kaydet…</translation>
     </message>
@@ -1880,12 +1900,12 @@ Durdur: her biri durdurulur ve durduruldu olarak kaydedilir.</translation>
         <translation>Her paneli ilk yerine geri koy: yerleşik; Çalıştırmalar, Eşdeğer toplu iş ve Karşılaştır grafiğin altında sekmeli</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+34"/>
         <source>&amp;File</source>
         <translation>&amp;Dosya</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>&amp;Runs</source>
         <translation>Ça&amp;lıştırmalar</translation>
     </message>
@@ -1972,7 +1992,30 @@ Durdur: her biri durdurulur ve durduruldu olarak kaydedilir.</translation>
         <translation>Çalıştırmaları dışa aktar</translation>
     </message>
     <message>
+        <location line="+13"/>
         <location line="+6"/>
+        <source>Export report</source>
+        <translation>Raporu dışa aktar</translation>
+    </message>
+    <message>
+        <location line="-5"/>
+        <source>Compare runs first: the report is what the Compare panel shows (its reference and the runs judged against it).</source>
+        <translation>Önce çalıştırmaları karşılaştırın: rapor, Karşılaştır panelinin gösterdiğidir (referansı ve ona göre değerlendirilen çalıştırmalar).</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>HTML report (*.html);;PDF report (*.pdf);;CSV report (*.csv)</source>
+        <translation>HTML raporu (*.html);;PDF raporu (*.pdf);;CSV raporu (*.csv)</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>Writing the report of %n run(s) against #%1…</source>
+        <translation>
+            <numerusform>#%1 referansına göre %n çalıştırmanın raporu yazılıyor…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <location line="+1"/>
         <location line="+13"/>
         <source>Save chart</source>

@@ -1,3 +1,6 @@
+#include <parity/report/report.h>
+#include <parity/report/report_writer.h>
+#include <parity/report_pdf/pdf_writer.h>
 #include <parity/storage/csv.h>
 #include <parity/stored_runs/compare_runs.h>
 #include <parity/ui/database/database_worker.h>
@@ -206,6 +209,20 @@ void DatabaseWorker::exportRuns(const QString& path, const QList<qint64>& runIds
     emit exportFinished(path);
   } catch (const std::exception& e) {
     emit operationFailed(tr("Exporting runs to %1").arg(path), QString::fromStdString(e.what()));
+  }
+}
+
+void DatabaseWorker::exportReport(const QString& path, qint64 referenceId,
+                                  const QList<qint64>& runIds) {
+  if (!ready(tr("Exporting the report"))) return;
+  try {
+    report_pdf::register_pdf_writer();  // the one writer that needs Qt; replaced if already there
+    const report::Report r = report::build_report(*db_, referenceId, toIds(runIds));
+    report::write_report_file(r, path.toStdString());
+    emit exportFinished(path);
+  } catch (const std::exception& e) {
+    emit operationFailed(tr("Exporting the report to %1").arg(path),
+                         QString::fromStdString(e.what()));
   }
 }
 

@@ -3,6 +3,8 @@
 #include <parity/ui/chart/chart_panel.h>
 #include <parity/ui/chart/chart_view.h>
 #include <parity/ui/chart/loss_chart.h>
+#include <parity/ui/compare/compare_panel.h>
+#include <parity/ui/compare/verdict_table_model.h>
 #include <parity/ui/database/database_thread.h>
 #include <parity/ui/runs/run_launcher.h>
 #include <parity/ui/runs/runs_model.h>
@@ -54,6 +56,9 @@ void MainWindow::createActions() {
   exportRuns_ =
       action(this, tr("Export &runs table as CSV…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
              tr("The runs listed (after the filter), with configs and finals"));
+  exportReport_ = action(this, tr("E&xport report…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R),
+                         tr("What Compare shows, as a report to send: HTML (one file, its plots "
+                            "inline), PDF (A4) or CSV"));
   exportPng_ =
       action(this, tr("Save chart as &PNG…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
   exportSvg_ =
@@ -80,6 +85,7 @@ void MainWindow::createActions() {
   connect(runsPanel_, &RunsPanel::editFactsRequested, this, &MainWindow::editFacts);
   connect(exportCurves_, &QAction::triggered, this, &MainWindow::exportCurves);
   connect(exportRuns_, &QAction::triggered, this, &MainWindow::exportRuns);
+  connect(exportReport_, &QAction::triggered, this, &MainWindow::exportReport);
   connect(exportPng_, &QAction::triggered, this, [this] { exportChart(false); });
   connect(exportSvg_, &QAction::triggered, this, [this] { exportChart(true); });
   connect(quit_, &QAction::triggered, this, &QWidget::close);
@@ -112,6 +118,7 @@ void MainWindow::createMenus() {
   file->addSeparator();
   file->addAction(exportCurves_);
   file->addAction(exportRuns_);
+  file->addAction(exportReport_);
   file->addAction(exportPng_);
   file->addAction(exportSvg_);
   file->addSeparator();
@@ -204,6 +211,30 @@ void MainWindow::exportRuns() {
   const QString path = askSavePath(tr("Export runs"), "parity-runs.csv", tr("CSV (*.csv)"));
   if (path.isEmpty()) return;
   db_->post(&DatabaseWorker::exportRuns, path, ids);
+}
+
+void MainWindow::exportReport() {
+  const qint64 reference = comparePanel_->referenceId();
+  QList<qint64> ids;
+  const VerdictTableModel* verdicts = comparePanel_->verdictModel();
+  for (int row = 0; row < verdicts->rowCount(); ++row) {
+    if (verdicts->runId(row) != reference) ids.append(verdicts->runId(row));
+  }
+  if (reference <= 0 || ids.isEmpty()) {
+    QMessageBox::information(this, tr("Export report"),
+                             tr("Compare runs first: the report is what the Compare panel shows "
+                                "(its reference and the runs judged against it)."));
+    return;
+  }
+  QString path =
+      askSavePath(tr("Export report"), QString("parity-report-%1.html").arg(reference),
+                  tr("HTML report (*.html);;PDF report (*.pdf);;CSV report (*.csv)"));
+  if (path.isEmpty()) return;
+  if (QFileInfo(path).suffix().isEmpty()) path += ".html";  // the writer goes by the extension
+  statusBar()->showMessage(tr("Writing the report of %n run(s) against #%1…", nullptr,
+                              static_cast<int>(ids.size()))
+                               .arg(reference));
+  db_->post(&DatabaseWorker::exportReport, path, reference, ids);
 }
 
 void MainWindow::exportChart(bool svg) {

@@ -71,6 +71,11 @@ class DatabaseWorker : public QObject {
   void markIfActive(qint64 runId, storage::RunStatus status, const QString& error);
   void exportCurves(const QString& path, const QList<qint64>& runIds, bool includeRanks);
   void exportRuns(const QString& path, const QList<qint64>& runIds);
+  /// File → Export report…: the report of `runIds` against `referenceId` (report::build_report,
+  /// the Compare panel's verdict with its proofs, facts, equivalent batches and curves) written
+  /// whole to `path` by the writer of its extension (.html, .pdf, .csv); exportFinished, or an
+  /// operationFailed saying why (nothing is left half-written).
+  void exportReport(const QString& path, qint64 referenceId, const QList<qint64>& runIds);
   /// Loads the runs' global curves and configs and compares them to the reference (verdict.h).
   /// Also answers with proofsRead (before compared) for the runs that have counterfactuals.
   void compareRuns(int requestId, qint64 referenceId, const QList<qint64>& others);

@@ -92,6 +92,9 @@ class MainWindow : public QMainWindow {
   void chooseDatabase();
   void exportCurves();
   void exportRuns();
+  /// File → Export report…: what Compare shows (its reference and compared runs) as an HTML,
+  /// PDF or CSV report (report::build_report), written by the database thread.
+  void exportReport();
   void exportChart(bool svg);
   void showShortcuts();
   void resetLayout();
@@ -153,6 +156,7 @@ class MainWindow : public QMainWindow {
   QAction* importRuns_ = nullptr;
   QAction* exportCurves_ = nullptr;
   QAction* exportRuns_ = nullptr;
+  QAction* exportReport_ = nullptr;
   QAction* exportPng_ = nullptr;
   QAction* exportSvg_ = nullptr;
   QAction* quit_ = nullptr;

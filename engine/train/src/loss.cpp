@@ -10,8 +10,13 @@ torch::Tensor compute_loss(config::LossKind loss, const torch::Tensor& output,
   namespace F = torch::nn::functional;
   auto out = output.to(torch::kFloat32);
   if (loss == config::LossKind::kCrossEntropy) {
-    auto l = F::cross_entropy(out, target, F::CrossEntropyFuncOptions().reduction(torch::kNone));
-    return sum ? l.sum() : l.mean();
+    // Reduced inside nll_loss, as F.cross_entropy(out, y) (mean) / reduction="sum" does in Python:
+    // nll_loss sums the picked log-probabilities in its own order, so reduction kNone followed by
+    // Tensor::mean()/sum() gives a different last bit for some batches.
+    if (sum) {
+      return F::cross_entropy(out, target, F::CrossEntropyFuncOptions().reduction(torch::kSum));
+    }
+    return F::cross_entropy(out, target, F::CrossEntropyFuncOptions().reduction(torch::kMean));
   }
   auto t = target.scalar_type() == torch::kInt64
                ? torch::one_hot(target, num_outputs).to(torch::kFloat32)

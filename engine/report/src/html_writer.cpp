@@ -133,16 +133,11 @@ std::string delta_svg(const Report& r, const HtmlOptions& o) {
   return svg_plot(p);
 }
 
-std::string report_html(const Report& r, const HtmlOptions& o) {
+namespace {
+
+// The question and the answer first: each run's verdict in a sentence, and how it was judged.
+void html_answer(const Report& r, std::string& h) {
   const analysis::Comparison& cmp = r.comparison;
-  std::string h;
-  h.reserve(256 * 1024);
-  h += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>Parity report: " +
-       esc(run_name(cmp.reference_id, r.reference().label)) + "</title>\n";
-  h += kStyle;
-  h += "\n</head><body>\n<h1>Parity report</h1>\n";
-  h += "<p class=\"small\">Made " + esc(r.environment.made_at) + " by Parity " +
-       esc(r.environment.parity_version) + " from " + esc(r.environment.database) + "</p>\n";
   h += "<p class=\"question\">" + esc(r.question) + "</p>\n<ul class=\"answer\">\n";
   for (size_t i = 1; i < cmp.rows.size(); ++i) {
     const auto& row = cmp.rows[i];
@@ -157,7 +152,10 @@ std::string report_html(const Report& r, const HtmlOptions& o) {
                                  : "The allowed gap is the tolerance ";
   h += "(" + format_g(r.options.abs_tolerance) + " + " + format_g(r.options.rel_tolerance) +
        " × |loss|).</p>\n";
+}
 
+// The loss and Δ plots, inline SVG (or images a PDF writer draws in their place).
+void html_plots(const Report& r, const HtmlOptions& o, std::string& h) {
   h += "<h2>Loss curves</h2>\n";
   if (o.inline_svg) {
     h += loss_svg(r, o);
@@ -169,7 +167,11 @@ std::string report_html(const Report& r, const HtmlOptions& o) {
   }
   h += "<p class=\"small\">Circles mark where a run parts from the reference (its first point "
        "above the allowed gap). The shading is the seeds' min–max band.</p>\n";
+}
 
+// The verdict table, each run's reasons in a full-width row under its numbers; the seed groups.
+void html_verdict_table(const Report& r, std::string& h) {
+  const analysis::Comparison& cmp = r.comparison;
   h += "<h2>Verdict</h2>\n<table width=\"100%\" border=\"1\" cellspacing=\"0\" "
        "cellpadding=\"3\">\n<tr><th>run"
        "</th><th>verdict</th><th>max |Δloss|</th><th>final |Δloss|</th><th>mean |Δloss|</th>"
@@ -207,7 +209,11 @@ std::string report_html(const Report& r, const HtmlOptions& o) {
     for (int64_t id : g.run_ids) h += " #" + std::to_string(id);
     h += ", spread " + format_g(g.spread, 3) + "</p>\n";
   }
+}
 
+// Each different run's counterfactuals, or how to prove it.
+void html_proofs(const Report& r, std::string& h) {
+  const analysis::Comparison& cmp = r.comparison;
   h += "<h2>Proofs</h2>\n";
   bool any_different = false;
   for (const auto& row : cmp.rows) {
@@ -229,7 +235,11 @@ std::string report_html(const Report& r, const HtmlOptions& o) {
     h += "</table>\n";
   }
   if (!any_different) h += "<p>No run differs: nothing to prove.</p>\n";
+}
 
+// Each run's config keys that differ from the reference's.
+void html_config_differences(const Report& r, std::string& h) {
+  const analysis::Comparison& cmp = r.comparison;
   h += "<h2>Config differences</h2>\n";
   bool any_diff = false;
   for (const auto& row : cmp.rows) {
@@ -245,7 +255,10 @@ std::string report_html(const Report& r, const HtmlOptions& o) {
     h += "</table>\n";
   }
   if (!any_diff) h += "<p>The configs are equal in every key.</p>\n";
+}
 
+// The equivalent-batch table of the compared setups.
+void html_equivalent_batches(const Report& r, std::string& h) {
   h += "<h2>Equivalent batches</h2>\n<p class=\"small\">The per-device batch that keeps each "
        "global batch on each setup's shape (— where it does not divide).";
   if (r.equivalent.reference_batch > 0)
@@ -263,7 +276,10 @@ std::string report_html(const Report& r, const HtmlOptions& o) {
     h += "</tr>\n";
   }
   h += "</table>\n";
+}
 
+// Each run's facts with their provenance and the file that said them.
+void html_facts(const Report& r, std::string& h) {
   h += "<h2>Facts</h2>\n<p class=\"small\"><span class=\"known\">known</span>: read from a file "
        "or set by Parity; <span class=\"derived\">derived</span>: worked out, how is said; "
        "<span class=\"unknown\">unknown</span>: no file said.</p>\n";
@@ -286,7 +302,10 @@ std::string report_html(const Report& r, const HtmlOptions& o) {
     }
     h += "</table>\n";
   }
+}
 
+// Where the report was made.
+void html_environment(const Report& r, std::string& h) {
   const Environment& e = r.environment;
   h += "<h2>Environment</h2>\n<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n";
   auto env_row = [&](const std::string& k, const std::string& v) {
@@ -299,7 +318,29 @@ std::string report_html(const Report& r, const HtmlOptions& o) {
   env_row("database", e.database);
   for (const auto& [id, text] : e.processes_and_threads)
     env_row("run #" + std::to_string(id), text);
-  h += "</table>\n</body></html>\n";
+  h += "</table>\n";
+}
+
+}  // namespace
+
+std::string report_html(const Report& r, const HtmlOptions& o) {
+  std::string h;
+  h.reserve(256 * 1024);
+  h += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>Parity report: " +
+       esc(run_name(r.comparison.reference_id, r.reference().label)) + "</title>\n";
+  h += kStyle;
+  h += "\n</head><body>\n<h1>Parity report</h1>\n";
+  h += "<p class=\"small\">Made " + esc(r.environment.made_at) + " by Parity " +
+       esc(r.environment.parity_version) + " from " + esc(r.environment.database) + "</p>\n";
+  html_answer(r, h);
+  html_plots(r, o, h);
+  html_verdict_table(r, h);
+  html_proofs(r, h);
+  html_config_differences(r, h);
+  html_equivalent_batches(r, h);
+  html_facts(r, h);
+  html_environment(r, h);
+  h += "</body></html>\n";
   return h;
 }
 

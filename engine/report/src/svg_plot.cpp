@@ -48,44 +48,18 @@ struct Extent {
   }
 };
 
-}  // namespace
-
-std::string series_color(size_t i) { return kPalette[i % (sizeof kPalette / sizeof *kPalette)]; }
-
-std::string xml_escape(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        // Control characters (a label holding an escape sequence) would make the XML invalid.
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') {
-          out += "?";
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
-}
-
-std::string svg_plot(const SvgPlot& p) {
+// Where the plot sits in the picture, and its data ranges: data to pixels.
+struct Frame {
+  double left = 64, right = 16, top = 28, w = 0, h = 0;
   Extent xs, ys;
+  double px(double x) const { return left + (x - xs.lo) / (xs.hi - xs.lo) * w; }
+  double py(double y) const { return top + (ys.hi - y) / (ys.hi - ys.lo) * h; }
+};
+
+// The data ranges of every series and band (and 0 for a delta plot), y padded by 4 %.
+void take_extents(const SvgPlot& p, Frame& f) {
+  Extent& xs = f.xs;
+  Extent& ys = f.ys;
   for (const auto& s : p.series) {
     for (double x : s.series->x) xs.take(x);
     for (double y : s.series->y) ys.take(y);
@@ -101,42 +75,29 @@ std::string svg_plot(const SvgPlot& p) {
   const double pad = (ys.hi - ys.lo) * 0.04;
   ys.lo -= pad;
   ys.hi += pad;
+}
 
-  // The legend flows under the plot: entries side by side, a new row where one would not fit.
-  const double left = 64, right = 16, top = 28;
-  const double w = p.width - left - right;
-  std::vector<std::pair<double, int>> legend_at;  // x offset in the plot's width, row
-  {
-    double x = 0;
-    int row = 0;
-    for (const auto& s : p.series) {
-      const double entry = 34 + 6.2 * static_cast<double>(s.label.size());
-      if (x > 0 && x + entry > w) x = 0, ++row;
-      legend_at.emplace_back(x, row);
-      x += entry;
-    }
+// The legend flows under the plot: entries side by side, a new row where one would not fit.
+// Each entry's x offset in the plot's width and its row.
+std::vector<std::pair<double, int>> legend_layout(const SvgPlot& p, double w) {
+  std::vector<std::pair<double, int>> legend_at;
+  double x = 0;
+  int row = 0;
+  for (const auto& s : p.series) {
+    const double entry = 34 + 6.2 * static_cast<double>(s.label.size());
+    if (x > 0 && x + entry > w) x = 0, ++row;
+    legend_at.emplace_back(x, row);
+    x += entry;
   }
-  const int legend_rows = legend_at.empty() ? 0 : legend_at.back().second + 1;
-  const double bottom = 44 + 18.0 * legend_rows;
-  // Extra legend rows make the picture taller, not the plot smaller.
-  const int height = p.height + 18 * std::max(0, legend_rows - 1);
-  const double h = height - top - bottom;
-  auto px = [&](double x) { return left + (x - xs.lo) / (xs.hi - xs.lo) * w; };
-  auto py = [&](double y) { return top + (ys.hi - y) / (ys.hi - ys.lo) * h; };
+  return legend_at;
+}
 
-  std::string out;
-  out.reserve(64 * 1024);
-  out += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" +
-         std::to_string(p.width) + "\" height=\"" + std::to_string(height) + "\" viewBox=\"0 0 " +
-         std::to_string(p.width) + " " + std::to_string(height) +
-         "\" font-family=\"sans-serif\" font-size=\"11\">\n";
-  out += "<title>" + xml_escape(p.title) + "</title>\n";
-  out += "<rect x=\"0\" y=\"0\" width=\"" + std::to_string(p.width) + "\" height=\"" +
-         std::to_string(height) + "\" fill=\"#ffffff\"/>\n";
-  out += "<text x=\"" + std::to_string(p.width / 2) +
-         "\" y=\"16\" text-anchor=\"middle\" font-size=\"13\" font-weight=\"bold\">" +
-         xml_escape(p.title) + "</text>\n";
-
+// The grid, the ticks and their numbers, the frame, the axis titles and the zero line.
+void write_axes(const SvgPlot& p, const Frame& f, std::string& out) {
+  const double left = f.left, top = f.top, w = f.w, h = f.h;
+  const Extent &xs = f.xs, &ys = f.ys;
+  auto px = [&f](double x) { return f.px(x); };
+  auto py = [&f](double y) { return f.py(y); };
   // Grid and ticks.
   const double xstep = plot::niceStep(xs.hi - xs.lo, 6), ystep = plot::niceStep(ys.hi - ys.lo, 5);
   for (double t = std::ceil(xs.lo / xstep) * xstep; t <= xs.hi + xstep * 1e-9; t += xstep) {
@@ -194,7 +155,11 @@ std::string svg_plot(const SvgPlot& p) {
     coord(out, py(0));
     out += "\" stroke=\"#444444\" stroke-width=\"0.8\"/>\n";
   }
+}
 
+void write_bands(const SvgPlot& p, const Frame& f, std::string& out) {
+  auto px = [&f](double x) { return f.px(x); };
+  auto py = [&f](double y) { return f.py(y); };
   // Bands: the envelope as one closed path (lo forward, hi back).
   for (const auto& b : p.bands) {
     const analysis::Band& band = *b.band;
@@ -215,7 +180,12 @@ std::string svg_plot(const SvgPlot& p) {
     }
     out += "Z\"><title>" + xml_escape(b.title) + "</title></path>\n";
   }
+}
 
+// One path per series (a non-finite point breaks it) and its hover points.
+void write_series(const SvgPlot& p, const Frame& f, std::string& out) {
+  auto px = [&f](double x) { return f.px(x); };
+  auto py = [&f](double y) { return f.py(y); };
   // Series: one path each; a non-finite point breaks the line.
   for (const auto& s : p.series) {
     const analysis::Series& ser = *s.series;
@@ -275,7 +245,13 @@ std::string svg_plot(const SvgPlot& p) {
       }
     }
   }
+}
 
+// Where each run parts from the reference.
+void write_marks(const SvgPlot& p, const Frame& f, std::string& out) {
+  const Extent& ys = f.ys;
+  auto px = [&f](double x) { return f.px(x); };
+  auto py = [&f](double y) { return f.py(y); };
   for (const auto& m : p.marks) {
     if (!std::isfinite(m.x) || !std::isfinite(m.y)) continue;
     out += "<circle class=\"mark\" cx=\"";
@@ -285,7 +261,11 @@ std::string svg_plot(const SvgPlot& p) {
     out += "\" r=\"5\" fill=\"#ffffff\" stroke=\"" + m.color + "\" stroke-width=\"2\"><title>" +
            xml_escape(m.title) + "</title></circle>\n";
   }
+}
 
+void write_legend(const SvgPlot& p, const Frame& f, std::string& out,
+                  const std::vector<std::pair<double, int>>& legend_at) {
+  const double left = f.left, top = f.top, h = f.h;
   // Legend.
   for (size_t i = 0; i < p.series.size(); ++i) {
     const double lx = left + legend_at[i].first;
@@ -306,6 +286,72 @@ std::string svg_plot(const SvgPlot& p) {
     coord(out, ly);
     out += "\">" + xml_escape(p.series[i].label) + "</text>\n";
   }
+}
+
+}  // namespace
+
+std::string series_color(size_t i) { return kPalette[i % (sizeof kPalette / sizeof *kPalette)]; }
+
+std::string xml_escape(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        // Control characters (a label holding an escape sequence) would make the XML invalid.
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') {
+          out += "?";
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out;
+}
+
+std::string svg_plot(const SvgPlot& p) {
+  Frame f;
+  take_extents(p, f);
+  f.w = p.width - f.left - f.right;
+  const auto legend_at = legend_layout(p, f.w);
+  const int legend_rows = legend_at.empty() ? 0 : legend_at.back().second + 1;
+  const double bottom = 44 + 18.0 * legend_rows;
+  // Extra legend rows make the picture taller, not the plot smaller.
+  const int height = p.height + 18 * std::max(0, legend_rows - 1);
+  f.h = height - f.top - bottom;
+
+  std::string out;
+  out.reserve(64 * 1024);
+  out += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" +
+         std::to_string(p.width) + "\" height=\"" + std::to_string(height) + "\" viewBox=\"0 0 " +
+         std::to_string(p.width) + " " + std::to_string(height) +
+         "\" font-family=\"sans-serif\" font-size=\"11\">\n";
+  out += "<title>" + xml_escape(p.title) + "</title>\n";
+  out += "<rect x=\"0\" y=\"0\" width=\"" + std::to_string(p.width) + "\" height=\"" +
+         std::to_string(height) + "\" fill=\"#ffffff\"/>\n";
+  out += "<text x=\"" + std::to_string(p.width / 2) +
+         "\" y=\"16\" text-anchor=\"middle\" font-size=\"13\" font-weight=\"bold\">" +
+         xml_escape(p.title) + "</text>\n";
+  write_axes(p, f, out);
+  write_bands(p, f, out);
+  write_series(p, f, out);
+  write_marks(p, f, out);
+  write_legend(p, f, out, legend_at);
   out += "</svg>\n";
   return out;
 }

@@ -8,11 +8,14 @@
 
 #include <QComboBox>
 #include <QFile>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
 #include <QTest>
 #include <QtCharts/QCategoryAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QValueAxis>
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -111,6 +114,51 @@ TEST_F(LossChartTest, EveryXAxisChangeInEveryOrderKeepsAFewTicks) {
 }
 
 // Smoothing off and on again used to add a "(raw)" legend entry per run each time.
+/// The x axis's labels as the chart paints them (Qt Charts' text items under the plot), as numbers.
+std::vector<double> xAxisLabels(LossChart* chart) {
+  const QRectF plot = chart->chart()->plotArea();
+  std::vector<double> values;
+  for (QGraphicsItem* item : chart->chart()->scene()->items()) {
+    auto* text = dynamic_cast<QGraphicsTextItem*>(item);
+    if (text == nullptr || !text->isVisible()) continue;
+    const QRectF r = text->sceneBoundingRect();
+    if (r.top() < plot.bottom() || r.top() > plot.bottom() + 2 * r.height()) continue;
+    bool ok = false;
+    const double v = text->toPlainText().toDouble(&ok);
+    if (ok) values.push_back(v);
+  }
+  std::sort(values.begin(), values.end());
+  return values;
+}
+
+// A live run's x axis grows as its rows come; its labels stay at round multiples of the tick
+// interval at every frame, one interval apart (the window once showed "16, 5516, 11016" while a
+// run of batch 16 trained: Qt's fixed-tick labels, counted from the range's start).
+TEST_F(LossChartTest, LiveXAxisLabelsStayRoundAsTheRunGrows) {
+  const std::vector<storage::StepRow> all = test::syntheticSteps(3, 1400, 16);
+  chart->setRuns({{3, "live", storage::RunStatus::kRunning, 0}});
+  chart->setXAxis(analysis::Axis::kSamples);
+  std::size_t given = 0;
+  for (std::size_t upTo = 17; upTo <= all.size(); upTo += 37) {
+    chart->store().append(3, -1, {all.begin() + static_cast<long>(given),
+                                  all.begin() + static_cast<long>(upTo)});
+    chart->store().setRanks(3, {-1});
+    given = upTo;
+    chart->redrawNow();
+    QCoreApplication::processEvents();
+    const std::vector<double> labels = xAxisLabels(chart);
+    auto* axis = qobject_cast<QValueAxis*>(chart->chart()->axes(Qt::Horizontal).value(0));
+    ASSERT_NE(axis, nullptr);
+    const double step = axis->tickInterval();
+    ASSERT_GE(labels.size(), 2u) << upTo << " rows";
+    for (double v : labels) {
+      EXPECT_NEAR(std::remainder(v, step), 0.0, 1e-6 * step)
+          << upTo << " rows: label " << v << " is not a multiple of the interval " << step;
+    }
+    EXPECT_NEAR(labels[1] - labels[0], step, 1e-6 * step) << upTo << " rows";
+  }
+}
+
 TEST_F(LossChartTest, SmoothingOffAndOnKeepsOneLegendEntryPerRun) {
   auto visibleNames = [&] { return legendTexts(panel); };
   for (int i = 0; i < 2; ++i) {

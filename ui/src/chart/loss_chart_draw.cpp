@@ -36,18 +36,21 @@ constexpr int kMinColumns = 150;
 constexpr int kMinDraftColumns = 100;
 
 /// A new range with round ticks, and at no moment an old interval over a new range: Qt Charts
-/// lays out every tick synchronously, so epoch's 0.2 over samples' 0-12,800 (64,000 ticks) froze
-/// the window. The axis holds a fixed handful of ticks while range and interval change together.
+/// lays out every tick synchronously on a range change, so epoch's 0.2 over samples' 0-12,800
+/// (64,000 ticks) froze the window. The anchor and interval change first (Qt only marks the
+/// layout for later then), the range last, so the one synchronous layout sees the new interval
+/// over the new range. The range comes last also because Qt lays labels out at once only on a
+/// range change: set before a switch to fixed ticks and back, a frame kept the fixed labels,
+/// counted from the range's start ("16, 5516, 11016" while a run of batch 16 trained).
 /// `lengthPx` long, the axis gets a tick every `pxPerTick` or so (at most 6): on a small plot Qt
 /// Charts replaces labels that do not fit between their neighbours by "...".
 void setRangeAndTicks(QValueAxis* axis, double lo, double hi, double lengthPx, double pxPerTick) {
   const int ticks = std::clamp(static_cast<int>(lengthPx / pxPerTick), 2, 6);
   const double step = niceStep(hi - lo, ticks);
-  axis->setTickType(QValueAxis::TicksFixed);
-  axis->setRange(lo, hi);
   axis->setTickAnchor(std::floor(lo / step) * step);
   axis->setTickInterval(step);
   axis->setTickType(QValueAxis::TicksDynamic);
+  axis->setRange(lo, hi);
 }
 
 }  // namespace

@@ -23,10 +23,13 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QResizeEvent>
+#include <QScreen>
 #include <QSettings>
+#include <QShowEvent>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTimer>
+#include <algorithm>
 #include <cstdio>
 
 namespace parity::ui {
@@ -410,6 +413,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 void MainWindow::restoreSettings() {
   QSettings s = settings();
   restoreGeometry(s.value("window/geometry").toByteArray());
+  fitToScreen();
   restoreState(s.value("window/state").toByteArray());
   chartPanel_->setXAxis(static_cast<analysis::Axis>(
       s.value("chart/xAxis", static_cast<int>(analysis::Axis::kSamples)).toInt()));
@@ -422,6 +426,32 @@ void MainWindow::restoreSettings() {
   }
   const QString json = s.value("setups/json").toString();
   if (!json.isEmpty()) setups_->fromJson(json);
+}
+
+// A geometry saved on a larger screen (1500x950 restored on a 900x600 one) is fitted to the
+// screen the window opens on: no larger than its free area, and inside it. (Qt only moves a
+// window that would open off the screen.)
+void MainWindow::fitToScreen() {
+  if (isMaximized() || isFullScreen() || screen() == nullptr) return;
+  const QRect free = screen()->availableGeometry();
+  // The frame's border and title, known once the window has been shown (none before).
+  const QSize border = frameGeometry().size() - geometry().size();
+  const QSize fitted = size().boundedTo(free.size() - border);
+  if (fitted != size()) resize(fitted);
+  QRect frame = frameGeometry();
+  frame.moveRight(std::min(frame.right(), free.right()));
+  frame.moveBottom(std::min(frame.bottom(), free.bottom()));
+  frame.moveLeft(std::max(frame.left(), free.left()));
+  frame.moveTop(std::max(frame.top(), free.top()));
+  if (frame.topLeft() != frameGeometry().topLeft()) move(frame.topLeft());
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+  QMainWindow::showEvent(event);
+  if (options_.useSettings && !event->spontaneous() && !fittedOnce_) {
+    fittedOnce_ = true;
+    QTimer::singleShot(0, this, &MainWindow::fitToScreen);
+  }
 }
 
 void MainWindow::saveSettings() const {

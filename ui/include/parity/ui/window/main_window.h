@@ -81,6 +81,7 @@ class MainWindow : public QMainWindow {
  protected:
   void closeEvent(QCloseEvent* event) override;
   void resizeEvent(QResizeEvent* event) override;
+  void showEvent(QShowEvent* event) override;
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dropEvent(QDropEvent* event) override;
 
@@ -120,6 +121,8 @@ class MainWindow : public QMainWindow {
   // main_window.cpp
   void connectPlumbing();
   void restoreSettings();
+  /// Fits a restored geometry to the screen; again once shown, when the frame's size is known.
+  void fitToScreen();
   void saveSettings() const;
   void onRunsListed(const RunRows& runs);
   void updateChartRuns();
@@ -187,6 +190,7 @@ class MainWindow : public QMainWindow {
   int finalPolls_ = 0;   ///< listings since the launcher went idle
   QSet<qint64> exited_;  ///< runs whose process ended since the last final listing
   bool demoPending_ = false;
+  bool fittedOnce_ = false;  ///< the restored geometry fitted again once the window was shown
 };
 
 }  // namespace parity::ui

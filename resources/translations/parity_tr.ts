@@ -353,7 +353,7 @@
         <translation>tohum grupları</translation>
     </message>
     <message>
-        <location filename="../../ui/src/compare/compare_panel.cpp" line="+64"/>
+        <location filename="../../ui/src/compare/compare_panel.cpp" line="+65"/>
         <source>Compare</source>
         <translation>Karşılaştır</translation>
     </message>
@@ -415,7 +415,7 @@
         <translation>Tohum grupları: ortalama ve min–maks bandı</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+52"/>
         <source>Reference:</source>
         <translation>Referans:</translation>
     </message>
@@ -1494,7 +1494,7 @@ dropout: maskeleri tohumu izler</translation>
         <translation>%1: x = %2 noktasında kayıp NaN ya da sonsuz</translation>
     </message>
     <message>
-        <location filename="../../ui/src/chart/loss_chart_draw.cpp" line="+87"/>
+        <location filename="../../ui/src/chart/loss_chart_draw.cpp" line="+90"/>
         <source>loss (log)</source>
         <translation>kayıp (log)</translation>
     </message>
@@ -1580,7 +1580,7 @@ dropout: maskeleri tohumu izler</translation>
 <context>
     <name>parity::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/src/window/main_window.cpp" line="+56"/>
+        <location filename="../../ui/src/window/main_window.cpp" line="+60"/>
         <source>Parity</source>
         <translation>Parity</translation>
     </message>
@@ -1625,7 +1625,7 @@ dropout: maskeleri tohumu izler</translation>
         <translation>Eşdeğer yap</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+31"/>
         <source>Reading curves failed: %1</source>
         <translation>Eğriler okunamadı: %1</translation>
     </message>
@@ -1652,14 +1652,42 @@ dropout: maskeleri tohumu izler</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+72"/>
+        <location line="+84"/>
         <source>%n run(s) drawn</source>
         <translation>
             <numerusform>%n çalıştırma çizildi</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+6"/>
+        <location line="+3"/>
+        <source>, %n filtered out</source>
+        <translation>
+            <numerusform>, %n tanesi süzgeç dışında</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>The Runs filter &quot;%1&quot; leaves %n checked run(s) off the chart.</source>
+        <translation>
+            <numerusform>Çalıştırmalar süzgeci &quot;%1&quot;, işaretli %n çalıştırmayı grafiğin dışında bırakıyor.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source> · %n experiments</source>
+        <translation>
+            <numerusform> · %n deney</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>The drawn runs train %n experiments (their data or model differ), first of each: %1. Type a data name in the Runs filter to draw one experiment.</source>
+        <translation>
+            <numerusform>Çizilen çalıştırmalar %n deney eğitiyor (verileri veya modelleri farklı), her birinin ilki: %1. Tek bir deneyi çizmek için Çalıştırmalar süzgecine bir veri adı yazın.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+9"/>
         <source>, %n hidden</source>
         <translation>
             <numerusform>, %n gizli</numerusform>
@@ -1667,15 +1695,15 @@ dropout: maskeleri tohumu izler</translation>
     </message>
     <message numerus="yes">
         <location line="+5"/>
-        <location line="+41"/>
+        <location line="+42"/>
         <source>and %n more</source>
         <translation>
             <numerusform>ve %n tane daha</numerusform>
         </translation>
     </message>
     <message>
-        <location line="-38"/>
-        <location line="+33"/>
+        <location line="-39"/>
+        <location line="+34"/>
         <source>#%1 %2</source>
         <translation>#%1 %2</translation>
     </message>
@@ -1910,7 +1938,7 @@ Durdur: her biri durdurulur ve durduruldu olarak kaydedilir.</translation>
         <translation>Ça&amp;lıştırmalar</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>&amp;View</source>
         <translation>&amp;Görünüm</translation>
     </message>
@@ -2557,7 +2585,7 @@ Olguları nasıl eğitildiğini söyler; her biri bilinen, türetilmiş ya da bi
         <translation>Çalıştırmaları etikete, duruma, kuruluma, veriye ya da notlara göre süz</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+40"/>
         <source>Show on chart</source>
         <translation>Grafikte göster</translation>
     </message>
@@ -2598,17 +2626,27 @@ Olguları nasıl eğitildiğini söyler; her biri bilinen, türetilmiş ya da bi
     </message>
     <message>
         <location line="+1"/>
-        <location line="+62"/>
+        <location line="+81"/>
         <source>New s&amp;etup from run</source>
         <translation>Çalıştırmadan yeni &amp;kurulum</translation>
     </message>
     <message>
-        <location line="-60"/>
+        <location line="-79"/>
         <source>Adds a setup with the run&apos;s values to the Setups tab</source>
         <translation>Kurulumlar sekmesine çalıştırmanın değerleriyle bir kurulum ekler</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+1"/>
+        <source>&amp;Compare selected</source>
+        <translation>Seçilenleri ka&amp;rşılaştır</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Draws and compares the selected runs: the reference is the Compare tab&apos;s when it is one of them, else the first</source>
+        <translation>Seçilen çalıştırmaları çizer ve karşılaştırır: Karşılaştır sekmesinin referansı bunlardan biriyse o referanstır, değilse ilki</translation>
+    </message>
+    <message>
+        <location line="+74"/>
         <source>New s&amp;etup from run #%1</source>
         <translation>#%1 çalıştırmasından yeni &amp;kurulum</translation>
     </message>

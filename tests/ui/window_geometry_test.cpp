@@ -5,10 +5,10 @@
 #include <parity/ui/window/main_window.h>
 
 #include <QGuiApplication>
+#include <QLayout>
 #include <QScreen>
 #include <QSettings>
 #include <QTemporaryDir>
-#include <QLayout>
 #include <QTest>
 #include <algorithm>
 

@@ -22,6 +22,7 @@
 #include <QVBoxLayout>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
+#include <algorithm>
 #include <utility>
 
 namespace parity::ui {
@@ -118,6 +119,8 @@ void ComparePanel::connectSignals() {
   connect(plotKind_, &QComboBox::currentIndexChanged, this, &ComparePanel::plot);
   connect(compareButton_, &QPushButton::clicked, this, [this] {
     remedies_.clear();  // asked again: facts edited since are read anew
+    chosen_.clear();    // the drawn runs again, after Compare selected
+    refillReferences();
     compare();
   });
   connect(proveButton_, &QPushButton::clicked, this, &ComparePanel::proveSelected);
@@ -282,7 +285,7 @@ qint64 ComparePanel::referenceId() const { return reference_->currentData().toLo
 void ComparePanel::refillReferences() {
   const qint64 current = referenceId();
   reference_->clear();
-  for (qint64 id : runs_->shownRuns()) {
+  for (qint64 id : comparedRuns()) {
     const auto* r = runs_->runById(id);
     if (r)
       reference_->addItem(QString("#%1  %2").arg(id).arg(QString::fromStdString(r->label)), id);
@@ -297,7 +300,37 @@ void ComparePanel::refillReferences() {
 void ComparePanel::compare() {
   if (reference_->count() < 2) return;
   status_->setStatusText(tr("Comparing…"));
-  db_->post(&DatabaseWorker::compareRuns, ++request_, referenceId(), runs_->shownRuns());
+  db_->post(&DatabaseWorker::compareRuns, ++request_, referenceId(), comparedRuns());
+}
+
+QList<qint64> ComparePanel::comparedRuns() const {
+  QList<qint64> ids;
+  for (qint64 id : runs_->shownRuns()) {
+    if (drawn_ && !drawn_(id)) continue;
+    if (!chosen_.isEmpty() && !chosen_.contains(id) && id <= chosenAfter_) continue;
+    ids.append(id);
+  }
+  return ids;
+}
+
+void ComparePanel::setDrawnFilter(std::function<bool(qint64)> drawn) {
+  drawn_ = std::move(drawn);
+  refillReferences();
+}
+
+void ComparePanel::compareRuns(const QList<qint64>& runIds) {
+  if (runIds.size() < 2) return;
+  chosen_ = runIds;
+  chosenAfter_ = 0;
+  for (const storage::RunRow& r : runs_->runs())
+    chosenAfter_ = std::max<qint64>(chosenAfter_, r.id);
+  remedies_.clear();
+  const qint64 current = referenceId();
+  refillReferences();
+  const qint64 first = *std::min_element(runIds.begin(), runIds.end());
+  const int at = reference_->findData(runIds.contains(current) ? current : first);
+  if (at >= 0) reference_->setCurrentIndex(at);
+  compare();
 }
 
 int ComparePanel::currentRow() const { return verdicts_->currentIndex().row(); }

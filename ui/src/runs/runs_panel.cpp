@@ -30,7 +30,10 @@ RunsPanel::RunsPanel(RunsModel* model, QWidget* parent)
 
   filter_->setPlaceholderText(tr("Filter runs by label, status, setup, data or notes"));
   filter_->setClearButtonEnabled(true);
-  connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
+  connect(filter_, &QLineEdit::textChanged, this, [this](const QString& text) {
+    proxy_->setFilterFixedString(text);
+    emit filterChanged();
+  });
 
   view_->setModel(proxy_);
   view_->setObjectName("runsView");
@@ -80,7 +83,13 @@ RunsPanel::RunsPanel(RunsModel* model, QWidget* parent)
   newSetup_ = new QAction(tr("New s&etup from run"), this);
   newSetup_->setObjectName("newSetupFromRun");
   newSetup_->setStatusTip(tr("Adds a setup with the run's values to the Setups tab"));
-  for (QAction* a : {rename_, notes_, stop_, delete_}) {
+  compare_ = new QAction(tr("&Compare selected"), this);
+  compare_->setObjectName("compareSelected");
+  compare_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+  compare_->setStatusTip(
+      tr("Draws and compares the selected runs: the reference is the Compare tab's when it is "
+         "one of them, else the first"));
+  for (QAction* a : {rename_, notes_, stop_, delete_, compare_}) {
     a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     addAction(a);
   }
@@ -100,6 +109,10 @@ RunsPanel::RunsPanel(RunsModel* model, QWidget* parent)
   connect(newSetup_, &QAction::triggered, this, [this] {
     const QList<qint64> ids = selectedRunIds();
     if (ids.size() == 1) emit newSetupRequested(ids.front());
+  });
+  connect(compare_, &QAction::triggered, this, [this] {
+    const QList<qint64> ids = selectedRunIds();
+    if (ids.size() >= 2) emit compareRequested(ids);
   });
   connect(view_, &QWidget::customContextMenuRequested, this, &RunsPanel::showMenu);
   connect(view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
@@ -130,8 +143,17 @@ QList<qint64> RunsPanel::selectedRunIds() const {
   return ids;
 }
 
+bool RunsPanel::passesFilter(qint64 runId) const {
+  if (filter_->text().isEmpty()) return true;
+  const int row = model_->rowOf(runId);
+  return row >= 0 && proxy_->mapFromSource(model_->index(row, 0)).isValid();
+}
+
+QString RunsPanel::filterText() const { return filter_->text(); }
+
 void RunsPanel::updateActions() {
   const QList<qint64> ids = selectedRunIds();
+  compare_->setEnabled(ids.size() >= 2);
   bool stoppable = false;
   for (qint64 id : ids) stoppable |= canStop_ && canStop_(id);
   rename_->setEnabled(ids.size() == 1);
@@ -171,6 +193,7 @@ void RunsPanel::showMenu(const QPoint& pos) {
   QMenu menu(this);
   menu.addAction(show_);
   menu.addAction(hide_);
+  menu.addAction(compare_);
   menu.addSeparator();
   menu.addAction(rename_);
   menu.addAction(notes_);

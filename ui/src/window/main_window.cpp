@@ -3,6 +3,7 @@
 #include <parity/ui/chart/chart_panel.h>
 #include <parity/ui/chart/loss_chart.h>
 #include <parity/ui/compare/compare_panel.h>
+#include <parity/ui/compare/experiment_match.h>
 #include <parity/ui/database/database_thread.h>
 #include <parity/ui/experiment/experiment_form.h>
 #include <parity/ui/runs/run_launcher.h>
@@ -172,6 +173,16 @@ void MainWindow::connectPlumbing() {
             updateStatus();
           });
   connect(runs_, &RunsModel::shownRunsChanged, this, &MainWindow::updateChartRuns);
+  connect(runsPanel_, &RunsPanel::filterChanged, this, &MainWindow::updateChartRuns);
+  comparePanel_->setDrawnFilter([this](qint64 id) { return runsPanel_->passesFilter(id); });
+  connect(runsPanel_, &RunsPanel::filterChanged, comparePanel_, [this] {
+    comparePanel_->setDrawnFilter([this](qint64 id) { return runsPanel_->passesFilter(id); });
+  });
+  connect(runsPanel_, &RunsPanel::compareRequested, this, [this](const QList<qint64>& ids) {
+    runs_->setShown(ids, true);  // compared runs are drawn
+    showDock(compareDock_);
+    comparePanel_->compareRuns(ids);
+  });
   connect(runs_, &RunsModel::renameRequested, db_->worker(), &DatabaseWorker::renameRun);
   connect(runs_, &RunsModel::notesEdited, db_->worker(), &DatabaseWorker::setNotes);
   runsPanel_->setCanStop([this](qint64 id) { return launcher_->canStop(id); });
@@ -270,11 +281,13 @@ static bool hasNoCurve(const storage::RunRow& r) {
   return r.status == storage::RunStatus::kStopped && r.steps_done == 0;
 }
 
+// The chart draws the checked runs that the Runs filter lets through (typing a dataset's name
+// there draws that experiment alone).
 void MainWindow::updateChartRuns() {
   std::vector<ChartRun> shown;
   for (qint64 id : runs_->shownRuns()) {
     const auto* r = runs_->runById(id);
-    if (!r || hasNoCurve(*r)) continue;
+    if (!r || hasNoCurve(*r) || !runsPanel_->passesFilter(id)) continue;
     shown.push_back({id, QString::fromStdString(r->label), r->status, r->steps_done});
   }
   chartPanel_->lossChart()->setRuns(shown);
@@ -287,16 +300,42 @@ void MainWindow::updateStatus() {
   int running = 0;
   for (const auto& r : runs_->runs()) running += r.status == storage::RunStatus::kRunning ? 1 : 0;
   const int waiting = launcher_->outstanding() - launcher_->running();
-  int drawn = 0;
+  int drawn = 0, filteredOut = 0;
+  std::vector<const storage::RunRow*> experiments;  // one drawn run of each experiment
   for (qint64 id : runs_->shownRuns()) {
     const auto* r = runs_->runById(id);
-    drawn += r && !hasNoCurve(*r) ? 1 : 0;
+    if (!r || hasNoCurve(*r)) continue;
+    if (!runsPanel_->passesFilter(id)) {
+      ++filteredOut;
+      continue;
+    }
+    ++drawn;
+    if (std::all_of(experiments.begin(), experiments.end(), [r](const storage::RunRow* e) {
+          return !experimentDifference(*r, *e).isEmpty();
+        }))
+      experiments.push_back(r);
   }
   QString text = tr("%n run(s) drawn", nullptr, drawn);
+  QString tip;
+  if (filteredOut > 0) {
+    text += tr(", %n filtered out", nullptr, filteredOut);
+    tip = tr("The Runs filter \"%1\" leaves %n checked run(s) off the chart.", nullptr, filteredOut)
+              .arg(runsPanel_->filterText());
+  }
+  if (experiments.size() > 1) {
+    // Curves of other data or models share the axes, and one can flatten the others.
+    text += tr(" · %n experiments", nullptr, static_cast<int>(experiments.size()));
+    QStringList which;
+    for (const storage::RunRow* e : experiments) which << QString::fromStdString(e->label);
+    tip += (tip.isEmpty() ? "" : "\n") +
+           tr("The drawn runs train %n experiments (their data or model differ), first of each: "
+              "%1. Type a data name in the Runs filter to draw one experiment.",
+              nullptr, static_cast<int>(experiments.size()))
+               .arg(which.join(", "));
+  }
   // Runs left off the chart are said, never silently unchecked (a reopened database draws only
   // the newest runs and those the user chose); the tooltip names them.
   const QList<qint64> hidden = runs_->hiddenRuns();
-  QString tip;
   if (!hidden.isEmpty()) {
     text += tr(", %n hidden", nullptr, static_cast<int>(hidden.size()));
     QStringList names;
@@ -308,9 +347,10 @@ void MainWindow::updateStatus() {
       }
       names << tr("#%1 %2").arg(id).arg(r ? QString::fromStdString(r->label) : QString());
     }
-    tip = tr("Not drawn: %1.\nCheck a run in the Runs table (or right-click it: Show on chart) to "
-             "draw it; the choice is kept with the database.")
-              .arg(names.join(", "));
+    tip += (tip.isEmpty() ? "" : "\n") +
+           tr("Not drawn: %1.\nCheck a run in the Runs table (or right-click it: Show on chart) to "
+              "draw it; the choice is kept with the database.")
+               .arg(names.join(", "));
   }
   if (running > 0) text += tr(" · %n running", nullptr, running);
   if (waiting > 0) text += tr(" · %n queued", nullptr, waiting);

@@ -135,6 +135,7 @@ void MainWindow::createMenus() {
   runs->addAction(runsPanel_->notesAction());
   runs->addAction(runsPanel_->factsAction());
   runs->addAction(runsPanel_->newSetupAction());
+  runs->addAction(runsPanel_->compareAction());
   runs->addAction(runsPanel_->deleteAction());
 
   QMenu* view = menuBar()->addMenu(tr("&View"));

@@ -16,6 +16,7 @@
 #include <QPair>
 #include <QSet>
 #include <QWidget>
+#include <functional>
 #include <utility>
 
 QT_BEGIN_NAMESPACE
@@ -42,8 +43,17 @@ class ComparePanel : public QWidget {
  public:
   ComparePanel(RunsModel* runs, DatabaseThread* db, QWidget* parent = nullptr);
 
-  /// Asks for a comparison of the drawn runs against the chosen reference.
+  /// Asks for a comparison of the drawn runs against the chosen reference (or, after
+  /// compareRuns, of the runs chosen then and the counterfactuals trained since).
   void compare();
+  /// Compare selected (Runs): these runs only, against the chosen reference when it is one of
+  /// them, else the first; until Compare is pressed again.
+  void compareRuns(const QList<qint64>& runIds);
+  /// Which drawn runs the window draws now (the Runs filter): the others are neither references
+  /// nor compared. All of them without one.
+  void setDrawnFilter(std::function<bool(qint64)> drawn);
+  /// The runs the next comparison compares (the reference among them).
+  QList<qint64> comparedRuns() const;
   qint64 referenceId() const;
   /// The last comparison shown (the verdict model holds it).
   const analysis::Comparison& comparison() const;
@@ -155,6 +165,9 @@ class ComparePanel : public QWidget {
   /// (experimentDifference): said before any other cause.
   QHash<qint64, QString> otherExperiment_;
   int request_ = 0;
+  std::function<bool(qint64)> drawn_;
+  QList<qint64> chosen_;    ///< compareRuns' runs (empty: the drawn runs)
+  qint64 chosenAfter_ = 0;  ///< runs after this one (counterfactuals) join the chosen ones
 };
 
 }  // namespace parity::ui

@@ -32,6 +32,12 @@ class RunsPanel : public QWidget {
   /// Edit facts… of the one imported run selected (editFactsRequested).
   QAction* factsAction() const { return facts_; }
   QAction* newSetupAction() const { return newSetup_; }
+  /// Compare selected: the selected runs compared (compareRequested), enabled for two or more.
+  QAction* compareAction() const { return compare_; }
+
+  /// Whether the filter box lets this run's row through (the chart draws only those).
+  bool passesFilter(qint64 runId) const;
+  QString filterText() const;
 
   /// Whether the window can stop this run (it launched it); used to enable Stop.
   void setCanStop(std::function<bool(qint64)> canStop);
@@ -43,6 +49,9 @@ class RunsPanel : public QWidget {
   /// "New setup from run #N": a setup with the run's values.
   void newSetupRequested(qint64 runId);
   void selectionChanged();
+  void compareRequested(const QList<qint64>& runIds);
+  /// The filter box's text changed: the rows it lets through are others.
+  void filterChanged();
 
  private:
   void updateActions();
@@ -62,6 +71,7 @@ class RunsPanel : public QWidget {
   QAction* delete_;
   QAction* facts_;
   QAction* newSetup_;
+  QAction* compare_;
   std::function<bool(qint64)> canStop_;
 };
 

@@ -13,9 +13,9 @@
 #include <QTextBrowser>
 #include <QThread>
 #include <QtCharts/QAreaSeries>
+#include <QtCharts/QCategoryAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QLineSeries>
-#include <QtCharts/QCategoryAxis>
 #include <cmath>
 #include <map>
 
@@ -173,10 +173,11 @@ TEST(ComparePanelTest, VerdictTableDiffAndDeltaPlot) {
   ASSERT_LT(deltaY->min(), 0.0) << "the seeds' band lies on both sides of 0";
   EXPECT_TRUE(ticks.contains("0")) << ticks.join(' ').toStdString();
   ASSERT_EQ(deltas.size(), 3u) << "one Δ line for each of same, higher lr and ref seed 2";
-  ASSERT_FALSE(deltas["same"].isEmpty());
-  for (const QPointF& p : deltas["same"]) EXPECT_NEAR(p.y(), 0.0, 1e-12) << "at x " << p.x();
+  ASSERT_FALSE(deltas["#" + QString::number(b) + " same"].isEmpty());
+  for (const QPointF& p : deltas["#" + QString::number(b) + " same"])
+    EXPECT_NEAR(p.y(), 0.0, 1e-12) << "at x " << p.x();
   double highest = 0;
-  for (const QPointF& p : deltas["higher lr"]) {
+  for (const QPointF& p : deltas["#" + QString::number(c) + " higher lr"]) {
     EXPECT_GT(p.y(), 0) << "1.3 times the reference's loss lies above it, at x " << p.x();
     highest = std::max(highest, p.y());
   }
@@ -201,7 +202,11 @@ TEST(ComparePanelTest, VerdictTableDiffAndDeltaPlot) {
   for (const char* name : {"same", "higher&nbsp;lr", "ref,&nbsp;seed&nbsp;2", "allowed&nbsp;gap"})
     EXPECT_TRUE(legend.contains(name)) << name << " in " << legend.toStdString();
   EXPECT_EQ(legend.count("parts&nbsp;at"), 1) << legend.toStdString();
-  EXPECT_FALSE(legend.contains("#" + QString::number(result.rows[2].id))) << legend.toStdString();
+  // Each line is named with its run's number; the parting marks are not listed one by one.
+  EXPECT_TRUE(legend.contains("#" + QString::number(result.rows[2].id) + "&nbsp;higher&nbsp;lr"))
+      << legend.toStdString();
+  EXPECT_FALSE(legend.contains("#" + QString::number(result.rows[2].id) + "&nbsp;parts"))
+      << legend.toStdString();
 
   // The seed groups: one band from the lower to the upper of the two seeds, their mean inside.
   panel->plotKindBox()->setCurrentIndex(1);

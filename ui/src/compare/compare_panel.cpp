@@ -15,10 +15,13 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QResizeEvent>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
@@ -74,6 +77,9 @@ ComparePanel::ComparePanel(RunsModel* runs, DatabaseThread* db, QWidget* parent)
       deltaView_(new QChartView(deltaChart_, this)),
       deltaLegend_(new QLabel(this)) {
   setUpWidgets();
+  relayoutPlot_.setSingleShot(true);
+  relayoutPlot_.setInterval(150);
+  connect(&relayoutPlot_, &QTimer::timeout, this, &ComparePanel::plot);
   connectSignals();
   layOut();
   refillReferences();
@@ -99,6 +105,7 @@ void ComparePanel::setUpWidgets() {
   details_->setPlaceholderText(tr("Select a compared run to read its verdict in full"));
   // The pane must not raise the panel's minimum height (the window stays usable at 900x600).
   details_->setMinimumHeight(2 * fontMetrics().height());
+  diff_->setMinimumHeight(2 * fontMetrics().height());  // nor the config diff beside it
   diff_->setObjectName("configDiffTable");
   deltaChart_->setTitle(tr("Δ loss vs the reference"));
   deltaChart_->legend()->hide();  // deltaLegend_ keeps the names whole
@@ -171,6 +178,7 @@ void ComparePanel::layOut() {
   top->addWidget(plotKind_);
   auto* split = new QSplitter(Qt::Horizontal, this);
   auto* left = new QSplitter(Qt::Vertical, split);
+  verdictSplit_ = left;
   left->addWidget(verdicts_);
   // Under the table: the selected run in full, beside the config keys it differs in.
   auto* below = new QSplitter(Qt::Horizontal, left);
@@ -297,6 +305,31 @@ void ComparePanel::refillReferences() {
       reference_->count() >= 2 ? QString() : tr("Draw at least two runs on the chart to compare"));
 }
 
+// In a low pane (two verdict rows at 900x600, where the splitter's 5:4 share gave the details as
+// much) the table takes the height for up to five rows first; the details keep two lines (and
+// their scroll bar).
+void ComparePanel::giveVerdictsRoom() {
+  const QList<int> sizes = verdictSplit_->sizes();
+  if (sizes.size() != 2) return;
+  const int total = sizes[0] + sizes[1];
+  const int rows = std::min(verdictModel_->rowCount(), 5);
+  const int need = verdicts_->horizontalHeader()->height() +
+                   rows * verdicts_->verticalHeader()->defaultSectionSize() +
+                   2 * verdicts_->frameWidth() +
+                   verdicts_->horizontalScrollBar()->sizeHint().height();
+  const int detailsLeast =
+      2 * details_->fontMetrics().lineSpacing() + 2 * details_->frameWidth() + 8;
+  const int table = std::min(need, total - detailsLeast);
+  if (sizes[0] >= table) return;
+  verdictSplit_->setSizes({table, total - table});
+}
+
+void ComparePanel::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  giveVerdictsRoom();
+  relayoutPlot_.start();  // the Δ plot's ticks fit its new size (Qt writes "..." otherwise)
+}
+
 void ComparePanel::compare() {
   if (reference_->count() < 2) return;
   status_->setStatusText(tr("Comparing…"));
@@ -349,6 +382,12 @@ void ComparePanel::show(const analysis::Comparison& c) {
   incomingProofs_.clear();
   for (int col = 0; col < VerdictTableModel::kWhyColumn; ++col)
     verdicts_->resizeColumnToContents(col);
+  // Why, the last column, keeps room beside a long Proof ("global_batch confirmed (#4);
+  // effective_lr partly x3.25 (#5)" pushed it out of sight at 1500x950); the details pane below
+  // reads both in full.
+  const int proofWidth = std::max(120, verdicts_->viewport()->width() / 5);
+  if (verdicts_->columnWidth(VerdictTableModel::kProofColumn) > proofWidth)
+    verdicts_->setColumnWidth(VerdictTableModel::kProofColumn, proofWidth);
   // Keep the selection on the run it was on (a re-read after a counterfactual ended).
   const int kept = selected != 0 ? verdictModel_->rowOf(selected) : -1;
   const int select = kept >= 0 ? kept : (c.rows.size() > 1 ? 1 : 0);
@@ -359,6 +398,7 @@ void ComparePanel::show(const analysis::Comparison& c) {
   updateFixButton();
 
   plot();
+  giveVerdictsRoom();
   status_->setStatusText(statusText());
   emit compared();
 }

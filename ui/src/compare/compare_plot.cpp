@@ -34,9 +34,18 @@ namespace {
 // zero tick read -5.55112e-17.
 void setRoundRange(QValueAxis* axis, double lo, double hi, int ticks) {
   if (!(hi > lo)) hi = lo + 1;
-  const double step = niceStep(hi - lo, ticks);
-  const auto first = static_cast<int64_t>(std::floor(lo / step + 1e-9));
-  const auto last = std::max(first + 1, static_cast<int64_t>(std::ceil(hi / step - 1e-9)));
+  double step = niceStep(hi - lo, ticks);
+  auto first = static_cast<int64_t>(std::floor(lo / step + 1e-9));
+  auto last = std::max(first + 1, static_cast<int64_t>(std::ceil(hi / step - 1e-9)));
+  // Widening to multiples adds labels: the next round step (1 -> 2 -> 5 -> 10) while there are
+  // more than room for (a 60 px high plot read "..." at every label).
+  while (last - first > std::max(ticks, 1)) {
+    const double decade = std::pow(10.0, std::floor(std::log10(step) + 1e-9));
+    const double m = step / decade;
+    step = (m < 1.5 ? 2 : m < 3.5 ? 5 : 10) * decade;
+    first = static_cast<int64_t>(std::floor(lo / step + 1e-9));
+    last = std::max(first + 1, static_cast<int64_t>(std::ceil(hi / step - 1e-9)));
+  }
   axis->setRange(static_cast<double>(first) * step, static_cast<double>(last) * step);
   auto* labelled = qobject_cast<QCategoryAxis*>(axis);
   if (!labelled) return;
@@ -229,7 +238,8 @@ void ComparePanel::plotDeltas() {
       any = true;
     }
     auto* series = new QLineSeries;
-    series->setName(QString::fromStdString(r.label));
+    // "#4 cf #2 global_batch": the run's number, as the table and the plot's marks name it.
+    series->setName(QString("#%1 %2").arg(r.id).arg(QString::fromStdString(r.label)));
     series->setColor(LossChart::colorFor(r.id));
     series->replace(points);
     deltaChart_->addSeries(series);

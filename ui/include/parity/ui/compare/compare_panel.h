@@ -15,6 +15,7 @@
 #include <QHash>
 #include <QPair>
 #include <QSet>
+#include <QTimer>
 #include <QWidget>
 #include <functional>
 #include <utility>
@@ -27,6 +28,7 @@ QT_END_NAMESPACE
 class QComboBox;
 class QLabel;
 class QPushButton;
+class QSplitter;
 class QTableView;
 class QTableWidget;
 class QTextBrowser;
@@ -100,6 +102,8 @@ class ComparePanel : public QWidget {
   void fixRequested(qint64 referenceId, qint64 runId);
 
  private:
+  void resizeEvent(QResizeEvent* event) override;
+  void giveVerdictsRoom();
   void setUpWidgets();
   void connectSignals();
   void layOut();
@@ -165,6 +169,8 @@ class ComparePanel : public QWidget {
   /// (experimentDifference): said before any other cause.
   QHash<qint64, QString> otherExperiment_;
   int request_ = 0;
+  QSplitter* verdictSplit_ = nullptr;  ///< the verdict table over the details
+  QTimer relayoutPlot_;                ///< plots again once a resize settles
   std::function<bool(qint64)> drawn_;
   QList<qint64> chosen_;    ///< compareRuns' runs (empty: the drawn runs)
   qint64 chosenAfter_ = 0;  ///< runs after this one (counterfactuals) join the chosen ones

@@ -268,7 +268,17 @@
 <context>
     <name>parity::ui::ComparePanel</name>
     <message>
-        <location filename="../../ui/src/compare/compare_details.cpp" line="+79"/>
+        <location filename="../../ui/src/compare/compare_details.cpp" line="+29"/>
+        <source>Prove (nothing trained here):</source>
+        <translation>Kanıtla (burada hiçbir şey eğitilmedi):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Prove, not testable alone:</source>
+        <translation>Kanıtla, tek başına sınanamayanlar:</translation>
+    </message>
+    <message>
+        <location line="+67"/>
         <source>Another experiment:</source>
         <translation>Başka bir deney:</translation>
     </message>
@@ -303,7 +313,7 @@
         <translation>Kanıt (karşı-olgusal çalıştırmalar):</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <source>Nothing to prove: #%1 is %2 without seed groups</source>
         <translation>Kanıtlanacak bir şey yok: tohum grupları olmadan #%1 sonucu %2</translation>
     </message>
@@ -353,7 +363,7 @@
         <translation>tohum grupları</translation>
     </message>
     <message>
-        <location filename="../../ui/src/compare/compare_panel.cpp" line="+64"/>
+        <location filename="../../ui/src/compare/compare_panel.cpp" line="+65"/>
         <source>Compare</source>
         <translation>Karşılaştır</translation>
     </message>
@@ -425,7 +435,7 @@
         <translation>Çizim:</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+45"/>
         <source>Not proved: run #%1 was deleted; compare again</source>
         <translation>Kanıtlanmadı: #%1 çalıştırması silindi; yeniden karşılaştırın</translation>
     </message>
@@ -1324,11 +1334,12 @@ dropout: maskeleri tohumu izler</translation>
     <message>
         <location line="+19"/>
         <location line="+7"/>
+        <location line="+25"/>
         <source>unknown</source>
         <translation>bilinmiyor</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="-16"/>
         <source>Processes</source>
         <translation>Süreçler</translation>
     </message>
@@ -1354,6 +1365,11 @@ dropout: maskeleri tohumu izler</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>LR schedule</source>
+        <translation>LR takvimi</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Seed</source>
         <translation>Tohum</translation>
     </message>
@@ -1369,8 +1385,23 @@ dropout: maskeleri tohumu izler</translation>
     </message>
     <message>
         <location line="+2"/>
+        <source>Threads per rank</source>
+        <translation>Sıra başına iş parçacığı</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Training samples</source>
         <translation>Eğitim örnekleri</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Epochs</source>
+        <translation>Dönem sayısı</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Model</source>
+        <translation>Model türü</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -2552,7 +2583,7 @@ Olguları nasıl eğitildiğini söyler; her biri bilinen, türetilmiş ya da bi
 <context>
     <name>parity::ui::RunsPanel</name>
     <message>
-        <location filename="../../ui/src/runs/runs_panel.cpp" line="+31"/>
+        <location filename="../../ui/src/runs/runs_panel.cpp" line="+32"/>
         <source>Filter runs by label, status, setup, data or notes</source>
         <translation>Çalıştırmaları etikete, duruma, kuruluma, veriye ya da notlara göre süz</translation>
     </message>
@@ -2598,17 +2629,17 @@ Olguları nasıl eğitildiğini söyler; her biri bilinen, türetilmiş ya da bi
     </message>
     <message>
         <location line="+1"/>
-        <location line="+62"/>
+        <location line="+63"/>
         <source>New s&amp;etup from run</source>
         <translation>Çalıştırmadan yeni &amp;kurulum</translation>
     </message>
     <message>
-        <location line="-60"/>
+        <location line="-61"/>
         <source>Adds a setup with the run&apos;s values to the Setups tab</source>
         <translation>Kurulumlar sekmesine çalıştırmanın değerleriyle bir kurulum ekler</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+61"/>
         <source>New s&amp;etup from run #%1</source>
         <translation>#%1 çalıştırmasından yeni &amp;kurulum</translation>
     </message>
@@ -2930,7 +2961,7 @@ Olguları nasıl eğitildiğini söyler; her biri bilinen, türetilmiş ya da bi
 <context>
     <name>parity::ui::SetupsPanel</name>
     <message>
-        <location filename="../../ui/src/setups/setups_panel.cpp" line="+64"/>
+        <location filename="../../ui/src/setups/setups_panel.cpp" line="+65"/>
         <source>&amp;Launch</source>
         <translation>&amp;Başlat</translation>
     </message>
@@ -2990,7 +3021,7 @@ Olguları nasıl eğitildiğini söyler; her biri bilinen, türetilmiş ya da bi
         <translation>&amp;Aynı anda çalıştır:</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+58"/>
         <source>Accelerate config</source>
         <translation>Accelerate yapılandırması</translation>
     </message>
@@ -3020,7 +3051,7 @@ Olguları nasıl eğitildiğini söyler; her biri bilinen, türetilmiş ya da bi
         <translation>Kullanılmayan: %1.</translation>
     </message>
     <message>
-        <location line="+68"/>
+        <location line="+70"/>
         <source>The model file cannot be trained: %1</source>
         <translation>Model dosyası eğitilemiyor: %1</translation>
     </message>
@@ -3038,11 +3069,11 @@ Olguları nasıl eğitildiğini söyler; her biri bilinen, türetilmiş ya da bi
     </message>
     <message>
         <location line="+2"/>
-        <source>The data cannot be read (marked under Data on the Experiment tab).</source>
-        <translation>Veri okunamıyor (Deney sekmesinde Veri altında işaretli).</translation>
+        <source>The data cannot be read (marked under %1 on the Experiment tab).</source>
+        <translation>Veri okunamıyor (Deney sekmesinde %1 altında işaretli).</translation>
     </message>
     <message numerus="yes">
-        <location line="+15"/>
+        <location line="+16"/>
         <source>Start only the %n selected setup(s)</source>
         <translation>
             <numerusform>Yalnızca seçili %n kurulumu başlat</numerusform>
@@ -3064,7 +3095,7 @@ Olguları nasıl eğitildiğini söyler; her biri bilinen, türetilmiş ya da bi
 <context>
     <name>parity::ui::VerdictTableModel</name>
     <message>
-        <location filename="../../ui/src/compare/verdict_table_model.cpp" line="+52"/>
+        <location filename="../../ui/src/compare/verdict_table_model.cpp" line="+53"/>
         <location line="+14"/>
         <source>fix queued</source>
         <translation>düzeltme kuyrukta</translation>
@@ -3098,6 +3129,16 @@ Olguları nasıl eğitildiğini söyler; her biri bilinen, türetilmiş ya da bi
         <location line="+5"/>
         <source>Prove</source>
         <translation>Kanıtla</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>give it with Runs › Edit facts…</source>
+        <translation>belirtin: Çalıştırmalar › Olguları düzenle…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>its fact (Runs › Edit facts…)</source>
+        <translation>olgusu (Çalıştırmalar › Olguları düzenle…)</translation>
     </message>
     <message>
         <location line="+79"/>

@@ -18,6 +18,24 @@ namespace {
 
 QString html(const std::string& text) { return QString::fromStdString(text).toHtmlEscaped(); }
 
+// What the newest Prove of `runId` (against `referenceId`) could not train, in full: for a run
+// imported from a log, the causes to align in the user's own training. The status line beside
+// Prove elides it to a tooltip; the answer belongs here, under the verdict it proves.
+QString untestedHtml(const QList<QueuedProof>& queued, qint64 runId, qint64 referenceId) {
+  for (auto it = queued.crbegin(); it != queued.crend(); ++it) {
+    if (it->runId != runId || it->referenceId != referenceId) continue;
+    if (it->untestable.isEmpty()) return {};
+    QString text = "<p><b>" +
+                   (it->created.isEmpty() ? ComparePanel::tr("Prove (nothing trained here):")
+                                          : ComparePanel::tr("Prove, not testable alone:")) +
+                   "</b></p><ul>";
+    for (const QString& line : it->untestable)
+      text += "<li>" + inWindowWords(line.toStdString()).toHtmlEscaped() + "</li>";
+    return text + "</ul>";
+  }
+  return {};
+}
+
 }  // namespace
 
 void ComparePanel::showDiff(int row) {
@@ -115,6 +133,7 @@ void ComparePanel::showDetails(int row) {
   }
   if (!lines.isEmpty())
     text += "<p>" + tr("Proof (counterfactual runs):") + "</p><ul>" + lines + "</ul>";
+  text += untestedHtml(queuedProofs_, r.id, comparison().reference_id);
   text += remedyHtml(r.id, r.verdict == analysis::Verdict::kDifferent);
   details_->setHtml(text);
 }

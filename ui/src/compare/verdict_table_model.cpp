@@ -3,6 +3,7 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QRegularExpression>
 #include <QStringList>
 #include <utility>
 
@@ -72,8 +73,14 @@ QString remedyState(const std::vector<const stored_runs::StoredProof*>& rows) {
 }
 
 QString inWindowWords(const std::string& text) {
-  return QString::fromStdString(text).replace(QStringLiteral("`explain`"),
-                                              VerdictTableModel::tr("Prove"));
+  QString words = QString::fromStdString(text).replace(QStringLiteral("`explain`"),
+                                                       VerdictTableModel::tr("Prove"));
+  // An unknown fact's "give `--seed` (parity-cli set RUN --seed ...)": the window gives facts
+  // with Runs > Edit facts…, where the fact is named as the verdict names it.
+  static const QRegularExpression kGive(R"(give `(--[a-z-]+)` \(parity-cli set RUN \1 \.\.\.\))");
+  words.replace(kGive, VerdictTableModel::tr("give it with Runs › Edit facts…"));
+  static const QRegularExpression kFlag(R"(`--[a-z-]+`)");
+  return words.replace(kFlag, VerdictTableModel::tr("its fact (Runs › Edit facts…)"));
 }
 
 VerdictTableModel::VerdictTableModel(QObject* parent) : QAbstractTableModel(parent) {}

@@ -5,6 +5,7 @@
 #include <parity/ui/setups/setups_model.h>
 #include <parity/ui/setups/setups_panel.h>
 #include <parity/ui/widgets/file_dialogs.h>
+#include <parity/ui/widgets/tab_order.h>
 
 #include <QApplication>
 #include <QDir>
@@ -207,6 +208,9 @@ void SetupsPanel::layOut() {
   layout->addWidget(tabs_, 1);
   layout->addWidget(summary_);
   layout->addLayout(launchRow);
+  // The forms were made apart and put in their tabs after the launch row: Tab reached them last.
+  setReadingOrder(this, {list_, add_, duplicate_, remove_, tabs_, concurrency_, launchSelected_,
+                         launch_});
 }
 
 int SetupsPanel::currentRow() const {
@@ -349,7 +353,9 @@ void SetupsPanel::refreshValidation() {
   }
   // Data that cannot be read (a missing file, a misspelled column) fails every run at its start.
   const QString dataProblem = experimentForm_->dataProblem();
-  if (!dataProblem.isEmpty()) experimentIssues.push_back({"data_path", dataProblem.toStdString()});
+  const QString dataField = experimentForm_->dataProblemField();
+  if (!dataProblem.isEmpty())
+    experimentIssues.push_back({dataField.toStdString(), dataProblem.toStdString()});
   QStringList loose = setupForm_->showIssues(setupIssues);
   loose << experimentForm_->showIssues(experimentIssues);
   // A TorchScript file the worker refused would fail every run at its start.
@@ -371,7 +377,8 @@ void SetupsPanel::refreshValidation() {
   } else if (invalid > 0) {
     text = tr("%n setup(s) need fixing before Launch (marked in the list).", nullptr, invalid);
   } else if (!dataProblem.isEmpty()) {
-    text = tr("The data cannot be read (marked under Data on the Experiment tab).");
+    text = tr("The data cannot be read (marked under %1 on the Experiment tab).")
+               .arg(experimentForm_->fieldLabel(dataField));
   }
   if (!loose.isEmpty()) text += (text.isEmpty() ? "" : "\n") + loose.join('\n');
   summary_->setText(text);

@@ -2961,7 +2961,7 @@ Olguları nasıl eğitildiğini söyler; her biri bilinen, türetilmiş ya da bi
 <context>
     <name>parity::ui::SetupsPanel</name>
     <message>
-        <location filename="../../ui/src/setups/setups_panel.cpp" line="+65"/>
+        <location filename="../../ui/src/setups/setups_panel.cpp" line="+64"/>
         <source>&amp;Launch</source>
         <translation>&amp;Başlat</translation>
     </message>
@@ -3021,7 +3021,7 @@ Olguları nasıl eğitildiğini söyler; her biri bilinen, türetilmiş ya da bi
         <translation>&amp;Aynı anda çalıştır:</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+55"/>
         <source>Accelerate config</source>
         <translation>Accelerate yapılandırması</translation>
     </message>

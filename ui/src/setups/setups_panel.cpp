@@ -5,7 +5,6 @@
 #include <parity/ui/setups/setups_model.h>
 #include <parity/ui/setups/setups_panel.h>
 #include <parity/ui/widgets/file_dialogs.h>
-#include <parity/ui/widgets/tab_order.h>
 
 #include <QApplication>
 #include <QDir>
@@ -208,9 +207,6 @@ void SetupsPanel::layOut() {
   layout->addWidget(tabs_, 1);
   layout->addWidget(summary_);
   layout->addLayout(launchRow);
-  // The forms were made apart and put in their tabs after the launch row: Tab reached them last.
-  setReadingOrder(this, {list_, add_, duplicate_, remove_, tabs_, concurrency_, launchSelected_,
-                         launch_});
 }
 
 int SetupsPanel::currentRow() const {

@@ -268,7 +268,7 @@
 <context>
     <name>parity::ui::ComparePanel</name>
     <message>
-        <location filename="../../ui/src/compare/compare_details.cpp" line="+29"/>
+        <location filename="../../ui/src/compare/compare_details.cpp" line="+30"/>
         <source>Prove (nothing trained here):</source>
         <translation>Kanıtla (burada hiçbir şey eğitilmedi):</translation>
     </message>
@@ -313,7 +313,7 @@
         <translation>Kanıt (karşı-olgusal çalıştırmalar):</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+28"/>
         <source>Nothing to prove: #%1 is %2 without seed groups</source>
         <translation>Kanıtlanacak bir şey yok: tohum grupları olmadan #%1 sonucu %2</translation>
     </message>
@@ -3016,7 +3016,7 @@ Olguları nasıl eğitildiğini söyler; her biri bilinen, türetilmiş ya da bi
         <translation>Aynı anda başlatılan çalıştırmalar; geri kalanlar kuyrukta bekler. Çekirdekleri paylaşan çalıştırmalar daha düşük örnek/sn ölçer.</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+67"/>
         <source>Run &amp;at once:</source>
         <translation>&amp;Aynı anda çalıştır:</translation>
     </message>
@@ -3095,7 +3095,7 @@ Olguları nasıl eğitildiğini söyler; her biri bilinen, türetilmiş ya da bi
 <context>
     <name>parity::ui::VerdictTableModel</name>
     <message>
-        <location filename="../../ui/src/compare/verdict_table_model.cpp" line="+53"/>
+        <location filename="../../ui/src/compare/verdict_table_model.cpp" line="+54"/>
         <location line="+14"/>
         <source>fix queued</source>
         <translation>düzeltme kuyrukta</translation>
@@ -3126,7 +3126,7 @@ Olguları nasıl eğitildiğini söyler; her biri bilinen, türetilmiş ya da bi
         <translation>düzeltme değerlendirilmedi</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+31"/>
         <source>Prove</source>
         <translation>Kanıtla</translation>
     </message>
@@ -3141,7 +3141,7 @@ Olguları nasıl eğitildiğini söyler; her biri bilinen, türetilmiş ya da bi
         <translation>olgusu (Çalıştırmalar › Olguları düzenle…)</translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+80"/>
         <source>Another experiment (%1); %2</source>
         <translation>Başka bir deney (%1); %2</translation>
     </message>

@@ -27,6 +27,7 @@
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -172,17 +173,20 @@ TEST_F(ImportedRuns, ProveOnAnImportedRunAnswersInTheDetailsPane) {
       [&] { return panel->details()->toPlainText().contains("nothing trained here"); }, 30000))
       << panel->details()->toPlainText().toStdString();
   const QString details = panel->details()->toPlainText();
+  // Settings in the window's words, flags nowhere ("train it again with learning rate 0.05").
+  EXPECT_FALSE(details.contains("--")) << details.toStdString();
+  EXPECT_TRUE(details.contains("train it again with learning rate 0.05")) << details.toStdString();
+  // Scrolled to the answer: the pane shows it, not the top of the verdict.
+  EXPECT_TRUE(test::waitFor([&] { return panel->details()->verticalScrollBar()->value() > 0; }))
+      << "the details pane stayed at the top of the verdict";
   EXPECT_TRUE(details.contains("align each cause below in your own training"))
       << details.toStdString();
   EXPECT_TRUE(details.contains("lr:") || details.contains("learning rate"))
       << details.toStdString();
   EXPECT_EQ(window.runsModel()->rowCount(), runsBefore) << "Prove trained an imported run";
-  // The answer as the user scrolls to it under the verdict.
-  panel->details()->verticalScrollBar()->setValue(panel->details()->verticalScrollBar()->maximum());
   screenshot(window, "round4b-5-prove-imported-900x600");
   window.resize(1600, 950);
   QApplication::processEvents();
-  panel->details()->verticalScrollBar()->setValue(panel->details()->verticalScrollBar()->maximum());
   screenshot(window, "round4b-5-prove-imported-1600x950");
 }
 
@@ -233,14 +237,29 @@ std::vector<int> tabPositions(const QWidgetList& order) {
   return at;
 }
 
-// #38 §12: Tab went to the Runs table before its filter, and in Compare from Reference to Plot
-// before Compare. It follows those panes' reading order now: top to bottom, left to right. Real
-// Tab presses, where the widgets take focus. (The Setups pane's order is not changed yet.)
+// #38 §12: Tab went to Launch before Launch selected, to the form after both, to the Runs table
+// before its filter, and in Compare from Reference to Plot before Compare. It follows each pane's
+// reading order now: top to bottom, left to right. Real Tab presses, where the widgets take focus.
 TEST_F(ImportedRuns, TabFollowsEachPanesReadingOrder) {
   open({"2x32", "2x32-lr0.1"});
+  // One cycle through the whole window: every widget Tab can stop at is on it.
+  const QWidgetList cycle = tabStops(&window);
+  for (QWidget* w : window.findChildren<QWidget*>()) {
+    if (w->window() == &window && (w->focusPolicy() & Qt::TabFocus) && !w->focusProxy())
+      EXPECT_TRUE(cycle.contains(w)) << w->metaObject()->className() << " "
+                                     << w->objectName().toStdString() << " is off Tab's cycle";
+  }
+  SetupsPanel* setups = window.setupsPanel();
+  QWidget* label = setups->setupForm()->editor("label");  // the setup form's first field
+  ASSERT_NE(label, nullptr);
+  auto positions = tabPositions(QWidgetList{label, setups->concurrencyBox(),
+                                             setups->launchSelectedButton(), setups->launchButton()});
+  for (size_t i = 1; i < positions.size(); ++i)
+    EXPECT_LT(positions[i - 1], positions[i]) << "Setups stop " << i;
+
   RunsPanel* runs = window.runsPanel();
   auto* filter = runs->findChild<QLineEdit*>();
-  auto positions = tabPositions({filter, runs->view()});
+  positions = tabPositions(QWidgetList{filter, runs->view()});
   EXPECT_LT(positions[0], positions[1]);
   window.activateWindow();
   filter->setFocus();
@@ -255,8 +274,8 @@ TEST_F(ImportedRuns, TabFollowsEachPanesReadingOrder) {
   for (auto* b : panel->findChildren<QPushButton*>())
     if (b->text().remove('&') == "Compare") compareButton = b;
   ASSERT_NE(compareButton, nullptr);
-  positions = tabPositions(
-      {reference, compareButton, panel->proveButton(), panel->plotKindBox(), panel->verdictTable()});
+  positions = tabPositions(QWidgetList{reference, compareButton, panel->proveButton(),
+                                       panel->plotKindBox(), panel->verdictTable()});
   for (size_t i = 1; i < positions.size(); ++i)
     EXPECT_LT(positions[i - 1], positions[i]) << "stop " << i;
   reference->setFocus();

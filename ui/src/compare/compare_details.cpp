@@ -10,6 +10,7 @@
 #include <QPushButton>
 #include <QTableWidget>
 #include <QTextBrowser>
+#include <QTimer>
 #include <algorithm>
 
 namespace parity::ui {
@@ -25,7 +26,7 @@ QString untestedHtml(const QList<QueuedProof>& queued, qint64 runId, qint64 refe
   for (auto it = queued.crbegin(); it != queued.crend(); ++it) {
     if (it->runId != runId || it->referenceId != referenceId) continue;
     if (it->untestable.isEmpty()) return {};
-    QString text = "<p><b>" +
+    QString text = "<p><a name=\"proveAnswer\"></a><b>" +
                    (it->created.isEmpty() ? ComparePanel::tr("Prove (nothing trained here):")
                                           : ComparePanel::tr("Prove, not testable alone:")) +
                    "</b></p><ul>";
@@ -136,6 +137,13 @@ void ComparePanel::showDetails(int row) {
   text += untestedHtml(queuedProofs_, r.id, comparison().reference_id);
   text += remedyHtml(r.id, r.verdict == analysis::Verdict::kDifferent);
   details_->setHtml(text);
+  // What Prove just answered is shown, not left below the reasons (at 900x600 the pane shows
+  // five lines); later re-readings leave the scroll where the user put it.
+  if (showProveAnswer_ == r.id && text.contains("name=\"proveAnswer\"")) {
+    showProveAnswer_ = 0;
+    // Once the new text is laid out (scrolling at once reads the old layout).
+    QTimer::singleShot(0, details_, [this] { details_->scrollToAnchor("proveAnswer"); });
+  }
 }
 
 void ComparePanel::proofQueued(const QueuedProof& q) {
@@ -143,6 +151,7 @@ void ComparePanel::proofQueued(const QueuedProof& q) {
   for (int i = queuedProofs_.size() - 1; i >= 0; --i)
     if (queuedProofs_[i].runId == q.runId) queuedProofs_.removeAt(i);
   queuedProofs_.append(q);
+  showProveAnswer_ = q.runId;
   compare();  // the queued rows show in the Proof column and in the status
 }
 

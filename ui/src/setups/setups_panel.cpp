@@ -186,6 +186,14 @@ void SetupsPanel::connectModel() {
 }
 
 void SetupsPanel::layOut() {
+  // Tab follows the order widgets became children in, and the forms became children of their
+  // tabs after these were made: Tab went to Launch, then Launch selected, then the form. Made
+  // children again, these come after the form, in their row's order.
+  for (QWidget* w : {static_cast<QWidget*>(concurrency_), static_cast<QWidget*>(launchSelected_),
+                     static_cast<QWidget*>(launch_)}) {
+    w->setParent(nullptr);
+    w->setParent(this);
+  }
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(add_);
   buttons->addWidget(duplicate_);

@@ -28,9 +28,9 @@ using config::Fact;
 // known, and replace what the files said.
 struct FactFlags {
   int64_t num_processes = 0, per_device_batch_size = 0, gradient_accumulation_steps = 0, seed = 0,
-          train_samples = 0;
+          train_samples = 0, threads_per_rank = 0, epochs = 0;
   double learning_rate = 0;
-  std::string lr_scaling, mixed_precision, use_seedable_sampler;
+  std::string lr_scaling, mixed_precision, use_seedable_sampler, schedule, model;
   std::vector<std::pair<std::string, CLI::Option*>> given;
 
   void add(CLI::App& sub) {
@@ -58,6 +58,15 @@ struct FactFlags {
         ->check(CLI::IsMember({"true", "false"}));
     opt("--train-samples,--train_samples", &train_samples, "training samples")
         ->check(CLI::PositiveNumber);
+    // The facts an import most often leaves unknown (a log rarely says them).
+    opt("--scheduler,--lr-scheduler-type,--lr_scheduler_type", &schedule,
+        "constant|linear|cosine|step|onecycle: the lr schedule")
+        ->check(CLI::IsMember({"constant", "linear", "cosine", "step", "onecycle"}));
+    opt("--threads-per-rank,--threads_per_rank", &threads_per_rank,
+        "intra-op threads of each rank")
+        ->check(CLI::PositiveNumber);
+    opt("--model", &model, "the model in words (\"mlp, dropout 0.25\")");
+    opt("--epochs", &epochs, "epochs the run trained")->check(CLI::PositiveNumber);
   }
 
   bool any() const {
@@ -98,6 +107,13 @@ struct FactFlags {
     }
     if (has("--train-samples"))
       f.train_samples = Fact<int64_t>::known(train_samples, by + "--train-samples)");
+    if (has("--scheduler")) f.schedule = Fact<std::string>::known(schedule, by + "--scheduler)");
+    if (has("--threads-per-rank")) {
+      f.threads_per_rank = Fact<int64_t>::known(threads_per_rank, by + "--threads-per-rank)");
+    }
+    if (has("--model") && !model.empty())
+      f.model = Fact<std::string>::known(model, by + "--model)");
+    if (has("--epochs")) f.epochs = Fact<int64_t>::known(epochs, by + "--epochs)");
   }
 };
 

@@ -268,7 +268,17 @@
 <context>
     <name>parity::ui::ComparePanel</name>
     <message>
-        <location filename="../../ui/src/compare/compare_details.cpp" line="+79"/>
+        <location filename="../../ui/src/compare/compare_details.cpp" line="+30"/>
+        <source>Prove (nothing trained here):</source>
+        <translation>Kanıtla (burada hiçbir şey eğitilmedi):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Prove, not testable alone:</source>
+        <translation>Kanıtla, tek başına sınanamayanlar:</translation>
+    </message>
+    <message>
+        <location line="+67"/>
         <source>Another experiment:</source>
         <translation>Başka bir deney:</translation>
     </message>
@@ -303,7 +313,7 @@
         <translation>Kanıt (karşı-olgusal çalıştırmalar):</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+28"/>
         <source>Nothing to prove: #%1 is %2 without seed groups</source>
         <translation>Kanıtlanacak bir şey yok: tohum grupları olmadan #%1 sonucu %2</translation>
     </message>
@@ -353,7 +363,7 @@
         <translation>tohum grupları</translation>
     </message>
     <message>
-        <location filename="../../ui/src/compare/compare_panel.cpp" line="+65"/>
+        <location filename="../../ui/src/compare/compare_panel.cpp" line="+69"/>
         <source>Compare</source>
         <translation>Karşılaştır</translation>
     </message>
@@ -383,7 +393,7 @@
         <translation>Referans</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+16"/>
         <source>The run every other drawn run is compared with, on samples seen</source>
         <translation>Çizilen diğer tüm çalıştırmaların görülen örnekler üzerinden karşılaştırıldığı çalıştırma</translation>
     </message>
@@ -398,8 +408,8 @@
         <translation>Kararının tamamını okumak için karşılaştırılmış bir çalıştırma seçin</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <location filename="../../ui/src/compare/compare_plot.cpp" line="+211"/>
+        <location line="+5"/>
+        <location filename="../../ui/src/compare/compare_plot.cpp" line="+220"/>
         <source>Δ loss vs the reference</source>
         <translation>Referansa göre Δ kayıp</translation>
     </message>
@@ -410,7 +420,7 @@
     </message>
     <message>
         <location line="+1"/>
-        <location filename="../../ui/src/compare/compare_plot.cpp" line="+39"/>
+        <location filename="../../ui/src/compare/compare_plot.cpp" line="+40"/>
         <source>Seed groups: mean and min–max band</source>
         <translation>Tohum grupları: ortalama ve min–maks bandı</translation>
     </message>
@@ -425,7 +435,7 @@
         <translation>Çizim:</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+46"/>
         <source>Not proved: run #%1 was deleted; compare again</source>
         <translation>Kanıtlanmadı: #%1 çalıştırması silindi; yeniden karşılaştırın</translation>
     </message>
@@ -459,12 +469,12 @@
         <translation>Karşılaştırmak için grafikte en az iki çalıştırma çizin</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+30"/>
         <source>Comparing…</source>
         <translation>Karşılaştırılıyor…</translation>
     </message>
     <message>
-        <location filename="../../ui/src/compare/compare_plot.cpp" line="-146"/>
+        <location filename="../../ui/src/compare/compare_plot.cpp" line="-147"/>
         <source>&lt;span style=&quot;color:gray&quot;&gt;&amp;#9478;&lt;/span&gt;&amp;nbsp;parts&amp;nbsp;at: where a run&apos;s Δ leaves the allowed gap (#N on the plot)</source>
         <translation>&lt;span style=&quot;color:gray&quot;&gt;&amp;#9478;&lt;/span&gt;&amp;nbsp;ayrılma&amp;nbsp;noktası: bir çalıştırmanın Δ değerinin izin verilen farkın dışına çıktığı yer (çizimde #N)</translation>
     </message>
@@ -484,7 +494,7 @@
         <translation>görülen örnekler</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+58"/>
         <source>No seed groups: run one setup with several seeds</source>
         <translation>Tohum grubu yok: bir kurulumu birkaç tohumla çalıştırın</translation>
     </message>
@@ -1324,11 +1334,12 @@ dropout: maskeleri tohumu izler</translation>
     <message>
         <location line="+19"/>
         <location line="+7"/>
+        <location line="+25"/>
         <source>unknown</source>
         <translation>bilinmiyor</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="-16"/>
         <source>Processes</source>
         <translation>Süreçler</translation>
     </message>
@@ -1354,6 +1365,11 @@ dropout: maskeleri tohumu izler</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>LR schedule</source>
+        <translation>LR takvimi</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Seed</source>
         <translation>Tohum</translation>
     </message>
@@ -1369,8 +1385,23 @@ dropout: maskeleri tohumu izler</translation>
     </message>
     <message>
         <location line="+2"/>
+        <source>Threads per rank</source>
+        <translation>Sıra başına iş parçacığı</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Training samples</source>
         <translation>Eğitim örnekleri</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Epochs</source>
+        <translation>Dönem sayısı</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Model</source>
+        <translation>Model türü</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -2580,7 +2611,7 @@ Olguları nasıl eğitildiğini söyler; her biri bilinen, türetilmiş ya da bi
 <context>
     <name>parity::ui::RunsPanel</name>
     <message>
-        <location filename="../../ui/src/runs/runs_panel.cpp" line="+31"/>
+        <location filename="../../ui/src/runs/runs_panel.cpp" line="+32"/>
         <source>Filter runs by label, status, setup, data or notes</source>
         <translation>Çalıştırmaları etikete, duruma, kuruluma, veriye ya da notlara göre süz</translation>
     </message>
@@ -2626,12 +2657,12 @@ Olguları nasıl eğitildiğini söyler; her biri bilinen, türetilmiş ya da bi
     </message>
     <message>
         <location line="+1"/>
-        <location line="+81"/>
+        <location line="+82"/>
         <source>New s&amp;etup from run</source>
         <translation>Çalıştırmadan yeni &amp;kurulum</translation>
     </message>
     <message>
-        <location line="-79"/>
+        <location line="-80"/>
         <source>Adds a setup with the run&apos;s values to the Setups tab</source>
         <translation>Kurulumlar sekmesine çalıştırmanın değerleriyle bir kurulum ekler</translation>
     </message>
@@ -2646,7 +2677,7 @@ Olguları nasıl eğitildiğini söyler; her biri bilinen, türetilmiş ya da bi
         <translation>Seçilen çalıştırmaları çizer ve karşılaştırır: Karşılaştır sekmesinin referansı bunlardan biriyse o referanstır, değilse ilki</translation>
     </message>
     <message>
-        <location line="+74"/>
+        <location line="+75"/>
         <source>New s&amp;etup from run #%1</source>
         <translation>#%1 çalıştırmasından yeni &amp;kurulum</translation>
     </message>
@@ -3023,7 +3054,7 @@ Olguları nasıl eğitildiğini söyler; her biri bilinen, türetilmiş ya da bi
         <translation>Aynı anda başlatılan çalıştırmalar; geri kalanlar kuyrukta bekler. Çekirdekleri paylaşan çalıştırmalar daha düşük örnek/sn ölçer.</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+67"/>
         <source>Run &amp;at once:</source>
         <translation>&amp;Aynı anda çalıştır:</translation>
     </message>
@@ -3058,7 +3089,7 @@ Olguları nasıl eğitildiğini söyler; her biri bilinen, türetilmiş ya da bi
         <translation>Kullanılmayan: %1.</translation>
     </message>
     <message>
-        <location line="+68"/>
+        <location line="+70"/>
         <source>The model file cannot be trained: %1</source>
         <translation>Model dosyası eğitilemiyor: %1</translation>
     </message>
@@ -3076,11 +3107,11 @@ Olguları nasıl eğitildiğini söyler; her biri bilinen, türetilmiş ya da bi
     </message>
     <message>
         <location line="+2"/>
-        <source>The data cannot be read (marked under Data on the Experiment tab).</source>
-        <translation>Veri okunamıyor (Deney sekmesinde Veri altında işaretli).</translation>
+        <source>The data cannot be read (marked under %1 on the Experiment tab).</source>
+        <translation>Veri okunamıyor (Deney sekmesinde %1 altında işaretli).</translation>
     </message>
     <message numerus="yes">
-        <location line="+15"/>
+        <location line="+16"/>
         <source>Start only the %n selected setup(s)</source>
         <translation>
             <numerusform>Yalnızca seçili %n kurulumu başlat</numerusform>
@@ -3102,7 +3133,7 @@ Olguları nasıl eğitildiğini söyler; her biri bilinen, türetilmiş ya da bi
 <context>
     <name>parity::ui::VerdictTableModel</name>
     <message>
-        <location filename="../../ui/src/compare/verdict_table_model.cpp" line="+52"/>
+        <location filename="../../ui/src/compare/verdict_table_model.cpp" line="+54"/>
         <location line="+14"/>
         <source>fix queued</source>
         <translation>düzeltme kuyrukta</translation>
@@ -3133,12 +3164,22 @@ Olguları nasıl eğitildiğini söyler; her biri bilinen, türetilmiş ya da bi
         <translation>düzeltme değerlendirilmedi</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+31"/>
         <source>Prove</source>
         <translation>Kanıtla</translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+4"/>
+        <source>give it with Runs › Edit facts…</source>
+        <translation>belirtin: Çalıştırmalar › Olguları düzenle…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>its fact (Runs › Edit facts…)</source>
+        <translation>olgusu (Çalıştırmalar › Olguları düzenle…)</translation>
+    </message>
+    <message>
+        <location line="+80"/>
         <source>Another experiment (%1); %2</source>
         <translation>Başka bir deney (%1); %2</translation>
     </message>

@@ -130,12 +130,18 @@ ImportOutcome Database::import_run(const ImportedRunRecord& run,
     eval.reset();
     ++out.evals_added;
   }
+  // Its samples/s as Compare reads it (the last logged point's samples over its time), so the
+  // Runs table shows what Compare does; 0 (blank) where the log has no time or no samples.
+  static const std::string kImportedSpeed =
+      "COALESCE((SELECT CASE WHEN time_s > 0 THEN samples / time_s ELSE 0 END FROM steps "
+      "WHERE run_id = ?1 AND rank = -1 ORDER BY step DESC LIMIT 1), 0)";
   // The steps it ran as far as the log knows: its last logged step (a log every 10 steps has a
   // tenth as many rows), for steps_done and total_steps alike.
   Statement finals(db_, std::string("UPDATE runs SET finished_at = ?2, steps_done = "
                                     "(SELECT COALESCE(MAX(step), 0) FROM steps WHERE run_id = ?1 "
                                     "AND rank = -1), total_steps = (SELECT COALESCE(MAX(step), 0) "
-                                    "FROM steps WHERE run_id = ?1 AND rank = -1),") +
+                                    "FROM steps WHERE run_id = ?1 AND rank = -1), "
+                                    "samples_per_s = " + kImportedSpeed + ",") +
                             detail::kSetFinals + " WHERE id = ?1");
   finals.bind(1, out.run_id).bind(2, detail::now_unix_seconds()).run();
   tx.commit();

@@ -135,6 +135,28 @@ TEST(CliImport, UnknownSetupAlignsOnStepsNamesWhatWouldSettleItAndSetFillsIt) {
   EXPECT_TRUE(contains(refused.err, "give at least one fact")) << refused.err;
 }
 
+// The facts an import leaves unknown most often (schedule, threads, model, #38 §6) are given
+// with set like the others, and a schedule the config does not know is refused by name.
+TEST(CliImport, SetFillsTheScheduleThreadsModelAndEpochs) {
+  REQUIRE_FIXTURES();
+  TempDir dir;
+  const std::string db = dir.file("p.db");
+  ASSERT_EQ(run_cli({"import", "--db", db, fixtures() + "/2x32"}, dir.path()).exit_code, 0);
+  const CliResult set =
+      run_cli({"set", "--db", db, "1", "--scheduler", "cosine", "--threads-per-rank", "4",
+               "--model", "mlp 784-256-128-10", "--epochs", "3"},
+              dir.path());
+  ASSERT_EQ(set.exit_code, 0) << set.err;
+  EXPECT_TRUE(contains(set.out, "known (given (parity-cli set --scheduler))")) << set.out;
+  EXPECT_TRUE(contains(set.out, "known (given (parity-cli set --threads-per-rank))")) << set.out;
+  EXPECT_TRUE(contains(set.out, "mlp 784-256-128-10")) << set.out;
+  EXPECT_TRUE(contains(set.out, "known (given (parity-cli set --epochs))")) << set.out;
+  const CliResult bad = run_cli({"set", "--db", db, "1", "--scheduler", "cosine_with_restarts"},
+                                dir.path());
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(contains(bad.err, "--scheduler")) << bad.err;
+}
+
 TEST(CliImport, DryRunListsFactsAndWritesNothing) {
   REQUIRE_FIXTURES();
   TempDir dir;

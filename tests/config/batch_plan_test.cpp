@@ -221,6 +221,11 @@ TEST(SetupText, FactsWithUnknownsReadAsQuestionMarks) {
   f.lr_scaling = Fact<std::string>::known("none", "hparams");
   f.mixed_precision = Fact<std::string>::known("no", "hparams");
   EXPECT_EQ(describe_setup(f), "2×16 acc 4 = 128 seed 3");
+  // A known learning rate is said: two runs of one shape and seed differ by it (#38 §11).
+  f.learning_rate = Fact<double>::known(0.1, "hparams");
+  EXPECT_EQ(describe_setup(f), "2×16 acc 4 = 128 lr 0.1 seed 3");
+  f.lr_scaling = Fact<std::string>::known("sqrt", "hparams");
+  EXPECT_EQ(describe_setup(f), "2×16 acc 4 = 128 lr 0.1 sqrt seed 3");
 }
 
 // The Runs table's Data column: a file's name without its folder, a dataset's own name.

@@ -55,6 +55,18 @@ TEST(DatabaseImport, MigratesAVersion4DatabaseWhoseRunsAreTheEngines) {
   EXPECT_EQ(run.facts_json, "");
 }
 
+// An imported run's samples/s is what Compare reads from its curve: the last logged point's
+// samples over its time (#38 §11: the Runs table showed none); a log without times gives none.
+TEST(DatabaseImport, SamplesPerSecondIsTheLastPointsSamplesOverItsTime) {
+  TempDir dir;
+  Database db(dir.file("p.db"));
+  EXPECT_EQ(db.get_run(db.import_run(record(10)).run_id)->samples_per_s, 0);
+  ImportedRunRecord timed = record(10, "tensorboard:/logs/b");
+  for (StepRow& row : timed.steps) row.time_s = 0.5 * static_cast<double>(row.step);
+  const int64_t id = db.import_run(timed).run_id;
+  EXPECT_DOUBLE_EQ(db.get_run(id)->samples_per_s, 640.0 / 5.0);
+}
+
 TEST(DatabaseImport, CreatesTheRunWithItsRowsFinalsAndSource) {
   TempDir dir;
   Database db(dir.file("p.db"));

@@ -328,8 +328,9 @@ TEST_F(ExperimentInPanel, AModelFileTheWorkerRefusesKeepsLaunchOff) {
 }
 
 // A misspelled target column ('lable') is found in the csv's header before launch, with the
-// engine's message under Data, and Launch stays off until it is spelled right.
-TEST_F(ExperimentInPanel, AMisspelledCsvColumnIsMarkedUnderDataAndKeepsLaunchOff) {
+// engine's message under Target column (#38 §7: it was under Data, and the launch note sent the
+// user there), and Launch stays off until it is spelled right.
+TEST_F(ExperimentInPanel, AMisspelledCsvColumnIsMarkedUnderTargetColumnAndKeepsLaunchOff) {
   RunConfig e = model.experiment();
   e.dataset = config::DatasetKind::kCsv;
   e.task = config::Task::kRegression;
@@ -342,9 +343,13 @@ TEST_F(ExperimentInPanel, AMisspelledCsvColumnIsMarkedUnderDataAndKeepsLaunchOff
   EXPECT_TRUE(model.allValid()) << "the config alone cannot know the file's columns";
   EXPECT_EQ(form->dataProblem().toStdString(),
             "data.csv: no column 'lable' in the header (columns: x, label)");
-  EXPECT_EQ(form->issueText("data_path"), form->dataProblem());
+  EXPECT_EQ(form->issueText("target"), form->dataProblem());
+  EXPECT_TRUE(form->issueText("data_path").isEmpty()) << form->issueText("data_path").toStdString();
   EXPECT_FALSE(panel.launchButton()->isEnabled());
   EXPECT_FALSE(panel.launchSelectedButton()->isEnabled());
+  EXPECT_TRUE(panel.launchButton()->toolTip().contains(
+      "The data cannot be read (marked under Target column on the Experiment tab)"))
+      << panel.launchButton()->toolTip().toStdString();
 
   auto* target = qobject_cast<QLineEdit*>(form->editor("target"));
   target->setText("label");
@@ -352,11 +357,33 @@ TEST_F(ExperimentInPanel, AMisspelledCsvColumnIsMarkedUnderDataAndKeepsLaunchOff
   ASSERT_TRUE(test::waitFor([&] { return !form->countingData() && form->dataProblem().isEmpty(); }))
       << form->dataProblem().toStdString();
   EXPECT_TRUE(form->issueText("data_path").isEmpty());
+  EXPECT_TRUE(form->issueText("target").isEmpty());
   EXPECT_TRUE(panel.launchButton()->isEnabled()) << panel.launchButton()->toolTip().toStdString();
   // The preset's Training samples (12000) is more than this file has: said, not left silent.
   EXPECT_EQ(form->dataSizesText().toStdString(),
             "2 train (all there are, fewer than the 12000 asked), none evaluate (no test data: no "
             "evaluation)");
+}
+
+// A test file that is not there is marked under Test data, not Data (#38 §7), and the launch
+// note names that field; the training file's own field stays clear.
+TEST_F(ExperimentInPanel, AMissingTestFileIsMarkedUnderTestData) {
+  RunConfig e = model.experiment();
+  e.dataset = config::DatasetKind::kCsv;
+  e.task = config::Task::kRegression;
+  e.model = config::ModelKind::kLinear;
+  e.data_path = writeFile(dir, "data.csv", "x,label\n1,2\n3,4\n").toStdString();
+  e.test_data = dir.filePath("gone.csv").toStdString();
+  e.target = "label";
+  model.reset(e, model.configs());
+  ExperimentForm* form = panel.experimentForm();
+  ASSERT_TRUE(test::waitFor([&] { return !form->countingData() && !form->dataProblem().isEmpty(); }));
+  EXPECT_TRUE(form->dataProblem().contains("gone.csv")) << form->dataProblem().toStdString();
+  EXPECT_EQ(form->issueText("test_data"), form->dataProblem());
+  EXPECT_TRUE(form->issueText("data_path").isEmpty()) << form->issueText("data_path").toStdString();
+  EXPECT_FALSE(panel.launchButton()->isEnabled());
+  EXPECT_TRUE(panel.launchButton()->toolTip().contains("marked under Test data"))
+      << panel.launchButton()->toolTip().toStdString();
 }
 
 TEST_F(ExperimentInPanel, NewFieldsReachEverySetupAndAreCheckedInline) {

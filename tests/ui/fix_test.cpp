@@ -208,7 +208,8 @@ TEST(MakeItEquivalent, TheSharedExperimentIsNotChangedAndTheNoteSaysWhatDiffers)
 }
 
 // A run imported from a log: nothing is trained and no setup added; the details say what to
-// train elsewhere, in `fix`'s words.
+// train elsewhere, `fix`'s settings in the window's words (#38 §7: "processes 1", not
+// "--num-processes 1").
 TEST(MakeItEquivalent, AnImportedRunGetsTheFlagsToTrainElsewhere) {
   const FakeCli fake;
   QTemporaryDir dir;
@@ -232,8 +233,9 @@ TEST(MakeItEquivalent, AnImportedRunGetsTheFlagsToTrainElsewhere) {
   fix->click();
   test::waitFor([] { return false; }, 300);
   const QString details = w.panel()->details()->toPlainText();
-  EXPECT_TRUE(details.contains("This run was trained elsewhere: train it again with --"))
+  EXPECT_TRUE(details.contains("This run was trained elsewhere: train it again with "))
       << details.toStdString();
+  EXPECT_FALSE(details.contains("--")) << details.toStdString();
   EXPECT_TRUE(details.contains("Nothing is trained here: this run was imported from a log"))
       << details.toStdString();
   EXPECT_TRUE(w.panel()->statusText().contains("Nothing trained for #"))

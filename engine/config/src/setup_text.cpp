@@ -2,10 +2,18 @@
 #include <parity/config/data_format.h>
 #include <parity/config/setup_text.h>
 
+#include <sstream>
+
 namespace parity::config {
 
 namespace {
 std::string str(int64_t v) { return std::to_string(v); }
+// 0.05, 0.1, 1e-05: the shortest spelling (%g), as the facts were given.
+std::string number(double v) {
+  std::ostringstream out;
+  out << v;
+  return out.str();
+}
 }  // namespace
 
 std::string default_label(const RunConfig& c) {
@@ -44,7 +52,13 @@ std::string describe_setup(const RunFacts& f) {
     text += " acc " + num(f.gradient_accumulation_steps);
   const auto global = f.global_batch();
   text += " = " + (global ? str(*global) : std::string("?"));
-  if (f.lr_scaling.has_value() && *f.lr_scaling != "none") text += " lr " + *f.lr_scaling;
+  // Runs of one shape told apart by their learning rate ("2x32" and "2x32-lr0.1" read alike).
+  const bool scaled = f.lr_scaling.has_value() && *f.lr_scaling != "none";
+  if (f.learning_rate.has_value()) {
+    text += " lr " + number(*f.learning_rate) + (scaled ? " " + *f.lr_scaling : std::string());
+  } else if (scaled) {
+    text += " lr " + *f.lr_scaling;
+  }
   if (f.mixed_precision.has_value() && *f.mixed_precision != "no") text += " " + *f.mixed_precision;
   text += " seed " + num(f.seed);
   return text;

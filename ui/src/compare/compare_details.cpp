@@ -10,6 +10,7 @@
 #include <QPushButton>
 #include <QTableWidget>
 #include <QTextBrowser>
+#include <QTimer>
 #include <algorithm>
 
 namespace parity::ui {
@@ -17,6 +18,24 @@ namespace parity::ui {
 namespace {
 
 QString html(const std::string& text) { return QString::fromStdString(text).toHtmlEscaped(); }
+
+// What the newest Prove of `runId` (against `referenceId`) could not train, in full: for a run
+// imported from a log, the causes to align in the user's own training. The status line beside
+// Prove elides it to a tooltip; the answer belongs here, under the verdict it proves.
+QString untestedHtml(const QList<QueuedProof>& queued, qint64 runId, qint64 referenceId) {
+  for (auto it = queued.crbegin(); it != queued.crend(); ++it) {
+    if (it->runId != runId || it->referenceId != referenceId) continue;
+    if (it->untestable.isEmpty()) return {};
+    QString text = "<p><a name=\"proveAnswer\"></a><b>" +
+                   (it->created.isEmpty() ? ComparePanel::tr("Prove (nothing trained here):")
+                                          : ComparePanel::tr("Prove, not testable alone:")) +
+                   "</b></p><ul>";
+    for (const QString& line : it->untestable)
+      text += "<li>" + inWindowWords(line.toStdString()).toHtmlEscaped() + "</li>";
+    return text + "</ul>";
+  }
+  return {};
+}
 
 }  // namespace
 
@@ -115,8 +134,16 @@ void ComparePanel::showDetails(int row) {
   }
   if (!lines.isEmpty())
     text += "<p>" + tr("Proof (counterfactual runs):") + "</p><ul>" + lines + "</ul>";
+  text += untestedHtml(queuedProofs_, r.id, comparison().reference_id);
   text += remedyHtml(r.id, r.verdict == analysis::Verdict::kDifferent);
   details_->setHtml(text);
+  // What Prove just answered is shown, not left below the reasons (at 900x600 the pane shows
+  // five lines); later re-readings leave the scroll where the user put it.
+  if (showProveAnswer_ == r.id && text.contains("name=\"proveAnswer\"")) {
+    showProveAnswer_ = 0;
+    // Once the new text is laid out (scrolling at once reads the old layout).
+    QTimer::singleShot(0, details_, [this] { details_->scrollToAnchor("proveAnswer"); });
+  }
 }
 
 void ComparePanel::proofQueued(const QueuedProof& q) {
@@ -124,6 +151,7 @@ void ComparePanel::proofQueued(const QueuedProof& q) {
   for (int i = queuedProofs_.size() - 1; i >= 0; --i)
     if (queuedProofs_[i].runId == q.runId) queuedProofs_.removeAt(i);
   queuedProofs_.append(q);
+  showProveAnswer_ = q.runId;
   compare();  // the queued rows show in the Proof column and in the status
 }
 

@@ -7,6 +7,7 @@
 #include <parity/ui/database/database_thread.h>
 #include <parity/ui/runs/runs_model.h>
 #include <parity/ui/widgets/elided_label.h>
+#include <parity/ui/widgets/tab_order.h>
 #include <parity/ui/window/error_advice.h>
 
 #include <QComboBox>
@@ -206,6 +207,9 @@ void ComparePanel::layOut() {
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addLayout(top);
   layout->addWidget(split, 1);
+  // Reference, its actions, Plot; then the table, the details and diff under it, the plot.
+  setReadingOrder(this, {reference_, compareButton_, proveButton_, fixButton_, plotKind_,
+                         verdicts_, details_, diff_, deltaView_});
 }
 
 // Prove refuses what cannot train (a run gone, or of another experiment than the reference: its

@@ -140,7 +140,7 @@ void ComparePanel::updateFixButton() {
           : tr("Say how to make #%1 equivalent: it was trained elsewhere, so nothing is trained "
                "here (train it again with %2)")
                 .arg(plan.runId)
-                .arg(plan.flags));
+                .arg(inWindowWords(plan.flags.toStdString())));
 }
 
 void ComparePanel::fixSelected() {
@@ -187,7 +187,7 @@ QString ComparePanel::fixNote(const RemedyPlan& q) const {
     if (!q.trainable() && q.needed) {
       return tr("Nothing trained for #%1: it was trained elsewhere (train it again with %2)")
           .arg(q.runId)
-          .arg(q.flags);
+          .arg(inWindowWords(q.flags.toStdString()));
     }
     return tr("Nothing to make equivalent in #%1").arg(q.runId);
   }
@@ -238,7 +238,7 @@ QString ComparePanel::remedyPlanHtml(qint64 runId) const {
   if (!plan->error.isEmpty() || !plan->different || !plan->needed)
     return text + esc(fixBlocker(runId)) + "</p>";
   text += tr("the remedy is %1.").arg(esc(plan->setupText)) + "</p><ul><li>" +
-          tr("Changes: %1").arg(esc(plan->changesText)) + "</li>";
+          tr("Changes: %1").arg(esc(inWindowWords(plan->changesText.toStdString()))) + "</li>";
   for (const QString& left : plan->left)
     text += "<li>" + tr("Not aligned: %1").arg(esc(left)) + "</li>";
   for (const QString& noise : plan->noise) {
@@ -254,7 +254,7 @@ QString ComparePanel::remedyPlanHtml(qint64 runId) const {
             tr("This run was trained elsewhere: train it again with %1 (your script's "
                "equivalents), import that run and compare. Nothing is trained here: %2 was "
                "imported from a log, and Parity's engine has neither its data nor its model.")
-                .arg(esc(plan->flags), imported) +
+                .arg(esc(inWindowWords(plan->flags.toStdString())), imported) +
             "</p>";
   }
   return text;

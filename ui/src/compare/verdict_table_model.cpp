@@ -1,8 +1,10 @@
+#include <parity/config/run_facts.h>
 #include <parity/storage/run_status.h>
 #include <parity/ui/compare/verdict_table_model.h>
 
 #include <QBrush>
 #include <QColor>
+#include <QRegularExpression>
 #include <QStringList>
 #include <utility>
 
@@ -71,9 +73,42 @@ QString remedyState(const std::vector<const stored_runs::StoredProof*>& rows) {
   return VerdictTableModel::tr("fix not judged");
 }
 
+namespace {
+
+// Settings as the CLI spells them ("--lr 0.05 --num-processes 2", the remedy's flags) as the
+// window says them: "learning rate 0.05, processes 2" (a fact's words, else the config key).
+QString settingsInWords(const QString& text) {
+  static const QRegularExpression kSetting(R"(--([a-z][a-z-]*) ('[^']*'|[^\s;,)]+))");
+  QString out;
+  qsizetype at = 0;
+  bool afterSetting = false;
+  for (auto it = kSetting.globalMatch(text); it.hasNext();) {
+    const QRegularExpressionMatch m = it.next();
+    const std::string key = m.captured(1).replace('-', '_').toStdString();
+    QString words = QString::fromStdString(key);
+    for (const config::FactField& f : config::fact_fields())
+      if (f.config_field == key) words = QString::fromUtf8(f.words.data(), f.words.size());
+    QString between = text.mid(at, m.capturedStart() - at);
+    if (afterSetting && between == " ") between = ", ";
+    out += between + words + ' ' + m.captured(2);
+    at = m.capturedEnd();
+    afterSetting = true;
+  }
+  return out + text.mid(at);
+}
+
+}  // namespace
+
 QString inWindowWords(const std::string& text) {
-  return QString::fromStdString(text).replace(QStringLiteral("`explain`"),
-                                              VerdictTableModel::tr("Prove"));
+  QString words = QString::fromStdString(text).replace(QStringLiteral("`explain`"),
+                                                       VerdictTableModel::tr("Prove"));
+  // An unknown fact's "give `--seed` (parity-cli set RUN --seed ...)": the window gives facts
+  // with Runs > Edit facts…, where the fact is named as the verdict names it.
+  static const QRegularExpression kGive(R"(give `(--[a-z-]+)` \(parity-cli set RUN \1 \.\.\.\))");
+  words.replace(kGive, VerdictTableModel::tr("give it with Runs › Edit facts…"));
+  static const QRegularExpression kFlag(R"(`--[a-z-]+`)");
+  words.replace(kFlag, VerdictTableModel::tr("its fact (Runs › Edit facts…)"));
+  return settingsInWords(words);
 }
 
 VerdictTableModel::VerdictTableModel(QObject* parent) : QAbstractTableModel(parent) {}

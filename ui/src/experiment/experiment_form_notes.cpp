@@ -109,7 +109,7 @@ void ExperimentForm::dataCounted(const QString& key, const std::optional<config:
   setDataSizes(sizes);
   setDataProblem(sizes_ ? QString() : error);
   if (!sizes_) {
-    // The reason is under Data, where the cause is; this row only says that nothing was counted.
+    // The reason is under its field (dataProblemField); this row only says nothing was counted.
     dataSizes_->setStyleSheet(kNoteStyle);
     dataSizes_->setText(tr("not counted: the data cannot be read"));
   } else {
@@ -225,6 +225,25 @@ void ExperimentForm::showModelError(const QString& message) {
   modelInfo_->setStyleSheet(kErrorStyle);
   modelInfo_->setText(message);
   setModelProblem(message);
+}
+
+QString ExperimentForm::dataProblemField() const {
+  const QString problem = dataProblem();
+  if (problem.isEmpty()) return {};
+  const config::RunConfig c = config(previewSetup_);
+  // read_data_sizes' words: "<file>: no column 'y' in the header (columns: ...)", "cannot open
+  // <path>", "<path>: empty CSV (no header)".
+  const auto names = [&](const std::string& column) {
+    return !column.empty() &&
+           problem.contains(QString::fromStdString("no column '" + column + "'"));
+  };
+  if (names(c.target)) return QStringLiteral("target");
+  for (const std::string& feature : c.features)
+    if (names(feature)) return QStringLiteral("features");
+  const QString test = QString::fromStdString(c.test_data);
+  if (!test.isEmpty() && (problem == "cannot open " + test || problem.startsWith(test + ": ")))
+    return QStringLiteral("test_data");
+  return QStringLiteral("data_path");
 }
 
 QString ExperimentForm::dataSizesText() const { return dataSizes_->text(); }

@@ -68,6 +68,9 @@ FactsDialog::FactsDialog(qint64 runId, const QString& label, const config::RunFa
     auto* combo = new QComboBox(this);
     combo->addItem(tr("unknown"), QString());
     for (const QString& c : choices) combo->addItem(c, c);
+    // A value the log spelled otherwise ("cosine_with_restarts") is shown as it is, not as unknown.
+    if (!valueText(fact).isEmpty() && combo->findData(valueText(fact)) < 0)
+      combo->addItem(valueText(fact), valueText(fact));
     const int at = combo->findData(valueText(fact));
     combo->setCurrentIndex(at < 0 ? 0 : at);
     addRow(name, flag, combo, combo->currentData().toString(), provenanceText(fact));
@@ -77,11 +80,19 @@ FactsDialog::FactsDialog(qint64 runId, const QString& label, const config::RunFa
   number(tr("Accumulation steps"), "--gradient-accumulation-steps", f.gradient_accumulation_steps);
   number(tr("Learning rate"), "--learning-rate", f.learning_rate);
   choice(tr("LR scaling"), "--lr-scaling", f.lr_scaling, {"none", "linear", "sqrt"});
+  choice(tr("LR schedule"), "--scheduler", f.schedule,
+         {"constant", "linear", "cosine", "step", "onecycle"});
   number(tr("Seed"), "--seed", f.seed);
   choice(tr("Mixed precision"), "--mixed-precision", f.mixed_precision, {"no", "bf16", "fp16"});
   choice(tr("Seedable sampler"), "--use-seedable-sampler", f.use_seedable_sampler,
          {"true", "false"});
+  number(tr("Threads per rank"), "--threads-per-rank", f.threads_per_rank);
   number(tr("Training samples"), "--train-samples", f.train_samples);
+  number(tr("Epochs"), "--epochs", f.epochs);
+  // The model in words, as the import dialog lists it ("mlp, dropout 0.25"): any text.
+  auto* model = new QLineEdit(valueText(f.model), this);
+  model->setPlaceholderText(tr("unknown"));
+  addRow(tr("Model"), "--model", model, valueText(f.model), provenanceText(f.model));
 
   auto* intro = new QLabel(
       tr("How run %1 (%2) trained. The verdict names causes only from known and derived facts; "
@@ -117,7 +128,7 @@ QString FactsDialog::validate() const {
     const QString text = current(f);
     if (text == f.initial) continue;
     if (text.isEmpty()) return tr("%1: a fact cannot be made unknown again").arg(f.name);
-    if (!qobject_cast<QLineEdit*>(f.editor)) continue;
+    if (!qobject_cast<QLineEdit*>(f.editor) || f.flag == "--model") continue;
     bool ok = false;
     if (f.flag == "--learning-rate") {
       const double v = text.toDouble(&ok);

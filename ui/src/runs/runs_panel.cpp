@@ -1,6 +1,7 @@
 #include <parity/ui/runs/progress_delegate.h>
 #include <parity/ui/runs/runs_model.h>
 #include <parity/ui/runs/runs_panel.h>
+#include <parity/ui/widgets/tab_order.h>
 
 #include <QAction>
 #include <QHBoxLayout>
@@ -127,6 +128,7 @@ RunsPanel::RunsPanel(RunsModel* model, QWidget* parent)
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addLayout(top);
   layout->addWidget(view_, 1);
+  setReadingOrder(this, {filter_, view_});  // the filter above the table: first
   updateActions();
 }
 

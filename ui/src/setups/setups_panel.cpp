@@ -186,6 +186,14 @@ void SetupsPanel::connectModel() {
 }
 
 void SetupsPanel::layOut() {
+  // Tab follows the order widgets became children in, and the forms became children of their
+  // tabs after these were made: Tab went to Launch, then Launch selected, then the form. Made
+  // children again, these come after the form, in their row's order.
+  for (QWidget* w : {static_cast<QWidget*>(concurrency_), static_cast<QWidget*>(launchSelected_),
+                     static_cast<QWidget*>(launch_)}) {
+    w->setParent(nullptr);
+    w->setParent(this);
+  }
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(add_);
   buttons->addWidget(duplicate_);
@@ -349,7 +357,9 @@ void SetupsPanel::refreshValidation() {
   }
   // Data that cannot be read (a missing file, a misspelled column) fails every run at its start.
   const QString dataProblem = experimentForm_->dataProblem();
-  if (!dataProblem.isEmpty()) experimentIssues.push_back({"data_path", dataProblem.toStdString()});
+  const QString dataField = experimentForm_->dataProblemField();
+  if (!dataProblem.isEmpty())
+    experimentIssues.push_back({dataField.toStdString(), dataProblem.toStdString()});
   QStringList loose = setupForm_->showIssues(setupIssues);
   loose << experimentForm_->showIssues(experimentIssues);
   // A TorchScript file the worker refused would fail every run at its start.
@@ -371,7 +381,8 @@ void SetupsPanel::refreshValidation() {
   } else if (invalid > 0) {
     text = tr("%n setup(s) need fixing before Launch (marked in the list).", nullptr, invalid);
   } else if (!dataProblem.isEmpty()) {
-    text = tr("The data cannot be read (marked under Data on the Experiment tab).");
+    text = tr("The data cannot be read (marked under %1 on the Experiment tab).")
+               .arg(experimentForm_->fieldLabel(dataField));
   }
   if (!loose.isEmpty()) text += (text.isEmpty() ? "" : "\n") + loose.join('\n');
   summary_->setText(text);

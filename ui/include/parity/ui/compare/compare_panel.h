@@ -158,6 +158,7 @@ class ComparePanel : public QWidget {
   QLabel* deltaLegend_;
   RunProofs incomingProofs_;
   QList<QueuedProof> queuedProofs_;       ///< what each Prove of this session queued, oldest first
+  qint64 showProveAnswer_ = 0;            ///< the run whose Prove answer the details scroll to, once
   using RunPair = QPair<qint64, qint64>;  ///< reference, run
   QHash<RunPair, RemedyPlan> remedies_;   ///< read (or queued) remedies
   QSet<RunPair> planning_;                ///< remedies asked for and not read yet

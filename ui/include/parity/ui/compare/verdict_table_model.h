@@ -33,7 +33,9 @@ std::vector<std::vector<const stored_runs::StoredProof*>> proofGroups(
 /// How the remedy's rows stand, in `parity-cli fix`'s words: "equivalent now", "not
 /// equivalent", else "fix queued", "fix running", "fix failed" ... until they are judged.
 QString remedyState(const std::vector<const stored_runs::StoredProof*>& rows);
-/// The verdict's text as the window says it: the CLI's `explain` is the window's Prove.
+/// The verdict's text as the window says it: the CLI's `explain` is the window's Prove, and a
+/// fact given with `parity-cli set RUN --flag` is given with Runs > Edit facts…, and a setting
+/// spelled as a flag ("--lr 0.05") is said in words ("learning rate 0.05").
 QString inWindowWords(const std::string& text);
 
 class VerdictTableModel : public QAbstractTableModel {

@@ -66,8 +66,12 @@ class ExperimentForm : public ConfigForm {
   QString modelProblem() const { return commandMode() ? QString() : modelProblem_; }
   /// Why the data cannot be trained on, as reading it said (a file missing, a target or feature
   /// column not in the csv's header: the engine's message, as `parity-cli plan` gives it); empty
-  /// when it can, or while nothing was read. Shown under Data; Launch stays off while it is set.
+  /// when it can, or while nothing was read. Launch stays off while it is set.
   QString dataProblem() const { return commandMode() ? QString() : dataProblem_; }
+  /// The field the data problem is about, where it is shown: "target" or "features" for a
+  /// column not in the header, "test_data" for a test file that cannot be read, else
+  /// "data_path"; empty when there is no problem.
+  QString dataProblemField() const;
   /// The data's sizes as last read or known (a csv's rows once counted); nullopt while unknown
   /// or unreadable. dataSizesChanged says when it changed.
   std::optional<config::DataSizes> dataSizes() const { return sizes_; }

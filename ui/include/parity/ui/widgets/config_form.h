@@ -43,6 +43,8 @@ class ConfigForm : public QWidget {
   /// The inline message under a field (empty when none); for tests.
   QString issueText(const QString& field) const;
   QWidget* editor(const QString& field) const;
+  /// A field's label as the form shows it ("Target column"); empty for a field not here.
+  QString fieldLabel(const QString& field) const { return fields_.value(field).label; }
   /// A check() message as the form says it: the command line's hints ("(--data FILE)") left
   /// out, since the message sits under the field, and a flag named in the text ("for --model
   /// torchscript") called by the label of its field here ("for Model torchscript").

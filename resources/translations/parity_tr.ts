@@ -752,9 +752,9 @@
 <context>
     <name>parity::ui::EquivalentBatchPanel</name>
     <message>
-        <location filename="../../ui/src/setups/equivalent_batch_panel.cpp" line="+46"/>
-        <source>The single-device batch the setups are compared against; type any other value</source>
-        <translation>Kurulumların karşılaştırıldığı tek cihazlı toplu iş; başka bir değer yazabilirsiniz</translation>
+        <location filename="../../ui/src/setups/equivalent_batch_panel.cpp" line="+47"/>
+        <source>The single-device batch the setups are compared against: the first setup&apos;s global batch until you choose or type another</source>
+        <translation>Kurulumların karşılaştırıldığı tek cihaz toplu işi: siz başka birini seçene veya yazana kadar ilk kurulumun genel toplu işi</translation>
     </message>
     <message>
         <location line="+14"/>
@@ -762,7 +762,7 @@
         <translation>Toplu iş en az 1 olan bir tam sayıdır: tablolar hâlâ %1 değerini kullanıyor</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>Reference single-device batch:</source>
         <translation>Referans tek cihaz toplu işi:</translation>
     </message>

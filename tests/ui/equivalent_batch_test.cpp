@@ -202,6 +202,30 @@ TEST(EquivalentBatchPanel, FollowsTheSetupsAndTheReference) {
                   .toBool());
 }
 
+// The reference is the first setup's global batch until the user chooses one (#38 item 13: it
+// stayed 256 whatever the setups were); then it stays what they chose.
+TEST(EquivalentBatchPanel, TheReferenceFollowsTheFirstSetupUntilOneIsChosen) {
+  SetupsModel setups;
+  EquivalentBatchPanel panel(&setups);
+  config::RunConfig small = presets()[0].setup;
+  small.num_processes = 1;
+  small.per_device_batch_size = 64;
+  setups.addSetup(small);
+  EXPECT_EQ(panel.referenceBatch(), 64);
+  EXPECT_TRUE(panel.followsSetups());
+  small.num_processes = 2;
+  small.gradient_accumulation_steps = 2;
+  setups.setSetup(0, small);
+  EXPECT_EQ(panel.referenceBatch(), 256) << "2 processes x 64 x 2 micro-batches";
+  auto* box = panel.findChild<QComboBox*>();
+  ASSERT_NE(box, nullptr);
+  box->setCurrentText("96");  // typed by the user
+  EXPECT_FALSE(panel.followsSetups());
+  small.per_device_batch_size = 32;
+  setups.setSetup(0, small);
+  EXPECT_EQ(panel.referenceBatch(), 96) << "the user's reference stays";
+}
+
 // A reference of 0 (or nothing) while typing is refused beside the field; the tables keep the
 // last valid reference instead of silently using 256.
 TEST(EquivalentBatchPanel, AReferenceOfZeroIsRefusedInlineAndTheLastValidOneKept) {

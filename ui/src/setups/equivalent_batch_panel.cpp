@@ -1,3 +1,4 @@
+#include <parity/config/batch_plan.h>
 #include <parity/ui/setups/equivalent_batch_panel.h>
 #include <parity/ui/setups/reference_batch_model.h>
 #include <parity/ui/setups/setup_plan_model.h>
@@ -43,8 +44,8 @@ EquivalentBatchPanel::EquivalentBatchPanel(SetupsModel* setups, QWidget* parent)
   referenceBox_->setValidator(new QIntValidator(1, 1 << 24, referenceBox_));
   for (int b : {256, 128, 64, 32}) referenceBox_->addItem(QString::number(b));
   referenceBox_->setToolTip(
-      tr("The single-device batch the setups are compared against; type "
-         "any other value"));
+      tr("The single-device batch the setups are compared against: the first setup's global "
+         "batch until you choose or type another"));
   referenceBox_->setInsertPolicy(QComboBox::NoInsert);
   referenceError_ = new QLabel(this);
   referenceError_->setObjectName("referenceError");
@@ -59,6 +60,7 @@ EquivalentBatchPanel::EquivalentBatchPanel(SetupsModel* setups, QWidget* parent)
         valid ? QString()
               : tr("A batch is a whole number of at least 1: the tables still use %1")
                     .arg(referenceBatch_));
+    if (!following_) follows_ = false;  // the user's choice stays whatever the setups are
     if (!valid || b == referenceBatch_) return;
     referenceBatch_ = b;
     update();
@@ -119,6 +121,17 @@ void EquivalentBatchPanel::setCountedTrainSize(std::optional<int64_t> trainSize)
 }
 
 void EquivalentBatchPanel::update() {
+  const auto firstSetups = setups_->configs();
+  if (follows_ && !firstSetups.empty()) {
+    // The reference is the first setup's global batch (it stayed 256 for setups of 64).
+    const int64_t first = config::global_batch_size(firstSetups.front());
+    if (first >= 1 && first != referenceBatch_) {
+      following_ = true;
+      referenceBox_->setCurrentText(QString::number(first));  // updates again, with it
+      following_ = false;
+      return;
+    }
+  }
   const int64_t ref = referenceBatch();
   std::vector<int64_t> batches = {256, 128, 64, 32};
   if (std::find(batches.begin(), batches.end(), ref) == batches.end())

@@ -460,7 +460,8 @@ void MainWindow::restoreSettings() {
   chartPanel_->setSmoothing(s.value("chart/smoothing", 0.6).toDouble());
   chartPanel_->setLogY(s.value("chart/logY", false).toBool());
   chartPanel_->setShowRanks(s.value("chart/ranks", false).toBool());
-  equivalentPanel_->setReferenceBatch(s.value("setups/referenceBatch", 256).toLongLong());
+  if (s.contains("setups/referenceBatch"))  // a reference chosen; else it follows the setups
+    equivalentPanel_->setReferenceBatch(s.value("setups/referenceBatch").toLongLong());
   if (s.contains("setups/concurrent")) {
     setupsPanel_->concurrencyBox()->setValue(s.value("setups/concurrent").toInt());
   }
@@ -503,7 +504,12 @@ void MainWindow::saveSettings() const {
   s.setValue("chart/smoothing", chart->smoothing());
   s.setValue("chart/logY", chart->logY());
   s.setValue("chart/ranks", chart->showRanks());
-  s.setValue("setups/referenceBatch", static_cast<qlonglong>(equivalentPanel_->referenceBatch()));
+  if (equivalentPanel_->followsSetups()) {
+    s.remove("setups/referenceBatch");
+  } else {
+    s.setValue("setups/referenceBatch",
+               static_cast<qlonglong>(equivalentPanel_->referenceBatch()));
+  }
   s.setValue("setups/concurrent", setupsPanel_->concurrencyBox()->value());
   s.setValue("setups/json", setups_->toJson());
 }

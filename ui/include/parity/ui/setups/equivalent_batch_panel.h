@@ -24,7 +24,10 @@ class EquivalentBatchPanel : public QWidget {
   /// The last valid reference batch: a value being typed that is not one leaves it as it was
   /// and is marked beside the field.
   int64_t referenceBatch() const;
+  /// A reference the user chose (or one kept from an earlier session): it stays whatever the
+  /// setups are. Until one is chosen the reference follows the first setup's global batch.
   void setReferenceBatch(int64_t batch);
+  bool followsSetups() const { return follows_; }
   /// The training set's size as the Experiment tab counted it (a csv's rows), for the setups
   /// whose size is not known without reading their data; nullopt while it is not counted.
   void setCountedTrainSize(std::optional<int64_t> trainSize);
@@ -45,6 +48,8 @@ class EquivalentBatchPanel : public QWidget {
   QTableView* planView_;
   QLabel* referenceError_;
   int64_t referenceBatch_ = 256;  ///< the last valid reference typed or chosen
+  bool follows_ = true;           ///< the reference is the first setup's global batch
+  bool following_ = false;        ///< the reference is being set to follow the setups
   std::optional<int64_t> countedTrainSize_;
 };
 

@@ -50,6 +50,23 @@ TEST_F(SetupsPanelTest, InvalidValueIsMarkedInlineAndBlocksLaunch) {
   EXPECT_TRUE(panel.setupForm()->issueText("num_processes").isEmpty());
 }
 
+// A setup that turns invalid gets its warning icon in the list without its row growing: the
+// rows under the cursor stay where they are (#38 item 9).
+TEST_F(SetupsPanelTest, AWarningIconLeavesEveryListRowAsHighAsBefore) {
+  auto* list = panel.findChild<QListView*>("setupsList");
+  ASSERT_NE(list, nullptr);
+  QList<QRect> before;
+  for (int row = 0; row < 3; ++row) before << list->visualRect(model.index(row));
+  panel.setCurrentRow(1);
+  qobject_cast<QSpinBox*>(panel.setupForm()->editor("num_processes"))->setValue(0);
+  ASSERT_FALSE(model.issues(1).empty());
+  ASSERT_FALSE(model.index(1).data(Qt::DecorationRole).isNull()) << "no warning icon";
+  QCoreApplication::processEvents();
+  list->doItemsLayout();
+  for (int row = 0; row < 3; ++row)
+    EXPECT_EQ(list->visualRect(model.index(row)), before[row]) << "row " << row;
+}
+
 TEST_F(SetupsPanelTest, Fp16OnCpuIsRefusedUnderThePrecisionField) {
   panel.setCurrentRow(0);
   auto* precision = qobject_cast<QComboBox*>(panel.setupForm()->editor("mixed_precision"));

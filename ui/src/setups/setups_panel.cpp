@@ -80,6 +80,10 @@ void SetupsPanel::setUpListAndButtons() {
   // Five rows (more scroll): the form below gets the rest of the dock, also in a small window.
   list_->setFixedHeight(list_->fontMetrics().height() * 5 + 10);
   list_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+  // A setup's warning icon is a line high and every row the same: a row grew when its setup
+  // turned invalid, moving the rows under the cursor while the user typed.
+  list_->setIconSize(QSize(list_->fontMetrics().height(), list_->fontMetrics().height()));
+  list_->setUniformItemSizes(true);
 
   add_->setText(tr("Add"));
   add_->setToolTip(tr("Add a setup, or pick a preset from the arrow's menu"));

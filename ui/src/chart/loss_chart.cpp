@@ -98,7 +98,7 @@ CurveStore& LossChart::store() { return d_->store_; }
 int LossChart::redrawCount() const { return d_->redraws_; }
 int LossChart::drawnPoints() const { return d_->drawnPoints_; }
 
-bool LossChart::drawnAsDraft() const { return d_->drawnAsDraft_; }
+bool LossChart::drawnAsDraft() const { return d_->drawn_.draftFrame; }
 
 void LossChart::openDatabase(const QString& path) {
   ++d_->token_;
@@ -300,7 +300,7 @@ void LossChart::onFetched(quint64 token, const CurveFetch& result) {
   if (token != d_->token_) return;  // stale: the database or the run set changed meanwhile
   bool again = d_->loading_ == Loading::kFetchingThenAgain;
   d_->loading_ = Loading::kIdle;
-  d_->lastFetchEmpty_ = result.chunks.empty();
+  d_->drawn_.caughtUp = result.chunks.empty();
   bool ranksGrew = false;
   for (const RankList& r : result.ranks) {
     ranksGrew |= d_->store_.ranks(r.runId) != r.ranks;
@@ -313,7 +313,7 @@ void LossChart::onFetched(quint64 token, const CurveFetch& result) {
     again = true;  // the new ranks' rows are not loaded yet
   }
   if (!result.chunks.empty()) {
-    d_->dirty_ = true;
+    d_->drawn_.rowsPending = true;
     scheduleRedraw();
   }
   if (again) {
@@ -329,13 +329,13 @@ void LossChart::onFetched(quint64 token, const CurveFetch& result) {
 }
 
 bool LossChart::isSettled() const {
-  if (d_->loading_ != Loading::kIdle || d_->dirty_ || d_->redrawTimer_.isActive() ||
+  if (d_->loading_ != Loading::kIdle || d_->drawn_.rowsPending || d_->redrawTimer_.isActive() ||
       d_->refineTimer_.isActive()) {
     return false;
   }
   // A run whose counter is ahead of its stored rows is caught up once a fetch finds nothing new.
   for (const RunSeries& rs : d_->runs_) {
-    if (d_->store_.lastStep(rs.info.id, -1) < rs.info.stepsDone && !d_->lastFetchEmpty_)
+    if (d_->store_.lastStep(rs.info.id, -1) < rs.info.stepsDone && !d_->drawn_.caughtUp)
       return false;
   }
   return true;

@@ -162,11 +162,11 @@ LossChart::LineCache& LossChart::reduce(LineCache& cache, const analysis::Series
 
 void LossChart::redrawNow() {
   d_->redrawTimer_.stop();
-  d_->dirty_ = false;
+  d_->drawn_.rowsPending = false;
   const bool draft = d_->gesture_ != Gesture::kNone;
   if (!draft) d_->refineTimer_.stop();
-  if (d_->draftPens_ != draft) {
-    d_->draftPens_ = draft;
+  if (d_->drawn_.draftPens != draft) {
+    d_->drawn_.draftPens = draft;
     for (RunSeries& rs : d_->runs_) styleSeries(rs);
   }
   ++d_->redraws_;
@@ -317,7 +317,7 @@ void LossChart::pushPoints(const Frame& f, double width, double height) {
     }
   }
   d_->drawnPoints_ = drawn;
-  d_->drawnAsDraft_ = d_->gesture_ != Gesture::kNone;
+  d_->drawn_.draftFrame = d_->gesture_ != Gesture::kNone;
 }
 
 // The log axis's labels: round losses at their log10 position (ylo, yhi in log10 units).

@@ -40,6 +40,14 @@ struct LineView {
   }
 };
 
+/// What is drawn, against the rows read and the gesture: a redraw is due, or a run caught up.
+struct DrawState {
+  bool rowsPending = false;  ///< rows appended since the last redraw
+  bool caughtUp = false;     ///< the last fetch found nothing new
+  bool draftPens = false;    ///< lines styled for a gesture (styleSeries)
+  bool draftFrame = false;   ///< the last frame was drawn coarser, for a gesture
+};
+
 /// A zoom or pan in progress (its frames are drawn coarser), or none.
 enum class Gesture { kNone, kZooming, kPanning };
 /// The curve loader: idle, fetching, or fetching with another fetch asked for meanwhile.
@@ -113,14 +121,11 @@ struct LossChart::Private {
   // pens' style (which follows the gesture at the next redraw).
   Loading loading_ = Loading::kIdle;
   Gesture gesture_ = Gesture::kNone;
-  bool dirty_ = false;           ///< rows appended since the last redraw
-  bool lastFetchEmpty_ = false;  ///< the last fetch found nothing new (a run is caught up)
-  bool draftPens_ = false;       ///< lines styled for a gesture (styleSeries)
+  DrawState drawn_;
   QTimer redrawTimer_;
   QTimer refineTimer_;
   int redraws_ = 0;
   int drawnPoints_ = 0;
-  bool drawnAsDraft_ = false;
 
   int pointBudget_ = 40000;
   bool accelerated_ = false;

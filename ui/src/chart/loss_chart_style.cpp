@@ -87,7 +87,7 @@ void LossChart::styleSeries(RunSeries& rs) {
   rs.legendPen = mainPen;
   // While the user zooms or pans, 1-px lines: Qt's raster engine draws those on its fast path,
   // where a wider pen is stroked into polygons segment by segment (half of such a frame's paint).
-  if (d_->draftPens_) mainPen.setWidthF(1.0);
+  if (d_->drawn_.draftPens) mainPen.setWidthF(1.0);
   rs.main->setPen(mainPen);
   rs.raw->setVisible(d_->beta_ > 0);
   rs.bad->setColor(rs.color);

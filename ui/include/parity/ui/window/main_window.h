@@ -1,7 +1,9 @@
 #pragma once
 /// Parity's main window. It owns the models and the database/launcher plumbing and delegates
-/// everything visible to panels: Setups (left dock), the loss chart (centre), Runs and the
-/// equivalent-batch table (bottom docks). Menus and actions are in main_window_actions.cpp.
+/// everything visible to panels: Setups (left dock), the loss chart (centre), Runs, Equivalent
+/// batch and Compare (tabbed docks under the chart, main_window_docks.cpp). Menus and actions are
+/// in main_window_actions.cpp, importing in main_window_import.cpp, the setups kept with the
+/// database in main_window_setups.cpp.
 /// Thread affinity: UI thread. Database work runs in DatabaseThread's and LossChart's threads.
 
 #include <parity/config/run_config.h>

@@ -232,7 +232,7 @@ void MainWindow::launch(const std::vector<config::RunConfig>& configs) {
   awaitingFinalPoll_ = false;
   failures_.clear();
   failedLabel_->hide();
-  launcher_->launch(configs);
+  launcher_->launch(configs, setupsPanel_->launchTarget());
   runsDock_->raise();
   updateStatus();
 }

@@ -51,13 +51,14 @@ void RunLauncher::onRunsRead(const RunRows& rows, bool whole) {
     if (it->jobId.empty() || followers_.contains(id) || processes_.contains(id)) continue;
     if (followStarts_.value(id) < kMaxFollowStarts) follow(id);
   }
+  emit stoppableChanged();  // what canStop() answers may have changed
 }
 
 void RunLauncher::follow(qint64 runId) {
-  if (followers_.contains(runId) || db_->openPath().isEmpty()) return;
+  if (followers_.contains(runId) || activeDb_.isEmpty()) return;
   QFile* output = nullptr;
   QProcess* process =
-      spawnCli({"follow", "--db", db_->openPath(), "--quiet", QString::number(runId)},
+      spawnCli({"follow", "--db", activeDb_, "--quiet", QString::number(runId)},
                QString("follow-%1").arg(runId), &output, true);
   ++followStarts_[runId];
   followers_.insert(runId, Running{process, {}, output, true});
@@ -97,7 +98,7 @@ void RunLauncher::onFollowerFinished(qint64 runId, int exitCode, bool crashed) {
 void RunLauncher::stopSubmitted(qint64 runId) {
   if (cancelling_.contains(runId)) return;
   QFile* output = nullptr;
-  QProcess* process = spawnCli({"stop", "--db", db_->openPath(), QString::number(runId)},
+  QProcess* process = spawnCli({"stop", "--db", activeDb_, QString::number(runId)},
                                QString("stop-%1").arg(runId), &output);
   cancelling_.insert(runId, process);
   connect(process, &QProcess::finished, this, [this, runId, process, output](int code) {

@@ -98,6 +98,8 @@ class RunLauncher : public QObject {
   void fixQueued(const parity::ui::RemedyPlan& queued);
   void fixFailed(qint64 referenceId, qint64 runId, const QString& message);
   void idle();
+  /// The database's runs were read again: what canStop() answers may have changed.
+  void stoppableChanged();
 
  private:
   struct Pending {

@@ -8,6 +8,9 @@
 #    opened again follows the job on to "finished", every step stored once (none lost or doubled).
 # 3. A second job stopped from the Runs table (Ctrl+.): scancel, squeue empty, the run recorded
 #    stopped and cancelled. No output file of the window's children is left in TMPDIR.
+# 4. Quit (Ctrl+Q) while a submitted job runs: no question (the job is Slurm's, not the window's),
+#    the window closes and the job goes on; it ends with nobody watching, and the window opened
+#    again reads it in whole.
 # Usage: slurm_window.sh PARITY PARITY_CLI OUT   (root; slurm-wlm, munge, xdotool, ImageMagick,
 # sqlite3, python3)
 set -euo pipefail
@@ -70,6 +73,13 @@ no_temp_files() {
   [ -z "$left" ] || fail "$1: the window left files in TMPDIR: $left"
 }
 followers() { pgrep -f "parity-cli follow --db $db" || true; }
+window_gone() { ! kill -0 "$pid" 2>/dev/null; }
+all_steps_once() {  # RUN WHAT
+  local n distinct last
+  read -r n distinct last < <(q "SELECT count(*), count(DISTINCT step), max(step) FROM steps WHERE run_id = $1" | tr '|' ' ')
+  [ "$n" -eq "$steps" ] && [ "$distinct" -eq "$steps" ] && [ "$last" -eq "$steps" ] ||
+    fail "run $1 stored $n rows for $distinct steps up to $last, not $steps once each ($2)"
+}
 
 # Train on: Slurm batch job, then Launch.
 launch_on_slurm() {
@@ -116,9 +126,7 @@ at_kill=$(stored 2)
 [ "$at_kill" -lt "$steps" ] || fail "run 2 was whole before the window was killed"
 start_window --db "$db"
 until_true 60 row_says 2 finished || { map | grep runsView; fail "the reopened window did not follow run 2 to its end: $(status 2), $(stored 2) steps"; }
-read -r n distinct last < <(q "SELECT count(*), count(DISTINCT step), max(step) FROM steps WHERE run_id = 2" | tr '|' ' ')
-[ "$n" -eq "$steps" ] && [ "$distinct" -eq "$steps" ] && [ "$last" -eq "$steps" ] ||
-  fail "run 2 stored $n rows for $distinct steps up to $last, not $steps once each (killed at $at_kill)"
+all_steps_once 2 "killed at $at_kill"
 shot slurm-3-reopened-finished >/dev/null
 until_true 10 eval '[ -z "$(followers)" ]' || fail "a follower outlived run 2's end"
 no_temp_files "after run 2 ended"
@@ -142,4 +150,23 @@ until_true 30 eval '[ -z "$(squeue -h 2>/dev/null)" ]' || fail "job $job3 is sti
 [ "$(stored 3)" -lt "$steps" ] || fail "run 3 ran to its end"
 until_true 10 eval '[ -z "$(followers)" ]' || fail "a follower outlived run 3's end"
 no_temp_files "after run 3 was stopped"
-echo "PASS: the window submitted run 2 to Slurm and showed it PENDING (Resources), then running; killed at $at_kill steps and opened again it followed run 2 to finished with $steps steps once each; Stop cancelled run 3's job (scancel) at $(stored 3) steps, recorded stopped; no file left in TMPDIR (Stop pressed $((k + 1)) time(s))"
+
+# 4. Quit while a submitted job runs; it ends unwatched; the next window reads it whole.
+launch_on_slurm
+until_true 60 steps_over 4 5 || fail "run 4 stored no steps: $(status 4)"
+job4=$(q "SELECT job_id FROM runs WHERE id = 4")
+xdotool windowactivate --sync "$win" 2>/dev/null || true
+xdotool key --clearmodifiers ctrl+q
+until_true 20 window_gone || { shot slurm-4-quit-asked >/dev/null; fail "Ctrl+Q with only a submitted job going did not close the window"; }
+wait "$pid" 2>/dev/null || true
+pid=""
+at_quit=$(stored 4)
+[ -n "$(squeue -h -j "$job4" 2>/dev/null)" ] || fail "run 4's job ended with the window ($at_quit steps)"
+until_true 60 eval '[ -z "$(squeue -h 2>/dev/null)" ]' || fail "job $job4 did not end: $(squeue)"
+[ "$(stored 4)" -eq "$at_quit" ] && [ "$at_quit" -lt "$steps" ] ||
+  fail "run 4 was followed after the window quit ($at_quit steps at quit, $(stored 4) now)"
+start_window --db "$db"
+until_true 60 row_says 4 finished || { map | grep runsView; fail "the reopened window did not read run 4 to its end: $(status 4)"; }
+all_steps_once 4 "$at_quit at quit"
+no_temp_files "after run 4 was read"
+echo "PASS: the window submitted run 2 to Slurm and showed it PENDING (Resources), then running; killed at $at_kill steps and opened again it followed run 2 to finished with $steps steps once each; Stop cancelled run 3's job (scancel) at $(stored 3) steps, recorded stopped (Stop pressed $((k + 1)) time(s)); Ctrl+Q left run 4's job running without asking (at $at_quit steps), and the window opened after it ended read it whole; no file left in TMPDIR"

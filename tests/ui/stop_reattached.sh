@@ -13,6 +13,19 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/xtest_begin.sh" "$1" "$2" "$3" xdotool import sqlite3 python3
 # shellcheck source=xdotool_wait.sh
 . "$here/xdotool_wait.sh"
+# A run let finish outlives the window by design: on any exit its parity-cli is stopped too. (Own
+# trap: the trace's ends the script at its (exit $rc) under set -e before its cleanup.)
+supervisor=""
+eval "$(declare -f cleanup | sed '1s/^cleanup/window_cleanup/')"
+cleanup() {
+  local rc=${1:-$?}
+  set +e
+  cp -f "$trace" "$out/${0##*/}.trace.log" 2>/dev/null || true
+  [ -n "$supervisor" ] && kill "$supervisor" 2>/dev/null
+  (exit "$rc")
+  window_cleanup  # exits with $?, the script's status
+}
+trap 'cleanup $?' EXIT
 export TMPDIR=$dir/tmp
 mkdir -p "$TMPDIR"
 db=$dir/r.db

@@ -267,9 +267,9 @@ QProcess* RunLauncher::spawnCli(const QStringList& args, const QString& name, QF
 void RunLauncher::start(const Pending& pending) {
   const qint64 runId = pending.runId;
   // The run row already holds the config (written by createRun): parity-cli runs that.
-  const QStringList args = QStringList{"run", "--db", db_->openPath(), "--run-id",
-                                       QString::number(runId)}
-                           << pending.target.cliArgs();
+  const QStringList args =
+      QStringList{"run", "--db", db_->openPath(), "--run-id", QString::number(runId)}
+      << pending.target.cliArgs();
   QFile* output = nullptr;
   QProcess* process = spawnCli(args, QString("run-%1").arg(runId), &output);
   processes_.insert(runId, Running{process, {}, output, pending.target.slurm});

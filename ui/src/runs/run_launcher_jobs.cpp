@@ -57,9 +57,8 @@ void RunLauncher::onRunsRead(const RunRows& rows, bool whole) {
 void RunLauncher::follow(qint64 runId) {
   if (followers_.contains(runId) || activeDb_.isEmpty()) return;
   QFile* output = nullptr;
-  QProcess* process =
-      spawnCli({"follow", "--db", activeDb_, "--quiet", QString::number(runId)},
-               QString("follow-%1").arg(runId), &output, true);
+  QProcess* process = spawnCli({"follow", "--db", activeDb_, "--quiet", QString::number(runId)},
+                               QString("follow-%1").arg(runId), &output, true);
   ++followStarts_[runId];
   followers_.insert(runId, Running{process, {}, output, true});
   connect(process, &QProcess::finished, this, [this, runId](int code, QProcess::ExitStatus status) {

@@ -8,13 +8,13 @@
 
 #include <QApplication>
 #include <QComboBox>
-#include <QGridLayout>
-#include <QLineEdit>
 #include <QDir>
 #include <QFileInfo>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListView>
 #include <QMenu>
 #include <QPushButton>
@@ -195,8 +195,7 @@ namespace {
 // the system's). Elsewhere "Train on" is not offered, and takes no room from the forms.
 bool slurmHere() {
   if (QStandardPaths::findExecutable("sbatch").isEmpty()) return false;
-  return !qEnvironmentVariableIsEmpty("SLURM_CONF") ||
-         QFileInfo::exists("/etc/slurm/slurm.conf") ||
+  return !qEnvironmentVariableIsEmpty("SLURM_CONF") || QFileInfo::exists("/etc/slurm/slurm.conf") ||
          QFileInfo::exists("/etc/slurm-llnl/slurm.conf");
 }
 
@@ -235,12 +234,14 @@ QWidget* SetupsPanel::makeTrainOn() {
     slurm->addWidget(edit, row, column * 2 + 1);
     return edit;
   };
-  partition_ = field(0, 0, tr("Partition:"), tr("default"), tr("The partition the job waits in (sbatch --partition)"),
-                     "slurmPartition");
+  partition_ = field(0, 0, tr("Partition:"), tr("default"),
+                     tr("The partition the job waits in (sbatch --partition)"), "slurmPartition");
   timeLimit_ = field(0, 1, tr("Time limit:"), tr("e.g. 1:00:00"),
                      tr("sbatch --time, in Slurm's formats (30, 1:00:00, 1-0)"), "slurmTime");
-  account_ = field(1, 0, tr("Account:"), tr("default"), tr("The account the job is charged to (sbatch --account)"), "slurmAccount");
-  gres_ = field(1, 1, tr("GRES:"), tr("e.g. gpu:2"), tr("Generic resources per node, e.g. GPUs (sbatch --gres)"), "slurmGres");
+  account_ = field(1, 0, tr("Account:"), tr("default"),
+                   tr("The account the job is charged to (sbatch --account)"), "slurmAccount");
+  gres_ = field(1, 1, tr("GRES:"), tr("e.g. gpu:2"),
+                tr("Generic resources per node, e.g. GPUs (sbatch --gres)"), "slurmGres");
   grid->addWidget(slurmBox_, 1, 0, 1, 4);
   slurmBox_->hide();
   connect(trainOn_, &QComboBox::currentIndexChanged, this,

@@ -12,7 +12,7 @@
 namespace parity::ui {
 
 struct LaunchTarget {
-  bool slurm = false;  ///< submit to Slurm (sbatch) instead of training here
+  bool slurm = false;                      ///< submit to Slurm (sbatch) instead of training here
   QString partition, time, account, gres;  ///< passed to sbatch as given, where not empty
 
   /// The parity-cli run flags this target adds (none for this computer).

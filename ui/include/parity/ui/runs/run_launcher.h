@@ -153,11 +153,11 @@ class RunLauncher : public QObject {
   std::deque<Pending> pending_;
   QHash<qint64, Running> processes_;
   QSet<qint64> stopping_;  ///< runs sent SIGTERM by stop()
-  QHash<qint64, Running> followers_;   ///< submitted runs followed: parity-cli follow
-  QHash<qint64, int> followStarts_;    ///< followers started per run (a failing one is not looped)
-  QHash<qint64, Active> active_;       ///< runs the database holds queued or running
+  QHash<qint64, Running> followers_;  ///< submitted runs followed: parity-cli follow
+  QHash<qint64, int> followStarts_;   ///< followers started per run (a failing one is not looped)
+  QHash<qint64, Active> active_;      ///< runs the database holds queued or running
   QHash<qint64, QProcess*> cancelling_;  ///< submitted runs whose parity-cli stop is under way
-  QString activeDb_;                   ///< the database active_ and followers_ belong to
+  QString activeDb_;                     ///< the database active_ and followers_ belong to
   int nextRequest_ = 1;
   int maxConcurrent_ = 1;
 };

@@ -124,7 +124,7 @@ config::RunConfig stored_run_config(const RunArgs& a, storage::Database& db, int
     if (config.label.empty()) config.label = row->label;
     require_valid(config);
     require_command(config);
-    require_hostable(config, a.nnodes);
+    if (!a.submit) require_hostable(config, a.nnodes);  // a submitted run's ranks run on Slurm's
     machines_of(a);  // its checks, so the window's row says why
     return config;
   } catch (const std::exception& e) {

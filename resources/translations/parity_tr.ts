@@ -1656,7 +1656,7 @@ dropout: maskeleri tohumu izler</translation>
         <translation>Eşdeğer yap</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+32"/>
         <source>Reading curves failed: %1</source>
         <translation>Eğriler okunamadı: %1</translation>
     </message>
@@ -2396,12 +2396,12 @@ Durdur: her biri durdurulur ve durduruldu olarak kaydedilir.</translation>
 <context>
     <name>parity::ui::RunLauncher</name>
     <message>
-        <location filename="../../ui/src/runs/run_launcher.cpp" line="+85"/>
+        <location filename="../../ui/src/runs/run_launcher.cpp" line="+91"/>
         <source>not started: the window quit before its turn</source>
         <translation>başlatılmadı: pencere, sırası gelmeden kapandı</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+48"/>
         <source>parity-cli was not found, so no run can start.</source>
         <translation>parity-cli bulunamadı, bu yüzden hiçbir çalıştırma başlatılamıyor.</translation>
     </message>
@@ -2411,7 +2411,7 @@ Durdur: her biri durdurulur ve durduruldu olarak kaydedilir.</translation>
         <translation>parity-cli programını bu parity yürütülebilir dosyasının yanında duracak biçimde derleyin (ninja parity-cli), PATH&apos;e ekleyin ya da PARITY_CLI değişkenini onun yoluna ayarlayın. Bakılan yerler: %1.</translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location line="+83"/>
         <source>The run could not be added to the database: %1</source>
         <translation>Çalıştırma veritabanına eklenemedi: %1</translation>
     </message>
@@ -2421,7 +2421,7 @@ Durdur: her biri durdurulur ve durduruldu olarak kaydedilir.</translation>
         <translation>Veritabanı dosyasının yazılabilir olduğunu denetleyin (başka bir yer seçmek için Dosya › Yeni veritabanı).</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+57"/>
         <source>parity-cli could not be started: %1</source>
         <translation>parity-cli başlatılamadı: %1</translation>
     </message>
@@ -2431,12 +2431,14 @@ Durdur: her biri durdurulur ve durduruldu olarak kaydedilir.</translation>
         <translation>parity-cli dosyasının yürütülebilir olduğunu denetleyin ya da PARITY_CLI değişkenini çalışan bir derlemeye ayarlayın.</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+43"/>
+        <location filename="../../ui/src/runs/run_launcher_jobs.cpp" line="+87"/>
         <source>parity-cli exited with code %1</source>
         <translation>parity-cli %1 koduyla çıktı</translation>
     </message>
     <message>
         <location line="+5"/>
+        <location filename="../../ui/src/runs/run_launcher_jobs.cpp" line="+52"/>
         <source>stopped</source>
         <translation>durduruldu</translation>
     </message>
@@ -2444,6 +2446,31 @@ Durdur: her biri durdurulur ve durduruldu olarak kaydedilir.</translation>
         <location line="+13"/>
         <source>stopped before it started</source>
         <translation>başlamadan önce durduruldu</translation>
+    </message>
+    <message>
+        <location filename="../../ui/src/runs/run_launcher_jobs.cpp" line="-54"/>
+        <source>Run %1 is a Slurm job this window cannot follow: %2</source>
+        <translation>%1 çalıştırması bu pencerenin izleyemediği bir Slurm işi: %2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The job goes on. Follow it with `parity-cli follow %1` where Slurm answers (squeue), or open this database there.</source>
+        <translation>İş sürüyor. Slurm&apos;ün yanıt verdiği yerde (squeue) `parity-cli follow %1` ile izleyin ya da bu veritabanını orada açın.</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Run %1&apos;s Slurm job could not be cancelled: %2</source>
+        <translation>%1 çalıştırmasının Slurm işi iptal edilemedi: %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>parity-cli stop exited with code %1</source>
+        <translation>parity-cli stop %1 koduyla çıktı</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cancel it with scancel where Slurm answers, then follow it with `parity-cli follow %1`.</source>
+        <translation>Slurm&apos;ün yanıt verdiği yerde scancel ile iptal edin, sonra `parity-cli follow %1` ile izleyin.</translation>
     </message>
 </context>
 <context>
@@ -2484,7 +2511,7 @@ Durdur: her biri durdurulur ve durduruldu olarak kaydedilir.</translation>
         <translation>durduruldu</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+10"/>
         <source>done</source>
         <translation>bitti</translation>
     </message>
@@ -2538,7 +2565,12 @@ Olguları nasıl eğitildiğini söyler; her biri bilinen, türetilmiş ya da bi
         <translation>* %1 ile aynı anda çalıştı: çekirdekleri paylaştılar, bu yüzden bu değer, çalıştırmanın tek başına ölçeceğinden düşüktür</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+37"/>
+        <source>Slurm job %1: %2</source>
+        <translation>Slurm işi %1: %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Tick to draw run %1 on the chart</source>
         <translation>%1 çalıştırmasını grafikte çizmek için işaretleyin</translation>
     </message>
@@ -2616,7 +2648,7 @@ Olguları nasıl eğitildiğini söyler; her biri bilinen, türetilmiş ya da bi
         <translation>Çalıştırmaları etikete, duruma, kuruluma, veriye ya da notlara göre süz</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+42"/>
         <source>Show on chart</source>
         <translation>Grafikte göster</translation>
     </message>
@@ -2999,7 +3031,7 @@ Olguları nasıl eğitildiğini söyler; her biri bilinen, türetilmiş ya da bi
 <context>
     <name>parity::ui::SetupsPanel</name>
     <message>
-        <location filename="../../ui/src/setups/setups_panel.cpp" line="+64"/>
+        <location filename="../../ui/src/setups/setups_panel.cpp" line="+68"/>
         <source>&amp;Launch</source>
         <translation>&amp;Başlat</translation>
     </message>
@@ -3009,7 +3041,7 @@ Olguları nasıl eğitildiğini söyler; her biri bilinen, türetilmiş ya da bi
         <translation>S&amp;eçilenleri başlat</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+23"/>
         <source>Add</source>
         <translation>Ekle</translation>
     </message>
@@ -3054,12 +3086,90 @@ Olguları nasıl eğitildiğini söyler; her biri bilinen, türetilmiş ya da bi
         <translation>Aynı anda başlatılan çalıştırmalar; geri kalanlar kuyrukta bekler. Çekirdekleri paylaşan çalıştırmalar daha düşük örnek/sn ölçer.</translation>
     </message>
     <message>
-        <location line="+67"/>
+        <location line="+72"/>
+        <source>This computer</source>
+        <translation>Bu bilgisayar</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Slurm batch job (sbatch)</source>
+        <translation>Slurm toplu işi (sbatch)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>This computer: the window starts each run here.
+Slurm batch job: Launch submits each run with sbatch and returns at once; the run shows PENDING with Slurm&apos;s reason, then its curve. The job goes on when the window closes; opening this database again follows it on. Stop cancels the job (scancel). The database&apos;s folder must be on a disk the cluster&apos;s nodes share.</source>
+        <translation>Bu bilgisayar: pencere her çalıştırmayı burada başlatır.
+Slurm toplu işi: Başlat her çalıştırmayı sbatch ile gönderir ve hemen döner; çalıştırma önce Slurm&apos;ün gerekçesiyle PENDING, sonra eğrisini gösterir. Pencere kapanınca iş sürer; bu veritabanını yeniden açmak onu izlemeyi sürdürür. Durdur işi iptal eder (scancel). Veritabanının klasörü kümenin düğümlerinin paylaştığı bir diskte olmalıdır.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Train on:</source>
+        <translation>&amp;Eğitim yeri:</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Partition:</source>
+        <translation>Bölüm:</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location line="+4"/>
+        <source>default</source>
+        <translation>varsayılan</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>The partition the job waits in (sbatch --partition)</source>
+        <translation>İşin beklediği bölüm (sbatch --partition)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time limit:</source>
+        <translation>Süre sınırı:</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>e.g. 1:00:00</source>
+        <translation>örn. 1:00:00</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>sbatch --time, in Slurm&apos;s formats (30, 1:00:00, 1-0)</source>
+        <translation>sbatch --time, Slurm&apos;ün biçimlerinde (30, 1:00:00, 1-0)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Account:</source>
+        <translation>Hesap:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The account the job is charged to (sbatch --account)</source>
+        <translation>İşin ücretlendirildiği hesap (sbatch --account)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>GRES:</source>
+        <translation>GRES (kaynaklar):</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>e.g. gpu:2</source>
+        <translation>örn. gpu:2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Generic resources per node, e.g. GPUs (sbatch --gres)</source>
+        <translation>Düğüm başına genel kaynaklar, örn. GPU&apos;lar (sbatch --gres)</translation>
+    </message>
+    <message>
+        <location line="+42"/>
         <source>Run &amp;at once:</source>
         <translation>&amp;Aynı anda çalıştır:</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+56"/>
         <source>Accelerate config</source>
         <translation>Accelerate yapılandırması</translation>
     </message>

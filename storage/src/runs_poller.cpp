@@ -25,7 +25,7 @@ bool sameRun(const RunRow& a, const RunRow& b) {
          a.supervisor.start_time == b.supervisor.start_time &&
          a.supervisor.host == b.supervisor.host && a.supervisor.boot_id == b.supervisor.boot_id &&
          a.heartbeat_at == b.heartbeat_at && a.shown_failed == b.shown_failed &&
-         a.config_json == b.config_json;
+         a.config_json == b.config_json && a.job_id == b.job_id && a.job_state == b.job_state;
 }
 
 double unixNow() {

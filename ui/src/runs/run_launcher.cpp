@@ -1,5 +1,7 @@
 #include <parity/ui/database/database_thread.h>
 #include <parity/ui/runs/run_launcher.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <QCoreApplication>
@@ -32,6 +34,10 @@ RunLauncher::RunLauncher(DatabaseThread* db, QObject* parent) : QObject(parent),
             checkIdle();
           });
   connect(db_->worker(), &DatabaseWorker::fixQueued, this, &RunLauncher::onFixQueued);
+  connect(db_->worker(), &DatabaseWorker::runsListed, this,
+          [this](const RunRows& rows) { onRunsRead(rows, true); });
+  connect(db_->worker(), &DatabaseWorker::runsChanged, this,
+          [this](const RunRows& rows) { onRunsRead(rows, false); });
   connect(db_->worker(), &DatabaseWorker::fixFailed, this,
           [this](int requestId, const QString& message) {
             const auto it = fixing_.find(requestId);
@@ -44,6 +50,7 @@ RunLauncher::RunLauncher(DatabaseThread* db, QObject* parent) : QObject(parent),
 }
 
 RunLauncher::~RunLauncher() {
+  endFollowers();  // the jobs go on
   // Do not leave orphans behind unless letFinish() said so: each run gets SIGTERM and a moment
   // to mark itself stopped.
   for (auto it = processes_.begin(); it != processes_.end(); ++it) {
@@ -57,7 +64,6 @@ RunLauncher::~RunLauncher() {
       p->kill();
       p->waitForFinished(1000);
     }
-    QFile::remove(it->log);
   }
 }
 
@@ -118,6 +124,9 @@ int RunLauncher::outstanding() const {
 
 bool RunLauncher::canStop(qint64 runId) const {
   if (processes_.contains(runId)) return true;
+  const auto active = active_.constFind(runId);
+  if (active != active_.constEnd() && !active->jobId.empty()) return !cancelling_.contains(runId);
+  if (canStopReattached(runId)) return true;
   for (const Pending& p : pending_) {
     if (p.runId == runId) return true;
   }
@@ -148,16 +157,18 @@ bool RunLauncher::repeated(const QStringList& request) {
   return same;
 }
 
-void RunLauncher::launch(const std::vector<config::RunConfig>& configs) {
+void RunLauncher::launch(const std::vector<config::RunConfig>& configs,
+                         const LaunchTarget& target) {
   if (!cliFound()) return;
   QStringList jsons{QStringLiteral("launch")};
+  jsons << target.cliArgs();
   for (const config::RunConfig& config : configs)
     jsons << QString::fromStdString(config::to_json(config));
   if (repeated(jsons)) return;
   for (const config::RunConfig& config : configs) {
     const int request = nextRequest_++;
     const QString json = QString::fromStdString(config::to_json(config));
-    creating_.insert(request, json);
+    creating_.insert(request, {json, target});
     db_->post(&DatabaseWorker::createRun, request, QString::fromStdString(config.label), json);
   }
 }
@@ -165,7 +176,7 @@ void RunLauncher::launch(const std::vector<config::RunConfig>& configs) {
 void RunLauncher::onRunCreated(int requestId, qint64 runId) {
   auto it = creating_.find(requestId);
   if (it == creating_.end()) return;  // created by someone else's request
-  pending_.push_back({runId, *it});
+  pending_.push_back({runId, it->first, it->second});
   creating_.erase(it);
   startPending();
 }
@@ -185,7 +196,7 @@ void RunLauncher::prove(qint64 referenceId, qint64 runId) {
 
 void RunLauncher::onProofQueued(int requestId, const QueuedProof& queued) {
   if (!proving_.remove(requestId)) return;  // someone else's request
-  for (qint64 id : queued.created) pending_.push_back({id, QString()});
+  for (qint64 id : queued.created) pending_.push_back({id, QString(), {}});
   emit proofQueued(queued);
   startPending();
 }
@@ -202,7 +213,7 @@ void RunLauncher::fix(qint64 referenceId, qint64 runId) {
 
 void RunLauncher::onFixQueued(int requestId, const RemedyPlan& queued) {
   if (!fixing_.remove(requestId)) return;  // someone else's request
-  for (qint64 id : queued.created) pending_.push_back({id, QString()});
+  for (qint64 id : queued.created) pending_.push_back({id, QString(), {}});
   emit fixQueued(queued);
   startPending();
 }
@@ -224,45 +235,69 @@ void RunLauncher::startPending() {
   checkIdle();
 }
 
-void RunLauncher::start(const Pending& pending) {
+// Its output goes to a file, not a pipe the window owns (a run let finish at quit would die
+// writing to it), and it runs in its own session, so the window's terminal cannot end it. The
+// file is unlinked once the process has it open: the window reads it through `output`.
+QProcess* RunLauncher::spawnCli(const QStringList& args, const QString& name, QFile** output,
+                                bool endsWithWindow) {
   auto* process = new QProcess(this);
-  const qint64 runId = pending.runId;
-  // Its output goes to a file, not a pipe the window owns (a run let finish at quit would die
-  // writing to it), and it runs in its own session, so the window's terminal cannot end it.
-  const QString log =
+  const QString path =
       QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation))
-          .filePath(
-              QString("parity-run-%1-%2.log").arg(QCoreApplication::applicationPid()).arg(runId));
+          .filePath(QString("parity-%1-%2.log").arg(name).arg(QCoreApplication::applicationPid()));
   process->setProcessChannelMode(QProcess::MergedChannels);
   process->setStandardInputFile(QProcess::nullDevice());
-  process->setStandardOutputFile(log, QIODevice::Truncate);
-  process->setChildProcessModifier([] { ::setsid(); });
-  processes_.insert(runId, Running{process, {}, log});
+  process->setStandardOutputFile(path, QIODevice::Truncate);
+  process->setChildProcessModifier([endsWithWindow] {
+    ::setsid();
+    // A follower killed with the window (kill -9 too): the next window follows on.
+    if (endsWithWindow) ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+  });
+  process->start(findCli(), args);
+  // QProcess opened the file before it started the child (or failed to start it).
+  auto* file = new QFile(path, process);
+  if (!file->open(QIODevice::ReadOnly)) {
+    delete file;
+    file = nullptr;
+  }
+  QFile::remove(path);
+  *output = file;
+  return process;
+}
+
+void RunLauncher::start(const Pending& pending) {
+  const qint64 runId = pending.runId;
+  // The run row already holds the config (written by createRun): parity-cli runs that.
+  const QStringList args =
+      QStringList{"run", "--db", db_->openPath(), "--run-id", QString::number(runId)}
+      << pending.target.cliArgs();
+  QFile* output = nullptr;
+  QProcess* process = spawnCli(args, QString("run-%1").arg(runId), &output);
+  processes_.insert(runId, Running{process, {}, output, pending.target.slurm});
   connect(process, &QProcess::finished, this, [this, runId](int code, QProcess::ExitStatus status) {
     onFinished(runId, code, status == QProcess::CrashExit);
   });
-  connect(process, &QProcess::errorOccurred, this, [this, runId](QProcess::ProcessError error) {
-    if (error != QProcess::FailedToStart) return;
-    auto it = processes_.find(runId);
-    const QString why = it == processes_.end() ? QString() : it->process->errorString();
+  const auto failedToStart = [this, runId, process] {
     onFinished(runId, -1, true);
-    emit launchFailed(tr("parity-cli could not be started: %1").arg(why),
+    emit launchFailed(tr("parity-cli could not be started: %1").arg(process->errorString()),
                       tr("Check that parity-cli is executable, or set PARITY_CLI to a working "
                          "build."));
+  };
+  if (process->state() == QProcess::NotRunning) {
+    failedToStart();
+    return;
+  }
+  connect(process, &QProcess::errorOccurred, this, [failedToStart](QProcess::ProcessError error) {
+    if (error == QProcess::FailedToStart) failedToStart();
   });
-  // The run row already holds the config (written by createRun): parity-cli runs that.
-  const QStringList args = {"run", "--db", db_->openPath(), "--run-id", QString::number(runId)};
-  process->start(findCli(), args);
   emit runStarted(runId);
 }
 
 // The last whole lines of a run's output file, for the error report.
-QStringList RunLauncher::readTail(const QString& log) {
-  QFile file(log);
-  if (!file.open(QIODevice::ReadOnly)) return {};
+QStringList RunLauncher::readTail(QFile* output) {
+  if (!output) return {};
   constexpr qint64 kTailBytes = 16 * 1024;
-  if (file.size() > kTailBytes) file.seek(file.size() - kTailBytes);
-  QString text = QString::fromLocal8Bit(file.readAll());
+  output->seek(std::max<qint64>(0, output->size() - kTailBytes));
+  QString text = QString::fromLocal8Bit(output->readAll());
   // parity-cli redraws progress with \r; each redraw is a line here.
   text.replace('\r', '\n');
   QStringList tail;
@@ -279,10 +314,11 @@ void RunLauncher::onFinished(qint64 runId, int exitCode, bool crashed) {
   if (it == processes_.end()) return;
   Running done = *it;
   processes_.erase(it);
-  done.tail = readTail(done.log);
-  QFile::remove(done.log);
+  done.tail = readTail(done.output);
   done.process->deleteLater();
   const bool stopped = stopping_.remove(runId);
+  // Queued by sbatch: the job trains on without this window's child; a follower reads it in.
+  if (done.submit && exitCode == 0 && !crashed) follow(runId);
 
   if (exitCode != 0 || crashed) {
     const QString last =
@@ -310,7 +346,14 @@ void RunLauncher::stop(qint64 runId) {
     }
   }
   auto it = processes_.find(runId);
-  if (it == processes_.end()) return;
+  if (it == processes_.end()) {
+    if (active_.contains(runId) && !active_[runId].jobId.empty()) {
+      stopSubmitted(runId);
+    } else if (canStopReattached(runId)) {
+      stopReattached(runId);
+    }
+    return;
+  }
   QProcess* process = it->process;
   stopping_.insert(runId);
   process->terminate();

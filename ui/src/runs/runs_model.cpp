@@ -21,7 +21,7 @@ bool sameRow(const storage::RunRow& a, const storage::RunRow& b) {
          a.samples_per_s == b.samples_per_s && a.final_loss == b.final_loss &&
          a.final_eval_loss == b.final_eval_loss && a.final_accuracy == b.final_accuracy &&
          a.facts_json == b.facts_json && a.config_json == b.config_json &&
-         a.source_path == b.source_path;
+         a.source_path == b.source_path && a.job_id == b.job_id && a.job_state == b.job_state;
 }
 
 // The last part of a path: "runs/1x32/" -> "1x32".
@@ -233,7 +233,11 @@ QVariant RunsModel::display(const storage::RunRow& r, int column) const {
                                            QT_TR_NOOP("finished"), QT_TR_NOOP("failed"),
                                            QT_TR_NOOP("diverged"), QT_TR_NOOP("stopped")};
       static_assert(std::size(kShown) == std::size(storage::kAllRunStatuses));
-      return tr(kShown[static_cast<int>(r.status)]);
+      const QString shown = tr(kShown[static_cast<int>(r.status)]);
+      // A Slurm job waiting says why, in Slurm's words: "PENDING (Resources)".
+      if (r.status == storage::RunStatus::kQueued && !r.job_state.empty())
+        return QString::fromStdString(r.job_state);
+      return shown;
     }
     case kProgress: {
       if (r.total_steps <= 0) {
@@ -353,6 +357,9 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
       return {};
     case Qt::ToolTipRole:
       if (column == kStatus && !r->error.empty()) return QString::fromStdString(r->error);
+      if (column == kStatus && !r->job_id.empty())
+        return tr("Slurm job %1: %2")
+            .arg(QString::fromStdString(r->job_id), QString::fromStdString(r->job_state));
       if (column == kLabel) return tr("Tick to draw run %1 on the chart").arg(r->id);
       if (column == kFinalLoss && r->final_eval_loss) {
         return tr("Final evaluation loss: %1").arg(*r->final_eval_loss, 0, 'g', 5);

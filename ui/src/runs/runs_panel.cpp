@@ -61,7 +61,9 @@ RunsPanel::RunsPanel(RunsModel* model, QWidget* parent)
   header->setStretchLastSection(true);
   header->resizeSection(RunsModel::kId, 44);
   header->resizeSection(RunsModel::kLabel, 170);
-  header->resizeSection(RunsModel::kStatus, 76);
+  // Wide enough for a Slurm job's wait in Slurm's words.
+  header->resizeSection(RunsModel::kStatus,
+                        view_->fontMetrics().horizontalAdvance("PENDING (Resources)") + 24);
   header->resizeSection(RunsModel::kProgress, 170);
   header->resizeSection(RunsModel::kSetup, 200);
   header->resizeSection(RunsModel::kSpeed, 84);

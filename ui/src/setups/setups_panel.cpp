@@ -7,16 +7,20 @@
 #include <parity/ui/widgets/file_dialogs.h>
 
 #include <QApplication>
+#include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListView>
 #include <QMenu>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QStyle>
 #include <QTabWidget>
 #include <QThread>
@@ -189,6 +193,85 @@ void SetupsPanel::connectModel() {
           });
 }
 
+namespace {
+
+// This machine can submit to a cluster: sbatch is here, and a Slurm configuration (SLURM_CONF, or
+// the system's). Elsewhere "Train on" is not offered, and takes no room from the forms.
+bool slurmHere() {
+  if (QStandardPaths::findExecutable("sbatch").isEmpty()) return false;
+  return !qEnvironmentVariableIsEmpty("SLURM_CONF") || QFileInfo::exists("/etc/slurm/slurm.conf") ||
+         QFileInfo::exists("/etc/slurm-llnl/slurm.conf");
+}
+
+}  // namespace
+
+// Where Launch trains: here, or handed to Slurm's sbatch (the window follows the job). The
+// launcher is no setup's property (it changes no number), so it sits beside Launch.
+QWidget* SetupsPanel::makeTrainOn() {
+  auto* box = new QWidget(this);
+  auto* grid = new QGridLayout(box);
+  grid->setContentsMargins(0, 0, 0, 0);
+  trainOn_ = new QComboBox(box);
+  trainOn_->setObjectName("trainOn");
+  trainOn_->addItem(tr("This computer"));
+  trainOn_->addItem(tr("Slurm batch job (sbatch)"));
+  trainOn_->setToolTip(
+      tr("This computer: the window starts each run here.\nSlurm batch job: Launch submits each "
+         "run with sbatch and returns at once; the run shows PENDING with Slurm's reason, then "
+         "its curve. The job goes on when the window closes; opening this database again follows "
+         "it on. Stop cancels the job (scancel). The database's folder must be on a disk the "
+         "cluster's nodes share."));
+  auto* label = new QLabel(tr("&Train on:"), box);
+  label->setBuddy(trainOn_);
+  grid->addWidget(label, 0, 0);
+  grid->addWidget(trainOn_, 0, 1, 1, 3);
+  slurmBox_ = new QWidget(box);
+  auto* slurm = new QGridLayout(slurmBox_);
+  slurm->setContentsMargins(0, 0, 0, 0);
+  const auto field = [this, slurm](int row, int column, const QString& name, const QString& hint,
+                                   const QString& tip, const char* objectName) {
+    auto* edit = new QLineEdit(slurmBox_);
+    edit->setObjectName(objectName);
+    edit->setPlaceholderText(hint);
+    edit->setToolTip(tip);
+    slurm->addWidget(new QLabel(name, slurmBox_), row, column * 2);
+    slurm->addWidget(edit, row, column * 2 + 1);
+    return edit;
+  };
+  partition_ = field(0, 0, tr("Partition:"), tr("default"),
+                     tr("The partition the job waits in (sbatch --partition)"), "slurmPartition");
+  timeLimit_ = field(0, 1, tr("Time limit:"), tr("e.g. 1:00:00"),
+                     tr("sbatch --time, in Slurm's formats (30, 1:00:00, 1-0)"), "slurmTime");
+  account_ = field(1, 0, tr("Account:"), tr("default"),
+                   tr("The account the job is charged to (sbatch --account)"), "slurmAccount");
+  gres_ = field(1, 1, tr("GRES:"), tr("e.g. gpu:2"),
+                tr("Generic resources per node, e.g. GPUs (sbatch --gres)"), "slurmGres");
+  grid->addWidget(slurmBox_, 1, 0, 1, 4);
+  slurmBox_->hide();
+  connect(trainOn_, &QComboBox::currentIndexChanged, this,
+          [this](int index) { slurmBox_->setVisible(index == 1); });
+  box->setVisible(slurmHere());
+  return box;
+}
+
+LaunchTarget SetupsPanel::launchTarget() const {
+  LaunchTarget t;
+  t.slurm = trainOn_->currentIndex() == 1;
+  t.partition = partition_->text();
+  t.time = timeLimit_->text();
+  t.account = account_->text();
+  t.gres = gres_->text();
+  return t;
+}
+
+void SetupsPanel::setLaunchTarget(const LaunchTarget& target) {
+  trainOn_->setCurrentIndex(target.slurm ? 1 : 0);
+  partition_->setText(target.partition);
+  timeLimit_->setText(target.time);
+  account_->setText(target.account);
+  gres_->setText(target.gres);
+}
+
 void SetupsPanel::layOut() {
   // Tab follows the order widgets became children in, and the forms became children of their
   // tabs after these were made: Tab went to Launch, then Launch selected, then the form. Made
@@ -218,6 +301,7 @@ void SetupsPanel::layOut() {
   layout->addLayout(buttons);
   layout->addWidget(tabs_, 1);
   layout->addWidget(summary_);
+  layout->addWidget(makeTrainOn());
   layout->addLayout(launchRow);
 }
 

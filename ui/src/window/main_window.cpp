@@ -186,6 +186,7 @@ void MainWindow::connectPlumbing() {
   connect(runs_, &RunsModel::renameRequested, db_->worker(), &DatabaseWorker::renameRun);
   connect(runs_, &RunsModel::notesEdited, db_->worker(), &DatabaseWorker::setNotes);
   runsPanel_->setCanStop([this](qint64 id) { return launcher_->canStop(id); });
+  connect(launcher_, &RunLauncher::stoppableChanged, runsPanel_, &RunsPanel::refreshActions);
   connect(runsPanel_, &RunsPanel::stopRequested, this, &MainWindow::stopRuns);
   connect(runsPanel_, &RunsPanel::deleteRequested, this, &MainWindow::deleteRuns);
   connect(chartPanel_->lossChart(), &LossChart::fetchFailed, this, [this](const QString& m) {
@@ -246,7 +247,7 @@ void MainWindow::launch(const std::vector<config::RunConfig>& configs) {
   awaitingFinalPoll_ = false;
   failures_.clear();
   failedLabel_->hide();
-  launcher_->launch(configs);
+  launcher_->launch(configs, setupsPanel_->launchTarget());
   runsDock_->raise();
   updateStatus();
 }

@@ -41,6 +41,8 @@ class RunsPanel : public QWidget {
 
   /// Whether the window can stop this run (it launched it); used to enable Stop.
   void setCanStop(std::function<bool(qint64)> canStop);
+  /// Asks canStop (and the rest) again for the selected runs.
+  void refreshActions() { updateActions(); }
 
  signals:
   void stopRequested(const QList<qint64>& runIds);

@@ -6,11 +6,14 @@
 /// Thread affinity: UI thread.
 
 #include <parity/config/run_config.h>
+#include <parity/ui/runs/launch_target.h>
 
 #include <QWidget>
 #include <vector>
 
+class QComboBox;
 class QLabel;
+class QLineEdit;
 class QListView;
 class QPushButton;
 class QSpinBox;
@@ -36,6 +39,9 @@ class SetupsPanel : public QWidget {
   /// Launches only the setups selected in the list.
   QPushButton* launchSelectedButton() const { return launchSelected_; }
   QSpinBox* concurrencyBox() const { return concurrency_; }
+  /// "Train on": this computer, or a Slurm batch job with its partition, time, account, gres.
+  LaunchTarget launchTarget() const;
+  void setLaunchTarget(const LaunchTarget& target);
 
   /// Adds a preset setup by its index in presets().
   void addPreset(int index);
@@ -52,6 +58,7 @@ class SetupsPanel : public QWidget {
  private:
   void setUpListAndButtons();
   void setUpFormsAndLaunch();
+  QWidget* makeTrainOn();
   void connectModel();
   void layOut();
   void addSetup();
@@ -79,6 +86,12 @@ class SetupsPanel : public QWidget {
   QLabel* summary_;
   QSpinBox* concurrency_;
   QPushButton* launch_;
+  QComboBox* trainOn_ = nullptr;
+  QWidget* slurmBox_ = nullptr;
+  QLineEdit* partition_ = nullptr;
+  QLineEdit* timeLimit_ = nullptr;
+  QLineEdit* account_ = nullptr;
+  QLineEdit* gres_ = nullptr;
   QPushButton* launchSelected_;
   bool storing_ = false;
 };

@@ -182,7 +182,7 @@ int import_command(ImportArgs& a) {
       auto found = ingest::find_runs(path);
       if (found.empty())
         throw UsageError("no runs in " + path +
-                         " (no event files, trainer_state.json, MLflow store or CSV)");
+                         " (no " + ingest::formats_in_words() + ")");
       for (auto& r : found) readers.push_back(std::move(r));
     } catch (const ingest::IngestError& e) {
       throw UsageError(e.what());

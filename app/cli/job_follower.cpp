@@ -304,11 +304,11 @@ class JobFollow {
     progress_.finish();
     std::cerr << name_ << ": Slurm job " << job_ << " " << state_said_ << "\n";
     const bool runs = last_.state != "PENDING";
-    sink_.update([run_id = run_id_, text = state_said_, runs,
-                  was_running = running_](storage::Database& d) {
-      d.set_job_state(run_id, text);
-      if (runs && !was_running) d.set_status(run_id, storage::RunStatus::kRunning);
-    });
+    sink_.update(
+        [run_id = run_id_, text = state_said_, runs, was_running = running_](storage::Database& d) {
+          d.set_job_state(run_id, text);
+          if (runs && !was_running) d.set_status(run_id, storage::RunStatus::kRunning);
+        });
     running_ = running_ || runs;
   }
 

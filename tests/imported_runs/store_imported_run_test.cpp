@@ -62,8 +62,8 @@ TEST(StoreImportedRun, StepsEvaluationsNotesAndConfigFollowTheFacts) {
 
   const auto steps = db.steps(out.run_id);
   ASSERT_EQ(steps.size(), 10u);
-  EXPECT_EQ(steps[3].samples, 4 * 32);           // step x global batch (2 x 16)
-  EXPECT_DOUBLE_EQ(steps[0].epoch, 0.125);       // as logged
+  EXPECT_EQ(steps[3].samples, 4 * 32);            // step x global batch (2 x 16)
+  EXPECT_DOUBLE_EQ(steps[0].epoch, 0.125);        // as logged
   EXPECT_DOUBLE_EQ(steps[3].epoch, 128.0 / 320);  // samples / train samples
   EXPECT_DOUBLE_EQ(steps[3].loss, 0.5);
   const auto evals = db.evals(out.run_id);

@@ -246,24 +246,19 @@ CommandRunResult run_command_setup(int64_t run_id, const config::RunConfig& conf
   return out;
 }
 
-CommandRunResult run_user_command(storage::Database& db, int64_t run_id,
-                                  const config::RunConfig& config, const CommandRunOptions& options,
-                                  launch::StepSink& sink) {
-  CommandRunOptions with_db = options;
-  with_db.on_command = [&](const std::string& command) {
-    // A command run is judged on its facts: the values the setup gave its command are known;
-    // what the command does with its own model and data (their size, its sampler) is not
-    // Parity's to say.
-    db.set_origin(run_id, storage::RunOrigin::kCommand, command);
-    db.set_facts(run_id, config::to_json(command_facts(config)), "");
-    if (options.on_command) options.on_command(command);
-  };
-  CommandRunResult out = run_command_setup(run_id, config, with_db, sink);
-  if (!out.mismatch.empty()) {
-    const auto row = db.get_run(run_id);
-    db.set_notes(run_id, (row && !row->notes.empty() ? row->notes + "; " : "") + out.mismatch);
-  }
-  return out;
+void mark_command_run(storage::Database& db, int64_t run_id, const config::RunConfig& config,
+                      const std::string& command) {
+  // A command run is judged on its facts: the values the setup gave its command are known;
+  // what the command does with its own model and data (their size, its sampler) is not
+  // Parity's to say.
+  db.set_origin(run_id, storage::RunOrigin::kCommand, command);
+  db.set_facts(run_id, config::to_json(command_facts(config)), "");
+}
+
+void note_mismatch(storage::Database& db, int64_t run_id, const std::string& mismatch) {
+  if (mismatch.empty()) return;
+  const auto row = db.get_run(run_id);
+  db.set_notes(run_id, (row && !row->notes.empty() ? row->notes + "; " : "") + mismatch);
 }
 
 }  // namespace parity::cli

@@ -2,8 +2,8 @@
 /// A setup that is the user's own command (RunConfig::command): expanded with the setup's values,
 /// run by launch::CommandSupervisor with its PARITY lines recorded through the run's sink, the
 /// run marked as a command run with its facts (the setup's values, known) and the command as it
-/// ran. Used by run_recorded() for command setups, so `run`, `run-set`, the window and Prove all
-/// take this path.
+/// ran. run_setup() (setup_runner.h) runs command setups through it, so `run`, `run-set`, the
+/// window, Prove and a Slurm job's supervisor all take this path.
 
 #include <parity/config/run_config.h>
 #include <parity/config/run_facts.h>
@@ -40,11 +40,14 @@ struct CommandRunResult {
 CommandRunResult run_command_setup(int64_t run_id, const config::RunConfig& config,
                                    const CommandRunOptions& options, launch::StepSink& sink);
 
-/// The same as run run_id of db: marked a command run with its facts and the command as it
-/// ran, the disagreements of its hparams kept in its notes. StorageError propagates.
-CommandRunResult run_user_command(storage::Database& db, int64_t run_id,
-                                  const config::RunConfig& config, const CommandRunOptions& options,
-                                  launch::StepSink& sink);
+/// Run run_id of db marked a command run: its facts (command_facts) and the command as it runs.
+/// StorageError propagates.
+void mark_command_run(storage::Database& db, int64_t run_id, const config::RunConfig& config,
+                      const std::string& command);
+
+/// The disagreements of a command's hparams (hparams_mismatch) kept in run run_id's notes;
+/// nothing when `mismatch` is empty. StorageError propagates.
+void note_mismatch(storage::Database& db, int64_t run_id, const std::string& mismatch);
 
 /// A command run's facts: the setup's values it hands its command (processes, per-device batch,
 /// accumulation, lr and its scaling, seed, precision, epochs), known; the rest unknown.

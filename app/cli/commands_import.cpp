@@ -1,15 +1,14 @@
 // `import`: runs trained elsewhere, read from what their trackers wrote (parity_ingest), stored
-// as imported runs with their facts; `--follow` keeps reading a run that is still being written.
+// as imported runs with their facts (parity_imported_runs writes them); `--follow` keeps reading
+// a run that is still being written.
 // `set`: fills or corrects an imported run's facts later.
-#include <parity/config/run_config.h>
 #include <parity/config/run_facts.h>
+#include <parity/imported_runs/store_imported_run.h>
 #include <parity/ingest/find_runs.h>
 #include <parity/ingest/ingest_error.h>
 
 #include <chrono>
-#include <cmath>
 #include <csignal>
-#include <functional>
 #include <iostream>
 #include <memory>
 #include <thread>
@@ -126,58 +125,6 @@ struct ImportArgs {
   double interval = 1.0;
 };
 
-// The config an imported run is stored with: the engine's defaults with what the facts say.
-std::string config_json_of(const config::RunFacts& facts, const std::string& label) {
-  config::RunConfig c;
-  config::apply_facts(facts, c);
-  c.label = label;
-  return config::to_json(c, -1);
-}
-
-// The run as storage keeps it; its step rows are drawn one at a time by step_rows(), so a run
-// of millions of steps is not held twice.
-storage::ImportedRunRecord to_record(const ingest::ImportedRun& run, const std::string& label) {
-  storage::ImportedRunRecord r;
-  r.label = label;
-  r.source_path = run.source_path;
-  r.source_identity = run.identity;
-  r.facts_json = config::to_json(run.facts);
-  r.config_json = config_json_of(run.facts, label);
-  for (const std::string& n : run.notes) r.notes += (r.notes.empty() ? "" : "; ") + n;
-  if (run.facts.train_samples.has_value()) r.train_size = *run.facts.train_samples;
-  const auto g = run.facts.global_batch();
-  int epoch = 0;
-  for (const ingest::ImportedEval& e : run.evals) {
-    storage::EvalRow row;
-    row.epoch = ++epoch;
-    row.step = e.step;
-    row.samples = g ? e.step * *g : 0;
-    row.loss = e.loss;
-    row.accuracy = e.accuracy;
-    r.evals.push_back(row);
-  }
-  return r;
-}
-
-std::function<bool(storage::StepRow&)> step_rows(const ingest::ImportedRun& run) {
-  const auto g = run.facts.global_batch();
-  const double n =
-      run.facts.train_samples.has_value() ? static_cast<double>(*run.facts.train_samples) : 0;
-  return [&run, g, n, i = size_t{0}](storage::StepRow& row) mutable {
-    if (i >= run.points.size()) return false;
-    const ingest::ImportedPoint& p = run.points[i++];
-    row = storage::StepRow{};
-    row.step = p.step;
-    row.loss = p.loss;
-    row.lr = p.lr;
-    row.time_s = p.time_s;
-    row.samples = g ? p.step * *g : 0;
-    row.epoch =
-        std::isfinite(p.epoch) ? p.epoch : (g && n > 0 ? static_cast<double>(row.samples) / n : 0);
-    return true;
-  };
-}
-
 void print_run(const ingest::ImportedRun& run, const std::string& label) {
   std::cout << label << "  (" << run.format << ", " << run.source_path << ")\n  "
             << run.points.size() << " steps of "
@@ -198,7 +145,7 @@ int import_command(ImportArgs& a) {
       auto found = ingest::find_runs(path);
       if (found.empty())
         throw UsageError("no runs in " + path +
-                         " (no event files, trainer_state.json, MLflow store or CSV)");
+                         " (no " + ingest::formats_in_words() + ")");
       for (auto& r : found) readers.push_back(std::move(r));
     } catch (const ingest::IngestError& e) {
       throw UsageError(e.what());
@@ -240,7 +187,7 @@ int import_command(ImportArgs& a) {
         print_run(run, label);
         continue;
       }
-      const storage::ImportOutcome out = db->import_run(to_record(run, label), step_rows(run));
+      const storage::ImportOutcome out = imported_runs::store(*db, run, label);
       added += out.steps_added;
       if (first || out.steps_added > 0) {
         std::cout << "run " << out.run_id << "  " << label << ": "
@@ -291,7 +238,7 @@ int set_command(const SetArgs& a) {
     throw UsageError("set: give at least one fact (--num-processes, --per-device-batch-size, ...)");
   config::RunFacts facts = config::run_facts_from_json(row->facts_json);
   a.facts.apply(facts, "set");
-  db.set_facts(id, config::to_json(facts), config_json_of(facts, row->label));
+  imported_runs::store_facts(db, id, facts, row->label);
   std::cout << "run " << id << "  " << row->label << ":\n";
   print_facts(std::cout, facts, "  ");
   return kExitOk;

@@ -150,7 +150,8 @@ void set_launcher(const RunArgs& a, const Machines& machines, const config::RunC
       throw UsageError(
           "--launcher slurm places the ranks itself; --num-machines is for ranks "
           "started on each machine by hand");
-    if (!config.command.empty() && !a.submit)
+    if (launch::choose_launcher(config, launch::Launcher::kSlurm) != launch::Launcher::kSlurm &&
+        !a.submit)
       throw UsageError(
           "--launcher slurm without --submit starts Parity's engine; your command runs under "
           "Slurm when it is an srun line (--command 'srun -n {num_processes} ...'), or as a "
@@ -250,7 +251,8 @@ int run_command(const RunArgs& a) {
   say_where_ranks_meet(a, machines, config.num_processes);
   if (!db) {
     db = std::make_unique<storage::Database>(db_or_default(a.launch.db));
-    if (config.command.empty())  // the user's command sets its own threads
+    // The user's command sets its own threads.
+    if (launch::choose_launcher(config) != launch::Launcher::kCommand)
       config.threads_per_rank = launch::resolved_threads_per_rank(config, options.launch);
     // A submitted run has no supervisor process here: its job is.
     run_id = db->create_run(
@@ -277,7 +279,7 @@ int run_set_command(const RunSetArgs& a) {
     require_valid(c);
     require_command(c);
     require_hostable(c, 1);
-    if (c.command.empty())
+    if (launch::choose_launcher(c) != launch::Launcher::kCommand)
       c.threads_per_rank = launch::resolved_threads_per_rank(c);  // recorded with the run
   }
   SignalStop stop;

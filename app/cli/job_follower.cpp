@@ -144,6 +144,188 @@ class StepsFollower {
   int64_t steps_read_ = 0;
 };
 
+// A run whose job ended before this follower came: its stored outcome.
+FollowReport already_ended(const storage::RunRow& row) {
+  FollowReport report;
+  report.ended = true;
+  report.outcome = row.status == storage::RunStatus::kFinished   ? RunOutcome::kFinished
+                   : row.status == storage::RunStatus::kStopped  ? RunOutcome::kStopped
+                   : row.status == storage::RunStatus::kDiverged ? RunOutcome::kDiverged
+                                                                 : RunOutcome::kFailed;
+  report.message = row.error;
+  std::cerr << "run " << row.id << " (Slurm job " << row.job_id
+            << ") has already ended: " << storage::to_string(row.status) << "\n";
+  return report;
+}
+
+// The end the job's supervisor recorded, with Slurm's own word on it: the job leaves RUNNING
+// once its supervisor, which wrote the record, has exited (a moment; not waited for past a few
+// seconds). A stop is said by whom where Slurm can tell.
+Ending ending_with_record(const std::string& job, const launch::RunEnd& end,
+                          bool cancel_requested) {
+  Ending ending;
+  ending.outcome = end.outcome;
+  ending.message = end.message;
+  ending.job_state = "ended";
+  launch::JobState now;
+  for (int tries = 0; tries < 10; ++tries) {
+    try {
+      now = launch::query_job(job);
+    } catch (const launch::LaunchError&) {
+      break;
+    }
+    if (!now.in_queue || now.ended()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  const auto [state, code] = slurm_end_state(job, now);
+  if (!state.empty()) ending.job_state = state;
+  if (end.outcome != RunOutcome::kStopped) return ending;
+  if (cancel_requested) {
+    ending.message = "Slurm job " + job + " was cancelled (parity-cli stop)";
+  } else if (state == "TIMEOUT") {
+    ending.outcome = RunOutcome::kFailed;
+    ending.message = "Slurm job " + job + " reached its time limit (--time)";
+  } else if (starts_with(state, "CANCELLED")) {
+    ending.message = "Slurm job " + job + " was cancelled (scancel)";
+  }
+  if (state.empty() && cancel_requested) ending.job_state = "CANCELLED";
+  return ending;
+}
+
+// One follow of a job: its steps file read into the database, Slurm asked about the job now
+// and then, until the end record comes or the job has been gone from the queue a while.
+class JobFollow {
+ public:
+  JobFollow(storage::Database& db, const storage::RunRow& row, const FollowOptions& o)
+      : o_(o),
+        run_id_(row.id),
+        name_("run " + std::to_string(row.id)),
+        job_(row.job_id),
+        progress_(row.label, ProgressLine::detect(o.quiet)),
+        sink_(db, row.id, &progress_, o.busy_wait_s, DbSink::Role::kFollower),
+        follower_(row, db, sink_),
+        state_said_(row.job_state),
+        running_(row.status == storage::RunStatus::kRunning) {
+    if (row.started_at > 0) {
+      launch::RunStart known;
+      known.total_steps = row.total_steps;
+      progress_.start(known);
+    }
+    last_.in_queue = true;
+  }
+
+  /// Follows to the end, or returns early (report.ended false) when the rows cannot be
+  /// recorded or following is stopped.
+  FollowReport run(const std::string& job_folder) {
+    std::cerr << "following " << name_ << " (Slurm job " << job_ << ", "
+              << follower_.reader().path() << ")\n";
+    FollowReport report;
+    if (!follow_until_end(report)) return report;
+    std::error_code ec;
+    const bool cancel_requested =
+        std::filesystem::exists(job_folder + "/" + kCancelRequestFile, ec);
+    const Ending ending = end_ ? ending_with_record(job_, *end_, cancel_requested)
+                               : ending_without_record(job_, last_, cancel_requested, job_folder);
+    sink_.update([run_id = run_id_, state = ending.job_state](storage::Database& d) {
+      d.set_job_state(run_id, state);
+    });
+    progress_.finish();
+    const DbSink::Ending stored =
+        sink_.finish(ending.outcome, ending.message, end_ ? end_->samples_per_s : 0);
+    report.ended = true;
+    report.outcome = stored.outcome;
+    report.message = stored.message;
+    report.steps_read = follower_.steps_read();
+    if (follower_.reader().bad_lines() > 0)
+      std::cerr << name_ << ": " << follower_.reader().bad_lines() << " line(s) of "
+                << follower_.reader().path() << " were no record and were skipped\n";
+    return report;
+  }
+
+ private:
+  // True when the job ended (its end record read, or gone from the queue past the grace);
+  // false, with `report` said, when following stops first.
+  bool follow_until_end(FollowReport& report) {
+    while (true) {
+      end_ = follower_.poll();
+      if (follower_.started() && !running_) said_running();
+      if (end_) return true;
+      if (auto why = sink_.failure()) {
+        progress_.finish();
+        report.message = "cannot record the run: " + *why;
+        std::cerr << name_ << ": " << report.message << "; Slurm job " << job_ << " goes on\n";
+        return false;
+      }
+      if (o_.stop && o_.stop->load()) {
+        progress_.finish();
+        report.steps_read = follower_.steps_read();
+        std::cerr << "stopped following " << name_ << "; Slurm job " << job_
+                  << " goes on (parity-cli follow " << run_id_ << " reads on, parity-cli stop "
+                  << run_id_ << " cancels it)\n";
+        return false;
+      }
+      if (gone_at_) {
+        if (seconds_since(*gone_at_) > o_.end_grace_s) return true;
+      } else if (!asked_ || seconds_since(*asked_) >= o_.squeue_every_s) {
+        ask_slurm();
+      }
+      std::this_thread::sleep_for(std::chrono::duration<double>(o_.poll_s));
+    }
+  }
+
+  // The start record set it running: so does its job state, before squeue's next word.
+  void said_running() {
+    running_ = true;
+    if (state_said_ == "RUNNING") return;
+    state_said_ = "RUNNING";
+    std::cerr << name_ << ": Slurm job " << job_ << " RUNNING\n";
+    sink_.update([run_id = run_id_](storage::Database& d) { d.set_job_state(run_id, "RUNNING"); });
+  }
+
+  // squeue's word on the job: gone (the end is near), or a new state, recorded.
+  void ask_slurm() {
+    asked_ = Clock::now();
+    try {
+      last_ = launch::query_job(job_);
+      squeue_failing_ = false;
+    } catch (const launch::LaunchError& e) {
+      // The controller not answering is not the job's end: ask again at the next turn.
+      if (!squeue_failing_) std::cerr << name_ << ": " << e.what() << "\n";
+      squeue_failing_ = true;
+      last_.in_queue = true;
+    }
+    if (squeue_failing_) return;
+    if (!last_.in_queue || last_.ended()) {
+      gone_at_ = Clock::now();
+      return;
+    }
+    if (last_.text() == state_said_ || last_.state.empty()) return;
+    state_said_ = last_.text();
+    progress_.finish();
+    std::cerr << name_ << ": Slurm job " << job_ << " " << state_said_ << "\n";
+    const bool runs = last_.state != "PENDING";
+    sink_.update(
+        [run_id = run_id_, text = state_said_, runs, was_running = running_](storage::Database& d) {
+          d.set_job_state(run_id, text);
+          if (runs && !was_running) d.set_status(run_id, storage::RunStatus::kRunning);
+        });
+    running_ = running_ || runs;
+  }
+
+  const FollowOptions& o_;
+  int64_t run_id_;
+  std::string name_, job_;
+  ProgressLine progress_;
+  DbSink sink_;
+  StepsFollower follower_;
+  std::string state_said_;
+  bool running_;
+  launch::JobState last_;
+  std::optional<Clock::time_point> gone_at_, asked_;
+  bool squeue_failing_ = false;
+  std::optional<launch::RunEnd> end_;
+};
+
 }  // namespace
 
 FollowReport follow_job(storage::Database& db, int64_t run_id, const FollowOptions& o) {
@@ -153,145 +335,8 @@ FollowReport follow_job(storage::Database& db, int64_t run_id, const FollowOptio
     throw UsageError("run " + std::to_string(run_id) +
                      " was not submitted as a Slurm job (run --launcher slurm --submit): there "
                      "is nothing to follow");
-  FollowReport report;
-  const std::string name = "run " + std::to_string(run_id);
-  const std::string job = row->job_id;
-  if (!storage::is_active(row->status)) {
-    report.ended = true;
-    report.outcome = row->status == storage::RunStatus::kFinished   ? RunOutcome::kFinished
-                     : row->status == storage::RunStatus::kStopped  ? RunOutcome::kStopped
-                     : row->status == storage::RunStatus::kDiverged ? RunOutcome::kDiverged
-                                                                    : RunOutcome::kFailed;
-    report.message = row->error;
-    std::cerr << name << " (Slurm job " << job
-              << ") has already ended: " << storage::to_string(row->status) << "\n";
-    return report;
-  }
-  ProgressLine progress(row->label, ProgressLine::detect(o.quiet));
-  if (row->started_at > 0) {
-    launch::RunStart known;
-    known.total_steps = row->total_steps;
-    progress.start(known);
-  }
-  DbSink sink(db, run_id, &progress, o.busy_wait_s, DbSink::Role::kFollower);
-  StepsFollower follower(*row, db, sink);
-  std::string state_said = row->job_state;
-  bool running = row->status == storage::RunStatus::kRunning;
-  launch::JobState last;
-  last.in_queue = true;
-  std::optional<Clock::time_point> gone_at;
-  std::optional<Clock::time_point> asked;
-  bool squeue_failing = false;
-  std::optional<launch::RunEnd> end;
-  std::cerr << "following " << name << " (Slurm job " << job << ", " << follower.reader().path()
-            << ")\n";
-
-  while (true) {
-    end = follower.poll();
-    if (follower.started() && !running) {
-      // The start record set it running: so does its job state, before squeue's next word.
-      running = true;
-      if (state_said != "RUNNING") {
-        state_said = "RUNNING";
-        std::cerr << name << ": Slurm job " << job << " RUNNING\n";
-        sink.update([run_id](storage::Database& d) { d.set_job_state(run_id, "RUNNING"); });
-      }
-    }
-    if (end) break;
-    if (auto why = sink.failure()) {
-      progress.finish();
-      report.message = "cannot record the run: " + *why;
-      std::cerr << name << ": " << report.message << "; Slurm job " << job << " goes on\n";
-      return report;
-    }
-    if (o.stop && o.stop->load()) {
-      progress.finish();
-      report.steps_read = follower.steps_read();
-      std::cerr << "stopped following " << name << "; Slurm job " << job
-                << " goes on (parity-cli follow " << run_id << " reads on, parity-cli stop "
-                << run_id << " cancels it)\n";
-      return report;
-    }
-    if (gone_at) {
-      if (seconds_since(*gone_at) > o.end_grace_s) break;
-    } else if (!asked || seconds_since(*asked) >= o.squeue_every_s) {
-      asked = Clock::now();
-      try {
-        last = launch::query_job(job);
-        squeue_failing = false;
-      } catch (const launch::LaunchError& e) {
-        // The controller not answering is not the job's end: ask again at the next turn.
-        if (!squeue_failing) std::cerr << name << ": " << e.what() << "\n";
-        squeue_failing = true;
-        last.in_queue = true;
-      }
-      if (!squeue_failing && (!last.in_queue || last.ended())) {
-        gone_at = Clock::now();
-      } else if (!squeue_failing && last.text() != state_said && !last.state.empty()) {
-        state_said = last.text();
-        progress.finish();
-        std::cerr << name << ": Slurm job " << job << " " << state_said << "\n";
-        const bool runs = last.state != "PENDING";
-        sink.update([run_id, text = state_said, runs, was_running = running](storage::Database& d) {
-          d.set_job_state(run_id, text);
-          if (runs && !was_running) d.set_status(run_id, storage::RunStatus::kRunning);
-        });
-        running = running || runs;
-      }
-    }
-    std::this_thread::sleep_for(std::chrono::duration<double>(o.poll_s));
-  }
-
-  Ending ending;
-  std::error_code ec;
-  const bool cancel_requested =
-      std::filesystem::exists(row->job_folder + "/" + kCancelRequestFile, ec);
-  if (end) {
-    ending.outcome = end->outcome;
-    ending.message = end->message;
-    ending.job_state = "ended";
-    // Slurm's own word on the end: the job leaves RUNNING once its supervisor, which wrote
-    // the record, has exited (a moment; not waited for past a few seconds).
-    launch::JobState now;
-    for (int tries = 0; tries < 10; ++tries) {
-      try {
-        now = launch::query_job(job);
-      } catch (const launch::LaunchError&) {
-        break;
-      }
-      if (!now.in_queue || now.ended()) break;
-      std::this_thread::sleep_for(std::chrono::milliseconds(500));
-    }
-    const auto [state, code] = slurm_end_state(job, now);
-    if (!state.empty()) ending.job_state = state;
-    if (end->outcome == RunOutcome::kStopped) {
-      // The job's supervisor was signalled: say by whom where Slurm can tell.
-      if (cancel_requested) {
-        ending.message = "Slurm job " + job + " was cancelled (parity-cli stop)";
-      } else if (state == "TIMEOUT") {
-        ending.outcome = RunOutcome::kFailed;
-        ending.message = "Slurm job " + job + " reached its time limit (--time)";
-      } else if (starts_with(state, "CANCELLED")) {
-        ending.message = "Slurm job " + job + " was cancelled (scancel)";
-      }
-      if (state.empty() && cancel_requested) ending.job_state = "CANCELLED";
-    }
-  } else {
-    ending = ending_without_record(job, last, cancel_requested, row->job_folder);
-  }
-  sink.update(
-      [run_id, state = ending.job_state](storage::Database& d) { d.set_job_state(run_id, state); });
-  progress.finish();
-  const DbSink::Ending stored =
-      sink.finish(ending.outcome, ending.message, end ? end->samples_per_s : 0);
-  report.ended = true;
-  report.outcome = stored.outcome;
-  report.message = stored.message;
-  report.steps_read = follower.steps_read();
-  if (follower.reader().bad_lines() > 0)
-    std::cerr << name << ": " << follower.reader().bad_lines() << " line(s) of "
-              << follower.reader().path() << " were no record and were skipped\n";
-  return report;
+  if (!storage::is_active(row->status)) return already_ended(*row);
+  return JobFollow(db, *row, o).run(row->job_folder);
 }
 
 }  // namespace parity::cli

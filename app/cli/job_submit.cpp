@@ -13,6 +13,7 @@
 
 #include "cli_common.h"
 #include "command_runner.h"
+#include "setup_runner.h"
 
 namespace parity::cli {
 namespace {
@@ -50,7 +51,8 @@ std::string submit_run(storage::Database& db, int64_t run_id, const config::RunC
                                    "--hang-timeout",
                                    fmt(o.hang_timeout_s, 10)};
   std::string what;
-  if (config.command.empty()) {
+  const launch::Launcher launcher = launch::choose_launcher(config, launch::Launcher::kSlurm);
+  if (launcher == launch::Launcher::kSlurm) {
     // Each rank's intra-op threads are its task's cores (the setup's threads per rank).
     sbatch.cpus_per_task = std::max(1, config.threads_per_rank);
     step.push_back("--worker");
@@ -71,7 +73,7 @@ std::string submit_run(storage::Database& db, int64_t run_id, const config::RunC
         ", which `parity-cli follow " + std::to_string(run_id) + "` reads into the database.";
     launch::write_private_file(script, launch::job_script(sbatch, script, step, comment));
     ::chmod(script.c_str(), 0700);
-    if (!config.command.empty()) {
+    if (launcher == launch::Launcher::kCommand) {
       // Expanded in the job ({main_process_port} is a free port of the node): the preview until
       // the job says what it ran.
       db.set_origin(run_id, storage::RunOrigin::kCommand, preview_command(config, folder, run_id));
@@ -93,29 +95,21 @@ int run_job_step(const JobStepOptions& o) {
   end.outcome = launch::RunOutcome::kFailed;
   try {
     config::RunConfig config = config::from_json(read_text_file(o.folder + "/config.json"));
-    if (config.command.empty()) {
-      launch::LaunchOptions launch;
-      launch.launcher = launch::Launcher::kSlurm;
-      launch.worker_path = o.worker_path;
-      launch.hang_timeout_s = o.hang_timeout_s;
-      launch.log_dir = o.folder;
-      launch.stop = o.stop;
-      const launch::LaunchResult result = launch::RankSupervisor(config, launch).run(steps);
-      end.outcome = result.outcome;
-      end.message = result.message;
-      end.samples_per_s = result.samples_per_s;
-    } else {
-      CommandRunOptions command;
-      command.run_dir = o.folder;
-      command.hang_timeout_s = o.hang_timeout_s;
-      command.stop = o.stop;
-      command.on_command = [&](const std::string& text) { steps.command(text); };
-      const CommandRunResult result = run_command_setup(o.run_id, config, command, steps);
-      if (!result.mismatch.empty()) steps.note(result.mismatch);
-      end.outcome = result.outcome;
-      end.message = result.message;
-      end.samples_per_s = result.samples_per_s;
-    }
+    launch::LaunchOptions launch;
+    launch.launcher = launch::choose_launcher(config, launch::Launcher::kSlurm);
+    launch.worker_path = o.worker_path;
+    launch.hang_timeout_s = o.hang_timeout_s;
+    launch.log_dir = o.folder;
+    launch.stop = o.stop;
+    CommandRunOptions command;
+    command.hang_timeout_s = o.hang_timeout_s;
+    command.stop = o.stop;
+    command.on_command = [&](const std::string& text) { steps.command(text); };
+    const SetupResult result = run_setup(o.run_id, config, launch, command, steps);
+    if (!result.mismatch.empty()) steps.note(result.mismatch);
+    end.outcome = result.outcome;
+    end.message = result.message;
+    end.samples_per_s = result.samples_per_s;
     if (end.outcome == launch::RunOutcome::kStopped)
       end.message = "stopped: the job was signalled (scancel, or its time limit)";
   } catch (const std::exception& e) {

@@ -2,6 +2,7 @@
 
 #include <iomanip>
 #include <sstream>
+#include <string_view>
 
 #include "cli_common.h"
 
@@ -24,7 +25,7 @@ std::string value_text(const config::Fact<T>& f) {
 }
 
 template <class T>
-void line(std::ostream& out, const std::string& indent, const char* name,
+void line(std::ostream& out, const std::string& indent, std::string_view name,
           const config::Fact<T>& f) {
   out << indent << std::left << std::setw(24) << name << std::setw(10) << value_text(f)
       << to_string(f.has_value() ? f.provenance : config::Provenance::kUnknown);
@@ -35,19 +36,9 @@ void line(std::ostream& out, const std::string& indent, const char* name,
 }  // namespace
 
 void print_facts(std::ostream& out, const config::RunFacts& f, const std::string& indent) {
-  line(out, indent, "processes", f.num_processes);
-  line(out, indent, "per-device batch", f.per_device_batch_size);
-  line(out, indent, "accumulation", f.gradient_accumulation_steps);
-  line(out, indent, "learning rate", f.learning_rate);
-  line(out, indent, "lr scaling", f.lr_scaling);
-  line(out, indent, "schedule", f.schedule);
-  line(out, indent, "seed", f.seed);
-  line(out, indent, "precision", f.mixed_precision);
-  line(out, indent, "use_seedable_sampler", f.use_seedable_sampler);
-  line(out, indent, "threads per rank", f.threads_per_rank);
-  line(out, indent, "model", f.model);
-  line(out, indent, "training samples", f.train_samples);
-  line(out, indent, "epochs", f.epochs);
+  config::for_each_fact_field([&](const config::FactField& field, auto member) {
+    line(out, indent, field.label, f.*member);
+  });
 }
 
 void print_stored_facts(std::ostream& out, const storage::RunRow& row) {

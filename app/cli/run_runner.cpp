@@ -18,6 +18,7 @@
 #include "command_runner.h"
 #include "db_sink.h"
 #include "progress_line.h"
+#include "setup_runner.h"
 #include "table.h"
 
 namespace parity::cli {
@@ -91,7 +92,8 @@ void make_logs_folder_private(const std::string& db_path) {
 }  // namespace
 
 void require_hostable(const config::RunConfig& config, int machines) {
-  if (!config.command.empty()) return;  // the user's command runs its own processes
+  // The user's command runs its own processes.
+  if (launch::choose_launcher(config) == launch::Launcher::kCommand) return;
   if (machines > 1 && config.num_processes % machines != 0)
     throw UsageError("--num-processes " + std::to_string(config.num_processes) +
                      " is the total over the machines and must divide by --num-machines " +
@@ -149,31 +151,25 @@ RunReport run_recorded(storage::Database& db, int64_t run_id, const config::RunC
 
   remove_stale_run_folders();
   launch::LaunchOptions launch = options.launch;
+  launch.launcher = launch::choose_launcher(config, options.launch.launcher);
   launch.run_folder_owner = storage::SupervisorIdentity::current().to_text();
   launch.log_dir = options.log_dir.empty() ? default_log_dir(db.path(), run_id) : options.log_dir;
   ProgressLine progress(label, ProgressLine::detect(options.quiet));
   DbSink sink(db, run_id, &progress, options.busy_wait_s);
   try {
     if (options.log_dir.empty()) make_logs_folder_private(db.path());
-    if (!config.command.empty()) {
-      // The user's own command: {run_dir} is the run's log folder, kept with its outputs.
-      launch::make_private_folder(launch.log_dir);
-      CommandRunOptions command;
-      command.run_dir = launch.log_dir;
-      command.hang_timeout_s = launch.hang_timeout_s;
-      command.stop = launch.stop;
-      const CommandRunResult result = run_user_command(db, run_id, config, command, sink);
-      report.outcome = result.outcome;
-      report.message = result.message;
-      report.samples_per_s = result.samples_per_s;
-      report.log_dir = launch.log_dir;
-    } else {
-      launch::LaunchResult result = launch::RankSupervisor(config, launch).run(sink);
-      report.outcome = result.outcome;
-      report.message = result.message;
-      report.samples_per_s = result.samples_per_s;
-      report.log_dir = result.log_dir;
-    }
+    CommandRunOptions command;
+    command.hang_timeout_s = launch.hang_timeout_s;
+    command.stop = launch.stop;
+    command.on_command = [&](const std::string& text) {
+      mark_command_run(db, run_id, config, text);
+    };
+    const SetupResult result = run_setup(run_id, config, launch, command, sink);
+    note_mismatch(db, run_id, result.mismatch);
+    report.outcome = result.outcome;
+    report.message = result.message;
+    report.samples_per_s = result.samples_per_s;
+    report.log_dir = result.log_dir;
   } catch (const launch::LaunchError& e) {
     report.outcome = launch::RunOutcome::kFailed;
     report.message = e.what();

@@ -2,7 +2,9 @@
 #include <parity/config/run_config.h>
 #include <parity/config/run_facts.h>
 
+#include <set>
 #include <stdexcept>
+#include <string_view>
 
 namespace parity::config {
 namespace {
@@ -51,6 +53,18 @@ TEST(RunFacts, AnEngineRunsFactsGiveBackItsConfigFieldByField) {
     const std::string name(field.config_field);
     EXPECT_EQ(field_text(back, name), field_text(c, name)) << field.key;
   }
+}
+
+// `parity-cli show` prints one line a fact from the field table: each has its own label, short
+// enough for show's 24-character column.
+TEST(RunFacts, EachFieldHasItsOwnLabelForShow) {
+  std::set<std::string_view> labels;
+  for (const FactField& field : fact_fields()) {
+    EXPECT_FALSE(field.label.empty()) << field.key;
+    EXPECT_LT(field.label.size(), 24u) << field.key;
+    EXPECT_TRUE(labels.insert(field.label).second) << field.label << " is used twice";
+  }
+  EXPECT_EQ(labels.size(), fact_fields().size());
 }
 
 TEST(RunFacts, SplitBatchesGivesThePerDeviceSlice) {

@@ -189,6 +189,25 @@ TEST(Launcher, MultiNodeProcessesMustDivideByTheNodes) {
   }
 }
 
+// Who runs a setup is chosen once (choose_launcher): its command whenever it has one, whoever
+// was asked to start ranks; else the ranks' launcher asked for. The supervisor refuses a setup
+// chosen for its command rather than start workers for it.
+TEST(Launcher, ACommandSetupIsChosenForItsCommandAndNeverStartsRanks) {
+  config::RunConfig engine = fake_config("ok", 2, 2);
+  EXPECT_EQ(choose_launcher(engine), Launcher::kLocal);
+  EXPECT_EQ(choose_launcher(engine, Launcher::kSlurm), Launcher::kSlurm);
+  config::RunConfig command = engine;
+  command.command = "python3 train.py";
+  EXPECT_EQ(choose_launcher(command), Launcher::kCommand);
+  EXPECT_EQ(choose_launcher(command, Launcher::kSlurm), Launcher::kCommand);
+
+  RecordingSink sink;
+  LaunchOptions o = fake_options();
+  o.launcher = choose_launcher(command);
+  EXPECT_THROW(RankSupervisor(command, o).run(sink), LaunchError);
+  EXPECT_TRUE(sink.ends.empty());
+}
+
 TEST(Launcher, RankExitingNonZeroFailsTheRun) {
   RecordingSink sink;
   LaunchResult r = RankSupervisor(fake_config("exit1", 3), fake_options()).run(sink);

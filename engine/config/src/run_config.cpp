@@ -23,6 +23,7 @@ struct EnumInfo;
   struct EnumInfo<E> {                                                  \
     static constexpr const char* kField = FIELD;                        \
     static constexpr std::pair<E, const char*> kValues[] = __VA_ARGS__; \
+    static const auto& values() { return kValues; }                     \
   };
 PARITY_ENUM_INFO(Device, "device", {{Device::kCpu, "cpu"}, {Device::kCuda, "cuda"}})
 PARITY_ENUM_INFO(MixedPrecision, "mixed_precision",
@@ -33,12 +34,19 @@ PARITY_ENUM_INFO(LrScaling, "lr_scaling",
                  {{LrScaling::kNone, "none"},
                   {LrScaling::kLinear, "linear"},
                   {LrScaling::kSqrt, "sqrt"}})
-PARITY_ENUM_INFO(DatasetKind, "dataset",
-                 {{DatasetKind::kFashionMnist, "fashion-mnist"},
-                  {DatasetKind::kIdx, "idx"},
-                  {DatasetKind::kCsv, "csv"},
-                  {DatasetKind::kJsonl, "jsonl"},
-                  {DatasetKind::kSyntheticRegression, "synthetic-regression"}})
+// The datasets' names are data_formats()'s (data_format.cpp): each dataset is said there once.
+template <>
+struct EnumInfo<DatasetKind> {
+  static constexpr const char* kField = "dataset";
+  static const std::vector<std::pair<DatasetKind, const char*>>& values() {
+    static const auto names = [] {
+      std::vector<std::pair<DatasetKind, const char*>> out;
+      for (const DataFormat& f : data_formats()) out.emplace_back(f.kind, f.name);
+      return out;
+    }();
+    return names;
+  }
+};
 PARITY_ENUM_INFO(Task, "task",
                  {{Task::kRegression, "regression"}, {Task::kClassification, "classification"}})
 PARITY_ENUM_INFO(ModelKind, "model",
@@ -67,7 +75,7 @@ PARITY_ENUM_INFO(LossNormalization, "loss_normalization",
 
 template <class E>
 std::string enum_name(E v) {
-  for (const auto& [value, name] : EnumInfo<E>::kValues) {
+  for (const auto& [value, name] : EnumInfo<E>::values()) {
     if (value == v) return name;
   }
   return "?";
@@ -80,7 +88,7 @@ E parse_enum(const std::string& text) {
   for (char& c : s)
     c = c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   std::string allowed = "must be one of ";
-  for (const auto& [value, name] : EnumInfo<E>::kValues) {
+  for (const auto& [value, name] : EnumInfo<E>::values()) {
     if (s == name) return value;
     allowed += std::string(allowed.back() == ' ' ? "" : ", ") + name;
   }

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <utility>
 
 namespace parity::config {
 
@@ -20,10 +21,16 @@ void for_each_fact(RunFacts& f, F&& visit) {
   });
 }
 
+// Each provenance's spelling, once: the JSON's and the text's, read and written from here.
+constexpr std::pair<Provenance, std::string_view> kProvenanceNames[] = {
+    {Provenance::kKnown, "known"},
+    {Provenance::kDerived, "derived"},
+    {Provenance::kUnknown, "unknown"},
+};
+
 std::optional<Provenance> parse_provenance(std::string_view text) {
-  if (text == "known") return Provenance::kKnown;
-  if (text == "derived") return Provenance::kDerived;
-  if (text == "unknown") return Provenance::kUnknown;
+  for (const auto& [value, name] : kProvenanceNames)
+    if (name == text) return value;
   return std::nullopt;
 }
 
@@ -50,14 +57,8 @@ std::string model_traits(const RunConfig& c) {
 }  // namespace
 
 std::string_view to_string(Provenance provenance) {
-  switch (provenance) {
-    case Provenance::kKnown:
-      return "known";
-    case Provenance::kDerived:
-      return "derived";
-    case Provenance::kUnknown:
-      return "unknown";
-  }
+  for (const auto& [value, name] : kProvenanceNames)
+    if (value == provenance) return name;
   return "unknown";
 }
 

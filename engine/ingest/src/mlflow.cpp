@@ -146,7 +146,7 @@ void collect(const fs::path& folder, int depth, std::vector<detail::MlflowFound>
 
 }  // namespace
 
-std::vector<std::unique_ptr<RunReader>> find_mlflow_runs(const std::string& path) {
+RunReaders find_mlflow_runs(const std::string& path) {
   std::error_code ec;
   if (!fs::exists(path, ec)) throw IngestError(path + " does not exist");
   std::vector<detail::MlflowFound> found;

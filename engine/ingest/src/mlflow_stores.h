@@ -3,7 +3,7 @@
 // named (find_mlflow_runs names them "<experiment>/<run name>", and tells apart runs of the same
 // name by their id).
 
-#include <parity/ingest/find_runs.h>
+#include <parity/ingest/run_reader.h>
 
 #include <filesystem>
 #include <functional>

@@ -1,6 +1,7 @@
 #include <parity/config/python_json.h>
 #include <parity/ingest/ingest_error.h>
 #include <parity/ingest/params.h>
+#include <parity/ingest/tensorboard_logdir.h>
 #include <parity/ingest/trainer_state.h>
 
 #include <algorithm>
@@ -130,6 +131,17 @@ std::string TrainerStateRun::output_dir() const {
   if (fs::is_regular_file(p, ec)) p = p.parent_path();
   if (checkpoint_number(p.filename().string()) >= 0) p = p.parent_path();
   return p.string();
+}
+
+bool TrainerStateRun::holds_same_training(const RunReader& other) {
+  const auto* tensorboard = dynamic_cast<const TensorBoardRun*>(&other);
+  if (!tensorboard) return false;
+  const std::string runs = (fs::path(output_dir()) / "runs").lexically_normal().string() + "/";
+  const std::string folder = fs::path(tensorboard->folder()).lexically_normal().string();
+  if ((folder + "/").rfind(runs, 0) != 0) return false;
+  add_note("the TensorBoard files in " + tensorboard->folder() +
+           " log the same training (the Trainer's report_to): not imported again");
+  return true;
 }
 
 namespace {

@@ -29,66 +29,21 @@ double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
-// fork + execvp of the command in a new process group. Between fork and exec only
-// async-signal-safe calls (the caller may have threads). The exec's errno comes back through a
-// close-on-exec pipe, so "no such program" is an exception here, not a failed run.
+// The command in a process group of its own (rank_process::spawn_child), its stdout read here.
+// The exec's errno comes back, so "no such program" is an exception here, not a failed run.
 pid_t spawn_command(const std::vector<std::string>& words, const std::vector<std::string>& env,
                     const std::string& workdir, int out_fd, int log_fd) {
-  std::vector<char*> argv, envp;
-  for (const auto& w : words) argv.push_back(const_cast<char*>(w.c_str()));
-  argv.push_back(nullptr);
-  for (const auto& e : env) envp.push_back(const_cast<char*>(e.c_str()));
-  envp.push_back(nullptr);
-  int err_pipe[2];
-  if (::pipe2(err_pipe, O_CLOEXEC) != 0) throw LaunchError("pipe: " + errno_text());
-  Fd err_read = safe_fd(err_pipe[0]), err_write = safe_fd(err_pipe[1]);
-  const pid_t parent = ::getpid();
-  const pid_t pid = ::fork();
-  if (pid < 0) throw LaunchError("fork: " + errno_text());
-  if (pid == 0) {
-    // The command's own launcher (torchrun, accelerate launch) passes SIGTERM on to its workers.
-    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
-    if (::getppid() != parent) ::_exit(127);
-    ::setpgid(0, 0);
-    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD}) ::signal(sig, SIG_DFL);
-    sigset_t none;
-    sigemptyset(&none);
-    ::sigprocmask(SIG_SETMASK, &none, nullptr);
-    int err = ::fcntl(err_write.get(), F_DUPFD_CLOEXEC, 10);
-    const int null_fd = ::open("/dev/null", O_RDONLY);
-    if (null_fd >= 0) ::dup2(null_fd, 0);
-    ::dup2(out_fd, 1);
-    ::dup2(log_fd, 2);
-    for (int fd = 3; fd < 1024; ++fd) {
-      if (fd != err) ::close(fd);
-    }
-    // {stage, errno}: stage 1 the chdir failed, 2 the exec.
-    int failure[2] = {2, 0};
-    if (!workdir.empty() && ::chdir(workdir.c_str()) != 0) {
-      failure[0] = 1;
-    } else {
-      ::execvpe(argv[0], argv.data(), envp.data());
-    }
-    failure[1] = errno;
-    ssize_t ignored = err >= 0 ? ::write(err, failure, sizeof failure) : 0;
-    (void)ignored;
-    ::_exit(127);
-  }
-  ::setpgid(pid, pid);
-  err_write.reset();
-  int failure[2] = {0, 0};
-  ssize_t n;
-  while ((n = ::read(err_read.get(), failure, sizeof failure)) < 0 && errno == EINTR) {
-  }
-  if (n == static_cast<ssize_t>(sizeof failure)) {
-    ::waitpid(pid, nullptr, 0);
-    if (failure[0] == 1) {
-      throw LaunchError("cannot enter the working directory " + workdir + ": " +
-                        std::strerror(failure[1]));
-    }
-    throw LaunchError("cannot run '" + words.front() + "': " + std::strerror(failure[1]));
-  }
-  return pid;
+  rank_process::ChildSetup setup;
+  setup.args = words;
+  setup.env = env;
+  setup.search_path = true;
+  // The command's own launcher (torchrun, accelerate launch) passes SIGTERM on to its workers.
+  setup.death_signal = SIGTERM;
+  setup.stdout_fd = out_fd;
+  setup.stderr_fd = log_fd;
+  setup.workdir = workdir;
+  return rank_process::spawn_child(setup,
+                                   "cannot run '" + (words.empty() ? "" : words.front()) + "'");
 }
 
 std::vector<std::string> command_environment(

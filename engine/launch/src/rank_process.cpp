@@ -111,57 +111,90 @@ pid_t spawn(const std::string& worker, const std::vector<std::string>& env, int 
 
 pid_t spawn(const std::vector<std::string>& args, const std::vector<std::string>& env,
             int status_fd, int log_fd, bool status_on_stdout) {
-  const std::string& worker = args.at(0);
-  std::vector<char*> envp;
-  for (const auto& e : env) envp.push_back(const_cast<char*>(e.c_str()));
-  envp.push_back(nullptr);
-  std::vector<char*> argv;
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  ChildSetup setup;
+  setup.args = args;
+  setup.env = env;
+  setup.death_signal = SIGKILL;
+  setup.stdout_fd = status_on_stdout ? status_fd : log_fd;
+  setup.stderr_fd = log_fd;
+  setup.status_fd = status_fd;
+  return spawn_child(setup, "cannot start " + args.at(0));
+}
+
+namespace {
+
+// The child's side of spawn_child, after fork: only async-signal-safe calls. `failure` goes
+// back through err_fd: {1, errno} when the working directory cannot be entered, {2, errno} when
+// the exec fails.
+[[noreturn]] void become_child(const ChildSetup& setup, char* const* argv, char* const* envp,
+                               pid_t parent, int err_fd) {
+  ::prctl(PR_SET_PDEATHSIG, setup.death_signal);
+  if (::getppid() != parent) ::_exit(127);
+  ::setpgid(0, 0);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD}) ::signal(sig, SIG_DFL);
+  sigset_t none;
+  sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+  // Park the exec-error pipe high so the dup2s below cannot land on it.
+  int err = ::fcntl(err_fd, F_DUPFD_CLOEXEC, 10);
+  const int null_fd = ::open("/dev/null", O_RDONLY);
+  if (null_fd >= 0) ::dup2(null_fd, 0);
+  ::dup2(setup.stdout_fd, 1);
+  ::dup2(setup.stderr_fd, 2);
+  // The status pipe becomes descriptor 3, the only one inherited beyond stdio: whatever else the
+  // caller left open without close-on-exec (a GUI's sockets, a database) stays out of the child.
+  int first_free = kStatusFd;
+  if (setup.status_fd >= 0) {
+    if (setup.status_fd != kStatusFd) ::dup2(setup.status_fd, kStatusFd);
+    ::fcntl(kStatusFd, F_SETFD, 0);
+    first_free = kStatusFd + 1;
+  }
+  if (err >= 0) err = ::dup3(err, first_free, O_CLOEXEC);
+  close_from(first_free + 1);
+  int failure[2] = {2, 0};
+  if (!setup.workdir.empty() && ::chdir(setup.workdir.c_str()) != 0) {
+    failure[0] = 1;
+  } else if (setup.search_path) {
+    ::execvpe(argv[0], argv, envp);
+  } else {
+    ::execve(argv[0], argv, envp);
+  }
+  failure[1] = errno;
+  ssize_t ignored = err >= 0 ? ::write(err, failure, sizeof failure) : 0;
+  (void)ignored;
+  ::_exit(127);
+}
+
+}  // namespace
+
+pid_t spawn_child(const ChildSetup& setup, const std::string& cannot_start) {
+  std::vector<char*> argv, envp;
+  for (const auto& a : setup.args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
+  for (const auto& e : setup.env) envp.push_back(const_cast<char*>(e.c_str()));
+  envp.push_back(nullptr);
+  if (setup.args.empty()) throw LaunchError(cannot_start + ": no program");
 
   int err_pipe[2];
   if (::pipe2(err_pipe, O_CLOEXEC) != 0) throw LaunchError("pipe: " + errno_text());
   Fd err_read = safe_fd(err_pipe[0]), err_write = safe_fd(err_pipe[1]);
-  const int err_fd = err_write.get();
   const pid_t parent = ::getpid();
-  pid_t pid = ::fork();
+  const pid_t pid = ::fork();
   if (pid < 0) throw LaunchError("fork: " + errno_text());
-  if (pid == 0) {
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (::getppid() != parent) ::_exit(127);
-    ::setpgid(0, 0);
-    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD}) ::signal(sig, SIG_DFL);
-    sigset_t none;
-    sigemptyset(&none);
-    ::sigprocmask(SIG_SETMASK, &none, nullptr);
-    // Park the exec-error pipe high so the dup2s below cannot land on it.
-    int err = ::fcntl(err_fd, F_DUPFD_CLOEXEC, 10);
-    int null_fd = ::open("/dev/null", O_RDONLY);
-    if (null_fd >= 0) ::dup2(null_fd, 0);
-    ::dup2(status_on_stdout ? status_fd : log_fd, 1);
-    ::dup2(log_fd, 2);
-    // The status pipe becomes descriptor 3, the only one inherited beyond stdio: whatever else the
-    // caller left open without close-on-exec (a GUI's sockets, a database) stays out of the ranks.
-    if (status_fd != kStatusFd) ::dup2(status_fd, kStatusFd);
-    ::fcntl(kStatusFd, F_SETFD, 0);
-    if (err >= 0) err = ::dup3(err, kStatusFd + 1, O_CLOEXEC);
-    close_from(kStatusFd + 2);
-    ::execve(worker.c_str(), argv.data(), envp.data());
-    int e = errno;
-    ssize_t ignored = err >= 0 ? ::write(err, &e, sizeof e) : 0;
-    (void)ignored;
-    ::_exit(127);
-  }
+  if (pid == 0) become_child(setup, argv.data(), envp.data(), parent, err_write.get());
   ::setpgid(pid, pid);  // also here, so the group exists before we might signal it
   err_write.reset();
-  int child_errno = 0;
+  int failure[2] = {0, 0};
   ssize_t n;
-  while ((n = ::read(err_read.get(), &child_errno, sizeof child_errno)) < 0 && errno == EINTR) {
+  while ((n = ::read(err_read.get(), failure, sizeof failure)) < 0 && errno == EINTR) {
   }
-  if (n == static_cast<ssize_t>(sizeof child_errno)) {
-    int status;
-    ::waitpid(pid, &status, 0);
-    throw LaunchError("cannot start " + worker + ": " + std::strerror(child_errno));
+  if (n == static_cast<ssize_t>(sizeof failure)) {
+    ::waitpid(pid, nullptr, 0);
+    if (failure[0] == 1) {
+      throw LaunchError("cannot enter the working directory " + setup.workdir + ": " +
+                        std::strerror(failure[1]));
+    }
+    throw LaunchError(cannot_start + ": " + std::strerror(failure[1]));
   }
   return pid;
 }

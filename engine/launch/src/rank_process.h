@@ -2,6 +2,7 @@
 // Process plumbing of the launcher (internal to parity_launch): descriptors, the ranks'
 // environment, fork + execve, and reading what a dead rank left behind.
 
+#include <signal.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -62,8 +63,27 @@ std::string last_line(const std::string& path);
 std::vector<std::string> rank_environment(
     const std::vector<std::pair<std::string, std::string>>& vars, bool drop_store);
 
-/// fork + execve of one rank. Between fork and exec the child uses async-signal-safe calls only
-/// (the caller may have other threads). Throws LaunchError when the exec fails.
+/// How a child is set up between fork and exec: the one set-up of every process this library
+/// starts (a rank, srun, the user's command).
+struct ChildSetup {
+  std::vector<std::string> args;  ///< args[0]: the program's path (or name, with search_path)
+  std::vector<std::string> env;
+  bool search_path = false;    ///< args[0] looked up on the child's PATH (execvpe)
+  int death_signal = SIGKILL;  ///< what the child gets when this process dies
+  int stdout_fd = -1;          ///< becomes its stdout
+  int stderr_fd = -1;          ///< becomes its stderr
+  int status_fd = -1;          ///< >= 0: inherited as kStatusFd, the one descriptor past stdio
+  std::string workdir;         ///< entered before the exec; "" = this process's
+};
+
+/// fork + exec of `setup` in a process group of its own, its signals default and unblocked,
+/// stdin /dev/null, no descriptor beyond stdio (and the status one) inherited, whatever the
+/// caller left open. Between fork and exec only async-signal-safe calls (the caller may have
+/// threads). Throws LaunchError: "cannot enter the working directory DIR: ..." when it cannot,
+/// else "`cannot_start`: <strerror>" when the exec fails.
+pid_t spawn_child(const ChildSetup& setup, const std::string& cannot_start);
+
+/// fork + execve of one rank (spawn_child). Throws LaunchError when the exec fails.
 pid_t spawn(const std::string& worker, const std::vector<std::string>& env, int status_fd,
             int log_fd);
 /// The same for a program with arguments (args[0] is its path); with status_on_stdout the status

@@ -120,6 +120,8 @@ int resolved_threads_per_rank(const config::RunConfig& config, const LaunchOptio
 }
 
 LaunchResult RankSupervisor::run(StepSink& sink) {
+  if (options_.launcher == Launcher::kCommand)
+    throw LaunchError("a setup with a command is run by its command, not by parity-worker ranks");
   validate(config_);
   check_options(options_);
   const int w = local_ranks(config_, options_);

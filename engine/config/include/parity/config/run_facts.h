@@ -78,45 +78,53 @@ struct FactField {
   /// Unknown on either side, it could explain a gap: the verdict names it with its flag and
   /// never says "possible bug" meanwhile.
   bool named_when_unknown = false;
+  /// Its line in `parity-cli show` and in import's listing: "per-device batch".
+  std::string_view label;
 };
 
 /// Calls visit(const FactField&, Fact<T> RunFacts::*) for every fact, in the JSON's order: the
 /// one list the facts' JSON, apply_facts(), the verdict's unknowns and the tests walk.
 template <class F>
 void for_each_fact_field(F&& visit) {
-  visit(FactField{"num_processes", "processes", "--num-processes", "num_processes", "", true},
+  visit(FactField{"num_processes", "processes", "--num-processes", "num_processes", "", true,
+                  "processes"},
         &RunFacts::num_processes);
   visit(FactField{"per_device_batch_size", "per-device batch", "--per-device-batch-size",
-                  "per_device_batch_size", "", true},
+                  "per_device_batch_size", "", true, "per-device batch"},
         &RunFacts::per_device_batch_size);
   visit(FactField{"gradient_accumulation_steps", "gradient accumulation",
-                  "--gradient-accumulation-steps", "gradient_accumulation_steps", "", true},
+                  "--gradient-accumulation-steps", "gradient_accumulation_steps", "", true,
+                  "accumulation"},
         &RunFacts::gradient_accumulation_steps);
-  visit(FactField{"learning_rate", "learning rate", "--learning-rate", "lr", "", true},
+  visit(FactField{"learning_rate", "learning rate", "--learning-rate", "lr", "", true,
+                  "learning rate"},
         &RunFacts::learning_rate);
-  visit(FactField{"lr_scaling", "lr scaling", "--lr-scaling", "lr_scaling", "", true},
+  visit(FactField{"lr_scaling", "lr scaling", "--lr-scaling", "lr_scaling", "", true, "lr scaling"},
         &RunFacts::lr_scaling);
-  visit(FactField{"schedule", "lr schedule", "--scheduler", "scheduler", "", false},
+  visit(FactField{"schedule", "lr schedule", "--scheduler", "scheduler", "", false, "schedule"},
         &RunFacts::schedule);
-  visit(FactField{"seed", "seed", "--seed", "seed", "", true}, &RunFacts::seed);
-  visit(FactField{"mixed_precision", "precision", "--mixed-precision", "mixed_precision", "", true},
+  visit(FactField{"seed", "seed", "--seed", "seed", "", true, "seed"}, &RunFacts::seed);
+  visit(FactField{"mixed_precision", "precision", "--mixed-precision", "mixed_precision", "", true,
+                  "precision"},
         &RunFacts::mixed_precision);
-  visit(FactField{"use_seedable_sampler", "data order (use_seedable_sampler)",
-                  "--use-seedable-sampler", "use_seedable_sampler", "", true},
-        &RunFacts::use_seedable_sampler);
+  visit(
+      FactField{"use_seedable_sampler", "data order (use_seedable_sampler)",
+                "--use-seedable-sampler", "use_seedable_sampler", "", true, "use_seedable_sampler"},
+      &RunFacts::use_seedable_sampler);
   visit(FactField{"threads_per_rank", "threads per rank", "--threads-per-rank", "threads_per_rank",
-                  "", false},
+                  "", false, "threads per rank"},
         &RunFacts::threads_per_rank);
   visit(FactField{"model", "model", "--model", "",
                   "words for the reader (\"mlp, dropout 0.25\"); the verdict reads batch norm and "
                   "dropout from the layers each run recorded, and the experiment keys from the "
                   "config",
-                  false},
+                  false, "model"},
         &RunFacts::model);
   visit(FactField{"train_samples", "training-set size", "--train-samples", "train_samples", "",
-                  false},
+                  false, "training samples"},
         &RunFacts::train_samples);
-  visit(FactField{"epochs", "epochs", "--epochs", "epochs", "", false}, &RunFacts::epochs);
+  visit(FactField{"epochs", "epochs", "--epochs", "epochs", "", false, "epochs"},
+        &RunFacts::epochs);
 }
 
 /// Every fact's entry, in for_each_fact_field()'s order.

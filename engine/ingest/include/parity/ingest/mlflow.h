@@ -15,7 +15,7 @@
 /// offset (a half-written last line is left for the next read), the rows past the last rowid.
 /// Thread affinity: the readers of one store share state; poll them from one thread.
 
-#include <parity/ingest/find_runs.h>
+#include <parity/ingest/run_reader.h>
 #include <parity/ingest/tensorboard.h>
 
 #include <cstdint>
@@ -90,6 +90,6 @@ bool is_mlflow_sqlite(const std::string& file);
 /// `mlruns` or holding experiment folders), an SQLite store (a `.db` file with MLflow's tables),
 /// else the stores in the folders below (4 levels). Deleted experiments and runs are left out.
 /// Empty when there are none. Throws IngestError when a store cannot be read.
-std::vector<std::unique_ptr<RunReader>> find_mlflow_runs(const std::string& path);
+RunReaders find_mlflow_runs(const std::string& path);
 
 }  // namespace parity::ingest

@@ -10,6 +10,7 @@
 /// Empty cells are missing values; a cell that is not a number is skipped and counted in a note.
 
 #include <parity/ingest/imported_run.h>
+#include <parity/ingest/run_reader.h>
 
 #include <string>
 #include <string_view>
@@ -25,12 +26,12 @@ std::vector<ImportedRun> read_table_log(std::string_view text, const std::string
 
 /// The table logs under `path` (a .csv/.jsonl file, or the ones in a folder tree), each file
 /// read again on poll() when it changed.
-class TableLogRun {
+class TableLogRun : public RunReader {
  public:
   TableLogRun(std::string name, std::string file, std::string run_in_file);
-  const std::string& name() const { return name_; }
-  bool poll();
-  ImportedRun run(const ImportOptions& options = {}) const;
+  std::string name() const override { return name_; }
+  bool poll() override;
+  ImportedRun run(const ImportOptions& options = {}) const override;
 
  private:
   std::string name_, file_, run_in_file_;

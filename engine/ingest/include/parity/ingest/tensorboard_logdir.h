@@ -8,6 +8,7 @@
 /// Trainer's `args/text_summary` (its TrainingArguments as JSON).
 
 #include <parity/ingest/imported_run.h>
+#include <parity/ingest/run_reader.h>
 #include <parity/ingest/tensorboard.h>
 
 #include <map>
@@ -18,17 +19,17 @@ namespace parity::ingest {
 
 /// One run of a logdir and the files it reads, kept between reads so that following a live
 /// logdir reads only the bytes appended since.
-class TensorBoardRun {
+class TensorBoardRun : public RunReader {
  public:
   TensorBoardRun(std::string name, std::string folder);
-  const std::string& name() const { return name_; }
+  std::string name() const override { return name_; }
   const std::string& folder() const { return folder_; }
 
   /// Reads what was appended to its files (and files that appeared) since the last call.
   /// Returns whether anything new was read. Throws IngestError for an unreadable file.
-  bool poll();
+  bool poll() override;
   /// The run as read so far.
-  ImportedRun run(const ImportOptions& options = {}) const;
+  ImportedRun run(const ImportOptions& options = {}) const override;
 
  private:
   struct Part {

@@ -12,6 +12,7 @@
 /// seedable sampler (its default) derived.
 
 #include <parity/ingest/imported_run.h>
+#include <parity/ingest/run_reader.h>
 
 #include <cstdint>
 #include <string>
@@ -28,10 +29,10 @@ ImportedRun read_trainer_state(std::string_view json_text, const std::string& so
 /// A Hugging Face output_dir (or one checkpoint folder, or one trainer_state.json) as a run that
 /// can be read again while training goes on: each read takes the newest state (the checkpoint
 /// with the highest global step, or output_dir/trainer_state.json when it is newer).
-class TrainerStateRun {
+class TrainerStateRun : public RunReader {
  public:
   TrainerStateRun(std::string name, std::string folder_or_file);
-  const std::string& name() const { return name_; }
+  std::string name() const override { return name_; }
   /// The Trainer's output_dir: the folder given, or the one above a checkpoint-N (a state file's
   /// folder is taken as given).
   std::string output_dir() const;
@@ -40,8 +41,12 @@ class TrainerStateRun {
   /// Reads the newest state when it changed since the last read; true when it did. A state still
   /// being written is passed over for the one before it. Throws IngestError when none can be
   /// read.
-  bool poll();
-  ImportedRun run(const ImportOptions& options = {}) const;
+  bool poll() override;
+  ImportedRun run(const ImportOptions& options = {}) const override;
+  /// True for a TensorBoard run under output_dir/runs/ (TrainingArguments.logging_dir's
+  /// default, where the Trainer's report_to="tensorboard" logs the same training): this run,
+  /// which also says the per-device batch, notes it was left out.
+  bool holds_same_training(const RunReader& other) override;
 
  private:
   std::string name_, path_;

@@ -3,6 +3,7 @@
 /// RankSupervisor (<parity/launch/rank_supervisor.h>), shared with the Slurm launch and the rank
 /// monitor, which need the types and not the supervisor.
 
+#include <parity/config/run_config.h>
 #include <parity/launch/step_record.h>
 
 #include <atomic>
@@ -11,12 +12,22 @@
 
 namespace parity::launch {
 
-/// Who starts the ranks: this process (one child per rank), or Slurm (one `srun` whose tasks are
-/// the ranks, <parity/launch/slurm.h>).
-enum class Launcher { kLocal, kSlurm };
+/// Who runs a setup: this process (one child per rank), Slurm (one `srun` whose tasks are the
+/// ranks, <parity/launch/slurm.h>), or the user's own command (RunConfig::command, run by
+/// CommandSupervisor), which starts its own processes.
+enum class Launcher { kLocal, kSlurm, kCommand };
+
+/// The one choice of who runs `config`: its command when it has one (wherever that runs, it
+/// starts its own processes), else the engine's ranks, started by `ranks_by` (kLocal, or kSlurm
+/// when Slurm was asked for).
+inline Launcher choose_launcher(const config::RunConfig& config,
+                                Launcher ranks_by = Launcher::kLocal) {
+  return config.command.empty() ? ranks_by : Launcher::kCommand;
+}
 
 struct LaunchOptions {
-  Launcher launcher = Launcher::kLocal;
+  Launcher launcher =
+      Launcher::kLocal;         ///< choose_launcher()'s; RankSupervisor runs kLocal, kSlurm
   std::string slurm_partition;  ///< kSlurm: srun --partition; empty = Slurm's default
   std::string slurm_time;       ///< kSlurm: srun --time; empty = the partition's limit
   std::string srun = "srun";    ///< kSlurm: the srun program

@@ -29,8 +29,7 @@ eval "$(declare -f cleanup | sed '1s/^cleanup/slurm_cleanup/')"
 # shellcheck source=xdotool_wait.sh
 . "$here/xdotool_wait.sh"
 blocker=""
-# The trap is set again: the trace's trap ends the script on (exit $rc) under set -e before its
-# cleanup, and this one must stop the cluster's daemons.
+# The trap is set again: this one must also stop the cluster's daemons.
 trap 'cleanup $?' EXIT
 cleanup() {
   local rc=${1:-$?}

@@ -13,8 +13,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/xtest_begin.sh" "$1" "$2" "$3" xdotool import sqlite3 python3
 # shellcheck source=xdotool_wait.sh
 . "$here/xdotool_wait.sh"
-# A run let finish outlives the window by design: on any exit its parity-cli is stopped too. (Own
-# trap: the trace's ends the script at its (exit $rc) under set -e before its cleanup.)
+# A run let finish outlives the window by design: on any exit its parity-cli is stopped too, by a
+# trap of this script's own before the window's cleanup.
 supervisor=""
 eval "$(declare -f cleanup | sed '1s/^cleanup/window_cleanup/')"
 cleanup() {

@@ -3,8 +3,10 @@
 # tests), and on exit the window $pid stopped and $dir removed, keeping the exit status.
 dir=$(mktemp -d)
 pid=""
+# cleanup [STATUS]: the trap's own status, or the one a trap before it saved (a trap must not run
+# `(exit $rc)` to pass it on: under set -e a failing status ends the shell there, skipping this).
 cleanup() {
-  local rc=$?
+  local rc=${1:-$?}
   if [ -n "$pid" ]; then
     kill "$pid" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true

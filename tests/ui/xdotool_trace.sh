@@ -4,7 +4,7 @@
 # xdotool's coordinates. Needs $parity, $out and $dir; sets $pid, $win and $trace.
 trace=$dir/trace.log
 # The trace is kept beside the screenshots (the private folder goes on exit).
-trap 'rc=$?; cp -f "$trace" "$out/${0##*/}.trace.log" 2>/dev/null; (exit $rc); cleanup' EXIT
+trap 'rc=$?; cp -f "$trace" "$out/${0##*/}.trace.log" 2>/dev/null; cleanup "$rc"' EXIT
 
 # On stderr, so that a failure inside $(...) is still seen.
 fail() {

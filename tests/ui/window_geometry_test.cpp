@@ -2,12 +2,15 @@
 // screen opens fitted to the screen the window opens on. The offscreen platform's screen is
 // 800x600, smaller than the 1500x950 a window on a desktop monitor keeps.
 #include <gtest/gtest.h>
+#include <parity/ui/runs/launch_target.h>
+#include <parity/ui/setups/setups_panel.h>
 #include <parity/ui/window/main_window.h>
 
 #include <QGuiApplication>
 #include <QLayout>
 #include <QScreen>
 #include <QSettings>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <algorithm>
@@ -54,6 +57,36 @@ TEST(WindowGeometry, AGeometryKeptOnALargerScreenOpensFittedToThisOne) {
   EXPECT_LE(frame.left(), free.right() - std::min(frame.width(), free.width()) + 1)
       << "the window starts at x " << frame.left();
   restored.close();
+}
+
+// Where the setups train, and sbatch's options, are kept between sessions (#37: they were asked
+// again at every start). Slurm itself is chosen again only where this machine can submit.
+TEST(WindowSettings, WhereTheSetupsTrainIsKeptBetweenSessions) {
+  QTemporaryDir config;
+  ASSERT_TRUE(config.isValid());
+  QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, config.path());
+  const bool canSubmit = !QStandardPaths::findExecutable("sbatch").isEmpty();
+  if (canSubmit) qputenv("SLURM_CONF", QByteArray("/etc/slurm/slurm.conf"));
+  LaunchTarget chosen;
+  chosen.slurm = true;
+  chosen.partition = "gpu";
+  chosen.time = "02:00:00";
+  chosen.account = "ml-team";
+  chosen.gres = "gpu:2";
+  {
+    MainWindow first;
+    first.setupsPanel()->setLaunchTarget(chosen);
+    first.close();
+  }
+  MainWindow second;
+  const LaunchTarget kept = second.setupsPanel()->launchTarget();
+  EXPECT_EQ(kept.slurm, canSubmit);
+  EXPECT_EQ(kept.partition, "gpu");
+  EXPECT_EQ(kept.time, "02:00:00");
+  EXPECT_EQ(kept.account, "ml-team");
+  EXPECT_EQ(kept.gres, "gpu:2");
+  second.close();
+  if (canSubmit) qunsetenv("SLURM_CONF");
 }
 
 }  // namespace

@@ -265,7 +265,8 @@ LaunchTarget SetupsPanel::launchTarget() const {
 }
 
 void SetupsPanel::setLaunchTarget(const LaunchTarget& target) {
-  trainOn_->setCurrentIndex(target.slurm ? 1 : 0);
+  // Slurm kept from a session on a machine with it is not chosen where there is none.
+  trainOn_->setCurrentIndex(target.slurm && slurmHere() ? 1 : 0);
   partition_->setText(target.partition);
   timeLimit_->setText(target.time);
   account_->setText(target.account);

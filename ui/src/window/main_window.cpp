@@ -6,6 +6,7 @@
 #include <parity/ui/compare/experiment_match.h>
 #include <parity/ui/database/database_thread.h>
 #include <parity/ui/experiment/experiment_form.h>
+#include <parity/ui/runs/launch_target.h>
 #include <parity/ui/runs/run_launcher.h>
 #include <parity/ui/runs/runs_model.h>
 #include <parity/ui/runs/runs_panel.h>
@@ -466,6 +467,14 @@ void MainWindow::restoreSettings() {
   if (s.contains("setups/concurrent")) {
     setupsPanel_->concurrencyBox()->setValue(s.value("setups/concurrent").toInt());
   }
+  // Where the setups train (this computer or Slurm, with sbatch's options), as last chosen.
+  LaunchTarget target;
+  target.slurm = s.value("launch/slurm", false).toBool();
+  target.partition = s.value("launch/partition").toString();
+  target.time = s.value("launch/time").toString();
+  target.account = s.value("launch/account").toString();
+  target.gres = s.value("launch/gres").toString();
+  setupsPanel_->setLaunchTarget(target);
   const QString json = s.value("setups/json").toString();
   if (!json.isEmpty()) setups_->fromJson(json);
 }
@@ -512,6 +521,12 @@ void MainWindow::saveSettings() const {
                static_cast<qlonglong>(equivalentPanel_->referenceBatch()));
   }
   s.setValue("setups/concurrent", setupsPanel_->concurrencyBox()->value());
+  const LaunchTarget target = setupsPanel_->launchTarget();
+  s.setValue("launch/slurm", target.slurm);
+  s.setValue("launch/partition", target.partition);
+  s.setValue("launch/time", target.time);
+  s.setValue("launch/account", target.account);
+  s.setValue("launch/gres", target.gres);
   s.setValue("setups/json", setups_->toJson());
 }
 

@@ -48,24 +48,10 @@ cleanup() {
 }
 export TMPDIR=$dir/tmp
 mkdir -p "$TMPDIR"
-db=$dir/r.db
 steps=120
-cat >"$dir/train.py" <<PY
-import json, time
-for step in range(1, $steps + 1):
-    print("PARITY " + json.dumps({"step": step, "loss": 2.0 / step}), flush=True)
-    time.sleep(0.1)
-PY
-"$cli" run --db "$db" -q --dataset synthetic-regression --model linear --synthetic-samples 64 \
-  --epochs 1 --label seed >/dev/null
-sqlite3 "$db" "INSERT INTO window_setups (id, json, saved_at) VALUES (1,
-  '{\"experiment\":{\"command\":\"python3 $dir/train.py\"},
-    \"setups\":[{\"label\":\"job\",\"num_processes\":1,\"per_device_batch_size\":16}]}', 0)"
-q() { sqlite3 "file:$db?mode=ro" "$1" 2>/dev/null; }
-status() { q "SELECT status FROM runs WHERE id = $1"; }
-stored() { q "SELECT count(*) FROM steps WHERE run_id = $1"; }
-steps_over() { [ "$(stored "$1")" -gt "$2" ]; }
-row_says() { [ -n "$(find_in_map "^parity-trace: row runsView [0-9]+ \"$1 ; job ; $2")" ]; }
+# shellcheck source=slow_command.sh
+. "$here/slow_command.sh"
+slow_command_db "$steps" job
 no_temp_files() {
   local left
   left=$(find "$TMPDIR" -name 'parity-*')

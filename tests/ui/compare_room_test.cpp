@@ -9,6 +9,7 @@
 #include <parity/ui/window/main_window.h>
 
 #include <QDockWidget>
+#include <QFontMetricsF>
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
 #include <QHeaderView>
@@ -76,6 +77,22 @@ TEST_F(CompareRoom, WhyStaysInSightBesideALongProofAt1500x950) {
   EXPECT_GE(whyAt, 0);
   EXPECT_LT(whyAt + 80, table->viewport()->width())
       << "Why starts at " << whyAt << " of " << table->viewport()->width() << " px";
+  // The parting label ("#2, #3, #5" at the first point) stays whole inside the plot.
+  QChart* plot = window.comparePanel()->deltaChart();
+  int labels = 0;
+  for (QAbstractSeries* s : plot->series()) {
+    auto* label = qobject_cast<QLineSeries*>(s);
+    if (!label || label->objectName() != "partingLabel") continue;
+    ++labels;
+    const double half =
+        QFontMetricsF(label->pointLabelsFont()).horizontalAdvance(label->pointLabelsFormat()) / 2;
+    const double centre = plot->mapToPosition(label->at(0), label).x();
+    EXPECT_GE(centre - half, plot->plotArea().left() - 1)
+        << label->pointLabelsFormat().toStdString();
+    EXPECT_LE(centre + half, plot->plotArea().right() + 1)
+        << label->pointLabelsFormat().toStdString();
+  }
+  EXPECT_GE(labels, 1) << "no parting label";
   // The Δ legend names each line by its run's number, as the table and the plot's marks do.
   const QString legend = window.comparePanel()->deltaLegend()->text();
   for (const char* name : {"#2&nbsp;two", "#4&nbsp;cf&nbsp;#2&nbsp;global_batch"})

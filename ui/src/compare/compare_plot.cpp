@@ -6,6 +6,7 @@
 #include <parity/ui/compare/compare_panel.h>
 
 #include <QComboBox>
+#include <QFontMetricsF>
 #include <QLabel>
 #include <QPen>
 #include <QtCharts/QAreaSeries>
@@ -159,6 +160,25 @@ void ComparePanel::addPartingMarks(QValueAxis* x, QValueAxis* y, double lo, doub
   }
 }
 
+// A parting label is centred on its mark, so near an end of the x axis half of it fell outside the
+// plot, under the axis' labels (": #3, #5" for "#2, #3, #5" at 1500x950): it moves inside.
+void ComparePanel::keepPartingLabelsInside(QValueAxis* x) {
+  // Only on a plot laid out on screen (a hidden one is plotted again when it is resized).
+  const double width = deltaChart_->plotArea().width();
+  if (!deltaView_->isVisible() || width < 50 || !(x->max() > x->min())) return;
+  const double perPixel = (x->max() - x->min()) / width;
+  for (QAbstractSeries* s : deltaChart_->series()) {
+    auto* label = qobject_cast<QLineSeries*>(s);
+    if (!label || label->objectName() != "partingLabel" || label->count() != 1) continue;
+    const QFontMetricsF metrics(label->pointLabelsFont());
+    const double half = (metrics.horizontalAdvance(label->pointLabelsFormat()) / 2 + 4) * perPixel;
+    const QPointF p = label->at(0);
+    const double inside =
+        std::clamp(p.x(), x->min() + half, std::max(x->min() + half, x->max() - half));
+    if (inside != p.x()) label->replace(0, QPointF(inside, p.y()));
+  }
+}
+
 // The allowed gap around 0 where the verdict used a seed group: the seeds' min-max spread at
 // each point (times noise_factor 1), the band a run's Δ must stay inside.
 void ComparePanel::plotAllowedBand(QValueAxis* x, QValueAxis* y, double& lo, double& hi) {
@@ -249,6 +269,7 @@ void ComparePanel::plotDeltas() {
   addPartingMarks(x, y, lo, hi);
   if (any) {
     setRoundRanges(x, y, x0, x1, lo, hi);
+    keepPartingLabelsInside(x);
   } else {
     setRoundRange(y, lo, hi, 2);
   }

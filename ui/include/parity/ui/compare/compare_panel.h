@@ -137,6 +137,7 @@ class ComparePanel : public QWidget {
   void plotDeltas();
   void plotSeedGroups();
   void addPartingMarks(QValueAxis* x, QValueAxis* y, double lo, double hi);
+  void keepPartingLabelsInside(QValueAxis* x);
   void plotAllowedBand(QValueAxis* x, QValueAxis* y, double& lo, double& hi);
   std::pair<QValueAxis*, QValueAxis*> addAxes();
   void setRoundRanges(QValueAxis* x, QValueAxis* y, double x0, double x1, double lo, double hi);

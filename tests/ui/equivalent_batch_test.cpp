@@ -96,6 +96,7 @@ TEST(SetupPlanModel, ACsvSetupIsPlannedWithTheCountedRows) {
   config::RunConfig c = setup("2x3", 2, 3);
   c.dataset = config::DatasetKind::kCsv;
   c.data_path = "data.csv";
+  c.target = "y";  // a valid csv setup: only a valid one is planned
   model.setSetups({c}, 6);
   EXPECT_EQ(model.index(0, SetupPlanModel::kStepsPerEpoch).data().toString(), "?");
   EXPECT_EQ(model.index(0, SetupPlanModel::kRepeated).data().toString(), "?");

@@ -6,6 +6,7 @@
 #include <parity/config/sampler.h>
 #include <parity/config/setup_text.h>
 #include <parity/config/shard_plan.h>
+#include <parity/config/valid_config.h>
 
 #include <algorithm>
 #include <iostream>
@@ -129,7 +130,8 @@ void print_setup_table(const PlanArgs& a, const std::vector<RunConfig>& configs)
   };
   for (const auto& c : configs) {
     const int64_t n = data_unknown(c) ? 0 : train_size_of(a, c);
-    const config::SetupPlan p = config::plan_setup(c, n);
+    const config::SetupPlan p = config::plan_setup(
+        config::ValidConfig::make(c, config::ForBuild::kAny), n);  // planned here, run anywhere
     std::string global = std::to_string(p.global_batch);
     if (p.global_batch != first_global) {
       global += " *";

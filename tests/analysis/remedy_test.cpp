@@ -5,6 +5,7 @@
 #include <parity/analysis/remedy.h>
 #include <parity/config/batch_plan.h>
 #include <parity/config/sampler.h>
+#include <parity/config/valid_config.h>
 
 #include "verdict_test_util.h"
 
@@ -76,7 +77,7 @@ TEST(Remedy, RepeatedSamplesAreRemoved) {
   EXPECT_TRUE(r.exact()) << r.left.at(0).text;
   EXPECT_FALSE(r.config.even_batches);
   EXPECT_EQ(r.config.loss_normalization, config::LossNormalization::kGlobal);
-  EXPECT_EQ(config::plan_setup(r.config, 1000).padded_samples, 0);
+  EXPECT_EQ(config::plan_setup(config::ValidConfig::make(r.config), 1000).padded_samples, 0);
   // The reference's own repetition is not this run's to remove: said, not hidden.
   const Remedy back = remedy(ref, run, 1000, 1000);
   EXPECT_FALSE(back.exact());

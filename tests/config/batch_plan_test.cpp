@@ -16,6 +16,11 @@ RunConfig setup(int w, int64_t b, int k = 1) {
   return c;
 }
 
+// Plans a test setup, validated first as every caller must.
+SetupPlan plan(const RunConfig& c, int64_t train_size) {
+  return plan_setup(ValidConfig::make(c), train_size);
+}
+
 bool has_note(const SetupPlan& p, const std::string& note) {
   for (const std::string& n : p.notes) {
     if (n == note) return true;
@@ -26,7 +31,7 @@ bool has_note(const SetupPlan& p, const std::string& note) {
 TEST(BatchPlan, SeedPresetsShareTheGlobalBatch) {
   for (const RunConfig& c : {setup(1, 256), setup(2, 128), setup(8, 32)}) {
     EXPECT_EQ(global_batch_size(c), 256) << c.num_processes;
-    const SetupPlan p = plan_setup(c, 60000);
+    const SetupPlan p = plan(c, 60000);
     EXPECT_EQ(p.global_batch, 256);
     // 60000 / 256 = 234.4: 235 steps, the last one padded by even_batches on several processes
     // and simply short on one (Accelerate does not shard a single process).
@@ -50,7 +55,7 @@ TEST(BatchPlan, LearningRateScaling) {
   EXPECT_DOUBLE_EQ(effective_lr(c), 0.1 * std::sqrt(8.0));
   c.num_processes = 1;
   EXPECT_DOUBLE_EQ(effective_lr(c), 0.1);
-  EXPECT_DOUBLE_EQ(plan_setup(setup(2, 64), 1000).effective_lr, RunConfig{}.lr);
+  EXPECT_DOUBLE_EQ(plan(setup(2, 64), 1000).effective_lr, RunConfig{}.lr);
 }
 
 TEST(BatchPlan, SplitBatchesKeepTheGlobalBatch) {
@@ -58,24 +63,24 @@ TEST(BatchPlan, SplitBatchesKeepTheGlobalBatch) {
   c.split_batches = true;
   EXPECT_EQ(global_batch_size(c), 256);
   EXPECT_EQ(scheduler_steps_per_optimizer_step(c), 1);
-  const SetupPlan p = plan_setup(c, 1024);
+  const SetupPlan p = plan(c, 1024);
   EXPECT_EQ(p.micro_batches_per_epoch, 4);
   EXPECT_EQ(p.samples_per_epoch, 1024);
   EXPECT_TRUE(p.notes.empty());
   c.per_device_batch_size = 6;
-  EXPECT_THROW(plan_setup(c, 1024), ConfigError);
+  EXPECT_THROW(plan(c, 1024), ConfigError);
 }
 
 TEST(BatchPlan, Accumulation) {
   const RunConfig c = setup(2, 8, 4);
   EXPECT_EQ(global_batch_size(c), 64);
   EXPECT_EQ(scheduler_steps_per_optimizer_step(c), 2);
-  const SetupPlan p = plan_setup(c, 1024);  // 64 micro-batches per rank, k = 4
+  const SetupPlan p = plan(c, 1024);  // 64 micro-batches per rank, k = 4
   EXPECT_EQ(p.micro_batches_per_epoch, 64);
   EXPECT_EQ(p.optimizer_steps_per_epoch, 16);
   EXPECT_FALSE(p.short_last_accumulation);
 
-  const SetupPlan shortp = plan_setup(setup(1, 8, 2), 40);  // 5 micro-batches, k = 2
+  const SetupPlan shortp = plan(setup(1, 8, 2), 40);  // 5 micro-batches, k = 2
   EXPECT_EQ(shortp.micro_batches_per_epoch, 5);
   EXPECT_EQ(shortp.optimizer_steps_per_epoch, 3);
   EXPECT_TRUE(shortp.short_last_accumulation);
@@ -87,18 +92,18 @@ TEST(BatchPlan, Accumulation) {
 TEST(BatchPlan, TotalStepsAndMaxSteps) {
   RunConfig c = setup(1, 100);
   c.epochs = 3;
-  EXPECT_EQ(plan_setup(c, 1000).total_optimizer_steps, 30);
+  EXPECT_EQ(plan(c, 1000).total_optimizer_steps, 30);
   c.max_steps = 25;
-  const SetupPlan p = plan_setup(c, 1000);
+  const SetupPlan p = plan(c, 1000);
   EXPECT_EQ(p.total_optimizer_steps, 25);
   EXPECT_TRUE(has_note(p, "max_steps stops the run after 25 of 30 optimizer steps"));
   c.max_steps = 100;
-  EXPECT_EQ(plan_setup(c, 1000).total_optimizer_steps, 30);
+  EXPECT_EQ(plan(c, 1000).total_optimizer_steps, 30);
 }
 
 TEST(BatchPlan, PaddingDroppingAndUnevenRanks) {
   RunConfig c = setup(2, 3);  // the DESIGN.md example, N = 10
-  SetupPlan p = plan_setup(c, 10);
+  SetupPlan p = plan(c, 10);
   EXPECT_EQ(p.micro_batches_per_epoch, 2);
   EXPECT_EQ(p.samples_per_epoch, 12);
   EXPECT_EQ(p.padded_samples, 2);
@@ -107,7 +112,7 @@ TEST(BatchPlan, PaddingDroppingAndUnevenRanks) {
                        "repeats 2 samples per epoch"));
 
   c.drop_last = true;
-  p = plan_setup(c, 10);
+  p = plan(c, 10);
   EXPECT_EQ(p.micro_batches_per_epoch, 1);
   EXPECT_EQ(p.samples_per_epoch, 6);
   EXPECT_EQ(p.dropped_samples, 4);
@@ -118,7 +123,7 @@ TEST(BatchPlan, PaddingDroppingAndUnevenRanks) {
 
   c.drop_last = false;
   c.even_batches = false;
-  p = plan_setup(c, 10);
+  p = plan(c, 10);
   EXPECT_EQ(p.micro_batches_per_epoch, 2);  // the busiest rank
   EXPECT_EQ(p.samples_per_epoch, 10);
   EXPECT_EQ(p.padded_samples + p.dropped_samples, 0);
@@ -127,19 +132,15 @@ TEST(BatchPlan, PaddingDroppingAndUnevenRanks) {
 
   c = setup(4, 3);
   c.even_batches = false;
-  p = plan_setup(c, 10);  // batches of 3,3,3,1: one each
+  p = plan(c, 10);  // batches of 3,3,3,1: one each
   EXPECT_EQ(p.micro_batches_per_epoch, 1);
-  p = plan_setup(setup(1, 64), 0);
+  p = plan(setup(1, 64), 0);
   EXPECT_EQ(p.micro_batches_per_epoch, 0);
   EXPECT_TRUE(has_note(p, "dataset size 0 gives no batch to train on"));
 }
 
-TEST(BatchPlan, RefusesWhatItCannotPlan) {
-  EXPECT_THROW(plan_setup(setup(0, 8), 100), ConfigError);
-  EXPECT_THROW(plan_setup(setup(1, 0), 100), ConfigError);
-  EXPECT_THROW(plan_setup(setup(1, 8, 0), 100), ConfigError);
-  EXPECT_THROW(plan_setup(setup(1, 8), -1), ConfigError);
-}
+// The config's own checks are ValidConfig's (valid_config_test); the plan checks its data size.
+TEST(BatchPlan, RefusesANegativeTrainSize) { EXPECT_THROW(plan(setup(1, 8), -1), ConfigError); }
 
 TEST(BatchPlan, KnownTrainSize) {
   RunConfig c;
@@ -194,7 +195,7 @@ TEST(BatchPlan, AccumulationNotesNameTheMicroStepNotTheGlobalBatch) {
   c.num_processes = 2;
   c.per_device_batch_size = 4;
   c.gradient_accumulation_steps = 2;
-  const SetupPlan p = plan_setup(c, 10);
+  const SetupPlan p = plan(c, 10);
   EXPECT_EQ(p.global_batch, 16);
   ASSERT_FALSE(p.notes.empty());
   EXPECT_EQ(p.notes.front().rfind("dataset size 10 does not divide by the 8 samples of one "

@@ -96,6 +96,7 @@ TEST(SetupPlanModel, ACsvSetupIsPlannedWithTheCountedRows) {
   config::RunConfig c = setup("2x3", 2, 3);
   c.dataset = config::DatasetKind::kCsv;
   c.data_path = "data.csv";
+  c.target = "y";  // a valid csv setup: only a valid one is planned
   model.setSetups({c}, 6);
   EXPECT_EQ(model.index(0, SetupPlanModel::kStepsPerEpoch).data().toString(), "?");
   EXPECT_EQ(model.index(0, SetupPlanModel::kRepeated).data().toString(), "?");
@@ -104,6 +105,38 @@ TEST(SetupPlanModel, ACsvSetupIsPlannedWithTheCountedRows) {
   EXPECT_EQ(model.index(0, SetupPlanModel::kRepeated).data().toLongLong(), 2);
   EXPECT_TRUE(
       model.index(0, SetupPlanModel::kRepeated).data(SetupPlanModel::kDiffersRole).toBool());
+}
+
+// An invalid setup never reaches the planner: its row's plan error (the Notes) is the setup's
+// validation message, its steps unknown, while what the config alone says still shows. A setup
+// whose data size is unknown keeps its note about the data file.
+TEST(SetupPlanModel, AnInvalidSetupShowsItsValidationMessage) {
+  SetupPlanModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  config::RunConfig zeroK = setup("acc 0", 1, 64), badLr = setup("lr -1", 2, 32);
+  zeroK.gradient_accumulation_steps = 0;
+  badLr.lr = -1;
+  for (config::RunConfig* c : {&zeroK, &badLr}) c->train_samples = 6400;
+  config::RunConfig csv = setup("csv", 1, 64);
+  csv.dataset = config::DatasetKind::kCsv;
+  csv.data_path = "data.csv";
+  csv.epochs = 0;
+  model.setSetups({zeroK, badLr, csv}, 64);
+  const auto notes = [&](int row) {
+    return model.index(row, SetupPlanModel::kNotes).data().toString().toStdString();
+  };
+  EXPECT_EQ(notes(0), "gradient_accumulation_steps: 0 is not allowed; must be at least 1");
+  ASSERT_FALSE(config::check(badLr).empty());
+  EXPECT_EQ(notes(1), config::check(badLr).front().message);
+  for (int row : {0, 1}) {
+    EXPECT_EQ(model.index(row, SetupPlanModel::kStepsPerEpoch).data().toString(), "?") << row;
+  }
+  EXPECT_EQ(model.index(1, SetupPlanModel::kGlobalBatch).data().toLongLong(), 64);
+  EXPECT_EQ(notes(2),
+            "Steps per epoch depend on the data file's length, known once the Experiment tab has "
+            "counted its rows");
+  model.setSetups({csv}, 64, 640);  // now counted: the invalid setup's message
+  EXPECT_EQ(notes(0), config::check(csv).front().message);
 }
 
 // The even_batches tail: a setup whose last batches are padded shows, highlighted, how many samples

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <parity/config/batch_plan.h>
 #include <parity/config/lr_schedule.h>
+#include <parity/config/valid_config.h>
 #include <parity/ui/experiment/experiment_form.h>
 #include <parity/ui/experiment/lr_preview.h>
 #include <parity/ui/experiment/model_inspector.h>
@@ -230,7 +231,8 @@ TEST(ExperimentForm, LrPreviewIsTheEngineScheduleOverSamplesSeen) {
   c.warmup_steps = 10;
   const int64_t train = 1024;
   const LrCurve curve = lrCurve(c, train);
-  const int64_t steps = config::plan_setup(c, train).total_optimizer_steps;
+  const int64_t steps =
+      config::plan_setup(config::ValidConfig::make(c), train).total_optimizer_steps;
   ASSERT_EQ(steps, 64);  // 1024 / (2 x 16) per epoch, two epochs
   ASSERT_EQ(curve.points.size(), steps);
   const config::LrSchedule schedule(c, config::effective_lr(c), config::schedule_length(c, train));

@@ -4,6 +4,7 @@
 
 #include <parity/config/batch_plan.h>
 #include <parity/config/run_config.h>
+#include <parity/config/valid_config.h>
 
 #include <algorithm>
 #include <cmath>
@@ -67,16 +68,15 @@ inline std::optional<int64_t> train_size_of(const config::RunConfig& c,
   return given;
 }
 
-// The plan of a stored run, or nullopt when the size is unknown or the config is refused (the
+// The plan of a stored run, or nullopt when the size is unknown or the config is refused (for
+// any build: a GPU run is planned on a CPU build too; the
 // verdict then skips the checks that need it rather than failing).
 inline std::optional<config::SetupPlan> plan_or_none(const config::RunConfig& c,
                                                      std::optional<int64_t> n) {
   if (!n || *n <= 0) return std::nullopt;
-  try {
-    return config::plan_setup(c, *n);
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
+  const auto valid = config::ValidConfig::try_make(c, config::ForBuild::kAny);
+  if (!valid) return std::nullopt;
+  return config::plan_setup(*valid, *n);
 }
 
 // True when n samples cut into whole micro-batch groups on every rank (no tail to handle).

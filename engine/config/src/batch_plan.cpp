@@ -11,15 +11,8 @@ namespace {
 
 std::string str(int64_t v) { return std::to_string(v); }
 
-// The planning math divides by these; refuse them here too, so plan_setup never divides by zero
-// on a config the caller has not validated.
-void check_plannable(const RunConfig& c, int64_t train_size) {
-  if (c.gradient_accumulation_steps < 1) {
-    throw ConfigError("gradient_accumulation_steps", str(c.gradient_accumulation_steps),
-                      "must be at least 1");
-  }
-  if (c.epochs < 1) throw ConfigError("epochs", str(c.epochs), "must be at least 1");
-  if (c.max_steps < 0) throw ConfigError("max_steps", str(c.max_steps), "must be at least 0");
+// train_size is not part of the config, so ValidConfig does not vouch for it.
+void check_plannable(int64_t train_size) {
   if (train_size < 0) throw ConfigError("train_size", str(train_size), "must be at least 0");
 }
 
@@ -78,8 +71,9 @@ std::optional<int64_t> known_train_size(const RunConfig& config) {
   return std::nullopt;
 }
 
-SetupPlan plan_setup(const RunConfig& config, int64_t train_size) {
-  check_plannable(config, train_size);
+SetupPlan plan_setup(const ValidConfig& valid, int64_t train_size) {
+  check_plannable(train_size);
+  const RunConfig& config = valid.config();
   const ShardOptions options = shard_options(config);
   const std::vector<int64_t> counts = batches_per_rank(train_size, options);  // checks B and W
   const int64_t n = train_size, k = config.gradient_accumulation_steps;

@@ -1,5 +1,6 @@
 // One rank's set-up and end (the class in trainer_rank.h; its loop in trainer_loop.cpp), and
 // train(), which builds one and runs it.
+#include <parity/config/valid_config.h>
 #include <parity/launch/startup_trace.h>
 #include <parity/train/blas_check.h>
 #include <parity/train/models.h>
@@ -140,7 +141,7 @@ void Trainer::broadcast_buffers() {
 
 void Trainer::set_up_optimization() {
   const int64_t n = data_.train.size();
-  plan_ = config::plan_setup(config_, n);
+  plan_ = config::plan_setup(config::ValidConfig::make(config_), n);  // validated by checked()
   base_lr_ = config::effective_lr(config_);
   const int sched_per_step = config::scheduler_steps_per_optimizer_step(config_);
   config::LrSchedule schedule(config_, base_lr_, config::schedule_length(config_, n));

@@ -1,5 +1,6 @@
 #include <parity/config/batch_plan.h>
 #include <parity/config/lr_schedule.h>
+#include <parity/config/valid_config.h>
 #include <parity/ui/experiment/lr_preview.h>
 
 #include <QLocale>
@@ -12,7 +13,7 @@ namespace parity::ui {
 LrCurve lrCurve(const config::RunConfig& config, int64_t trainSize, int maxPoints) {
   LrCurve curve;
   if (trainSize <= 0) return curve;
-  const config::SetupPlan plan = config::plan_setup(config, trainSize);
+  const config::SetupPlan plan = config::plan_setup(config::ValidConfig::make(config), trainSize);
   curve.optimizerSteps = plan.total_optimizer_steps;
   curve.scheduleLength = config::schedule_length(config, trainSize);
   const config::LrSchedule schedule(config, plan.effective_lr, curve.scheduleLength);

@@ -1,4 +1,5 @@
 #include <parity/config/setup_text.h>
+#include <parity/config/valid_config.h>
 #include <parity/ui/setups/setup_plan_model.h>
 
 #include <QBrush>
@@ -25,20 +26,22 @@ void SetupPlanModel::setSetups(const std::vector<config::RunConfig>& setups, int
   for (const config::RunConfig& c : setups) {
     Row r;
     r.config = c;
-    try {
-      if (auto n = config::known_train_size(c) ? config::known_train_size(c) : trainSize) {
-        r.plan = config::plan_setup(c, *n);
+    // What the config alone says, shown even when the setup cannot be planned.
+    r.plan.global_batch = config::global_batch_size(c);
+    r.plan.effective_lr = config::effective_lr(c);
+    r.plan.scheduler_steps_per_optimizer_step = config::scheduler_steps_per_optimizer_step(c);
+    if (auto n = config::known_train_size(c) ? config::known_train_size(c) : trainSize) {
+      try {
+        // An invalid setup never reaches the planner: its row shows the validation message.
+        r.plan = config::plan_setup(config::ValidConfig::make(c), *n);
         r.planned = true;
-      } else {
-        r.plan.global_batch = config::global_batch_size(c);
-        r.plan.effective_lr = config::effective_lr(c);
-        r.plan.scheduler_steps_per_optimizer_step = config::scheduler_steps_per_optimizer_step(c);
-        r.planError =
-            tr("Steps per epoch depend on the data file's length, known once the "
-               "Experiment tab has counted its rows");
+      } catch (const std::exception& e) {
+        r.planError = QString::fromStdString(e.what());
       }
-    } catch (const std::exception& e) {
-      r.planError = QString::fromStdString(e.what());
+    } else {
+      r.planError =
+          tr("Steps per epoch depend on the data file's length, known once the "
+             "Experiment tab has counted its rows");
     }
     r.batchDiffers = r.plan.global_batch != reference_;
     r.padded = r.planned && r.plan.padded_samples > 0;

@@ -4,6 +4,7 @@
 
 #include <parity/config/run_config.h>
 #include <parity/config/shard_plan.h>
+#include <parity/config/valid_config.h>
 
 #include <cstdint>
 #include <optional>
@@ -55,7 +56,10 @@ struct SetupPlan {
   bool short_last_accumulation = false;  ///< the epoch's last group has fewer than k micro-batches
   std::vector<std::string> notes;        ///< plain-language remarks (repeats, drops, short groups)
 };
-SetupPlan plan_setup(const RunConfig& config, int64_t train_size);
+/// Plans a validated setup (ValidConfig: the planner divides by its accumulation and counts its
+/// epochs without checking them again) over train_size samples; throws ConfigError naming
+/// train_size when it is negative.
+SetupPlan plan_setup(const ValidConfig& config, int64_t train_size);
 
 /// Per-device batch that keeps the global batch equal to reference_batch on num_processes
 /// devices with accumulation k; nullopt when it does not divide.

@@ -27,6 +27,7 @@ struct LrCurve {
 };
 
 /// The curve of a full config (setup and experiment) over a training set of trainSize samples.
+/// Throws ConfigError for an invalid config (the form checks it first).
 LrCurve lrCurve(const config::RunConfig& config, int64_t trainSize, int maxPoints = 600);
 
 class LrPreview : public QWidget {

@@ -90,6 +90,7 @@ TEST_F(StoredRuns, TheStoredTrainingSetSizeReachesTheDiagnosis) {
   config::RunConfig one = tiny(1, 16), two = tiny(2, 8);
   one.dataset = two.dataset = config::DatasetKind::kCsv;
   one.data_path = two.data_path = "/data/mine.csv";
+  one.target = two.target = "y";  // as every CSV run the engine trains names it
   const int64_t a = add_run("1x16", one, 5), b = add_run("2x8", two, 5);
   for (int64_t id : {a, b}) db_->set_started(id, 5, 77);
   const analysis::CompareRun ref = load_compare_run(*db_, a);

@@ -15,10 +15,12 @@ if [ ${#langs[@]} -eq 0 ]; then
   for ts in resources/translations/parity_*.ts; do l=${ts##*/parity_}; langs+=("${l%.ts}"); done
 fi
 # The include roots let lupdate see each class's namespace (contexts are "parity::ui::MainWindow",
-# as tr() names them at run time); the axis names are the engine's, marked QT_TRANSLATE_NOOP.
+# as tr() names them at run time); the axis names and the facts
+# dialog's names are the engine's, marked QT_TRANSLATE_NOOP.
 includes=()
 for d in ui/include engine/*/include storage/include; do includes+=(-I "$d"); done
 for lang in "${langs[@]}"; do
-  "$lupdate" -locations relative -no-obsolete ui app/gui engine/analysis/src/axis.cpp "${includes[@]}" \
+  "$lupdate" -locations relative -no-obsolete ui app/gui engine/analysis/src/axis.cpp \
+    engine/config/include/parity/config/run_facts.h "${includes[@]}" \
     -extensions cpp,h -target-language "$lang" -ts "resources/translations/parity_$lang.ts"
 done

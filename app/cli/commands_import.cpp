@@ -9,9 +9,11 @@
 
 #include <chrono>
 #include <csignal>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <thread>
+#include <type_traits>
 
 #include "cli_common.h"
 #include "commands.h"
@@ -23,96 +25,69 @@ namespace {
 
 using config::Fact;
 
-// The facts a user gives on the command line, with Accelerate's spellings. Given facts are
-// known, and replace what the files said.
+// One fact's flag: the option CLI11 fills, and what writes its value into the facts.
+struct FactFlag {
+  std::string flag;
+  CLI::Option* option = nullptr;
+  std::function<void(config::RunFacts&, const std::string& by)> apply;
+};
+
+// "none|linear|sqrt: help", "none|linear|sqrt", "help".
+std::string flag_help(const config::FactField& field, const std::vector<std::string>& choices) {
+  std::string words;
+  for (const std::string& c : choices) words += (words.empty() ? "" : "|") + c;
+  const std::string help(field.help);
+  if (words.empty() || help.empty()) return words + help;
+  return words + ": " + help;
+}
+
+// The option of one fact, read as T: its flag and aliases, its help, and its check (a count is
+// positive, a fact of a few words takes only those). A bool is read as true|false.
+template <class T>
+FactFlag add_fact_flag(CLI::App& sub, const config::FactField& field,
+                       Fact<T> config::RunFacts::*m) {
+  using Stored = std::conditional_t<std::is_same_v<T, bool>, std::string, T>;
+  auto value = std::make_shared<Stored>();
+  const std::vector<std::string> choices = config::fact_choices(field);
+  std::string names(field.flag);
+  if (!field.aliases.empty()) names += "," + std::string(field.aliases);
+  CLI::Option* o = sub.add_option(names, *value, flag_help(field, choices));
+  if (!choices.empty()) o->check(CLI::IsMember(choices));
+  if (field.positive) o->check(CLI::PositiveNumber);
+  const std::string flag(field.flag);
+  auto apply = [value, m, flag](config::RunFacts& f, const std::string& by) {
+    if constexpr (std::is_same_v<T, bool>) {
+      f.*m = Fact<bool>::known(*value == "true", by + flag + ")");
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      if (!value->empty()) f.*m = Fact<std::string>::known(*value, by + flag + ")");
+    } else {
+      f.*m = Fact<T>::known(*value, by + flag + ")");
+    }
+  };
+  return {flag, o, apply};
+}
+
+// The facts a user gives on the command line, one flag per fact of config::for_each_fact_field()
+// with Accelerate's spellings. Given facts are known, and replace what the files said.
 struct FactFlags {
-  int64_t num_processes = 0, per_device_batch_size = 0, gradient_accumulation_steps = 0, seed = 0,
-          train_samples = 0, threads_per_rank = 0, epochs = 0;
-  double learning_rate = 0;
-  std::string lr_scaling, mixed_precision, use_seedable_sampler, schedule, model;
-  std::vector<std::pair<std::string, CLI::Option*>> given;
+  std::vector<FactFlag> flags;
 
   void add(CLI::App& sub) {
-    auto opt = [&](const char* names, auto* value, const char* help) {
-      CLI::Option* o = sub.add_option(names, *value, help);
-      given.emplace_back(std::string(names).substr(0, std::string(names).find(',')), o);
-      return o;
-    };
-    opt("--num-processes,--num_processes", &num_processes, "processes the run trained on")
-        ->check(CLI::PositiveNumber);
-    opt("--per-device-batch-size,--per_device_batch_size,--per-device-train-batch-size",
-        &per_device_batch_size, "batch per device (per process)")
-        ->check(CLI::PositiveNumber);
-    opt("--gradient-accumulation-steps,--gradient_accumulation_steps", &gradient_accumulation_steps,
-        "gradient accumulation steps")
-        ->check(CLI::PositiveNumber);
-    opt("--learning-rate,--learning_rate,--lr", &learning_rate, "the base learning rate");
-    opt("--lr-scaling,--lr_scaling", &lr_scaling, "none|linear|sqrt")
-        ->check(CLI::IsMember({"none", "linear", "sqrt"}));
-    opt("--seed", &seed, "set_seed's seed");
-    opt("--mixed-precision,--mixed_precision", &mixed_precision, "no|bf16|fp16")
-        ->check(CLI::IsMember({"no", "bf16", "fp16"}));
-    opt("--use-seedable-sampler,--use_seedable_sampler", &use_seedable_sampler,
-        "true|false: Accelerate's use_seedable_sampler (data order)")
-        ->check(CLI::IsMember({"true", "false"}));
-    opt("--train-samples,--train_samples", &train_samples, "training samples")
-        ->check(CLI::PositiveNumber);
-    // The facts an import most often leaves unknown (a log rarely says them).
-    opt("--scheduler,--lr-scheduler-type,--lr_scheduler_type", &schedule,
-        "constant|linear|cosine|step|onecycle: the lr schedule")
-        ->check(CLI::IsMember({"constant", "linear", "cosine", "step", "onecycle"}));
-    opt("--threads-per-rank,--threads_per_rank", &threads_per_rank,
-        "intra-op threads of each rank")
-        ->check(CLI::PositiveNumber);
-    opt("--model", &model, "the model in words (\"mlp, dropout 0.25\")");
-    opt("--epochs", &epochs, "epochs the run trained")->check(CLI::PositiveNumber);
+    config::for_each_fact_field([&](const config::FactField& field, auto member) {
+      flags.push_back(add_fact_flag(sub, field, member));
+    });
   }
 
   bool any() const {
-    for (const auto& [name, o] : given)
-      if (o->count() > 0) return true;
+    for (const FactFlag& f : flags)
+      if (f.option->count() > 0) return true;
     return false;
   }
 
-  bool has(const std::string& name) const {
-    for (const auto& [n, o] : given)
-      if (n == name) return o->count() > 0;
-    return false;
-  }
-
-  void apply(config::RunFacts& f, const std::string& verb) const {
+  void apply(config::RunFacts& facts, const std::string& verb) const {
     const std::string by = "given (parity-cli " + verb + " ";
-    if (has("--num-processes"))
-      f.num_processes = Fact<int64_t>::known(num_processes, by + "--num-processes)");
-    if (has("--per-device-batch-size")) {
-      f.per_device_batch_size =
-          Fact<int64_t>::known(per_device_batch_size, by + "--per-device-batch-size)");
-    }
-    if (has("--gradient-accumulation-steps")) {
-      f.gradient_accumulation_steps =
-          Fact<int64_t>::known(gradient_accumulation_steps, by + "--gradient-accumulation-steps)");
-    }
-    if (has("--learning-rate"))
-      f.learning_rate = Fact<double>::known(learning_rate, by + "--learning-rate)");
-    if (has("--lr-scaling"))
-      f.lr_scaling = Fact<std::string>::known(lr_scaling, by + "--lr-scaling)");
-    if (has("--seed")) f.seed = Fact<int64_t>::known(seed, by + "--seed)");
-    if (has("--mixed-precision")) {
-      f.mixed_precision = Fact<std::string>::known(mixed_precision, by + "--mixed-precision)");
-    }
-    if (has("--use-seedable-sampler")) {
-      f.use_seedable_sampler =
-          Fact<bool>::known(use_seedable_sampler == "true", by + "--use-seedable-sampler)");
-    }
-    if (has("--train-samples"))
-      f.train_samples = Fact<int64_t>::known(train_samples, by + "--train-samples)");
-    if (has("--scheduler")) f.schedule = Fact<std::string>::known(schedule, by + "--scheduler)");
-    if (has("--threads-per-rank")) {
-      f.threads_per_rank = Fact<int64_t>::known(threads_per_rank, by + "--threads-per-rank)");
-    }
-    if (has("--model") && !model.empty())
-      f.model = Fact<std::string>::known(model, by + "--model)");
-    if (has("--epochs")) f.epochs = Fact<int64_t>::known(epochs, by + "--epochs)");
+    for (const FactFlag& f : flags)
+      if (f.option->count() > 0) f.apply(facts, by);
   }
 };
 
@@ -144,8 +119,7 @@ int import_command(ImportArgs& a) {
     try {
       auto found = ingest::find_runs(path);
       if (found.empty())
-        throw UsageError("no runs in " + path +
-                         " (no " + ingest::formats_in_words() + ")");
+        throw UsageError("no runs in " + path + " (no " + ingest::formats_in_words() + ")");
       for (auto& r : found) readers.push_back(std::move(r));
     } catch (const ingest::IngestError& e) {
       throw UsageError(e.what());

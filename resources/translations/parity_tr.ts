@@ -1327,84 +1327,83 @@ dropout: maskeleri tohumu izler</translation>
 <context>
     <name>parity::ui::FactsDialog</name>
     <message>
-        <location filename="../../ui/src/import/facts_dialog.cpp" line="+43"/>
+        <location filename="../../ui/src/import/facts_dialog.cpp" line="+82"/>
         <source>Facts of run %1</source>
         <translation>%1 çalıştırmasının olguları</translation>
     </message>
     <message>
-        <location line="+19"/>
-        <location line="+7"/>
-        <location line="+25"/>
+        <location line="-31"/>
+        <location line="+5"/>
         <source>unknown</source>
         <translation>bilinmiyor</translation>
     </message>
     <message>
-        <location line="-16"/>
+        <location filename="../../engine/config/include/parity/config/run_facts.h" line="+105"/>
         <source>Processes</source>
         <translation>Süreçler</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+8"/>
         <source>Per-device batch</source>
         <translation>Cihaz başına toplu iş</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+5"/>
         <source>Accumulation steps</source>
         <translation>Biriktirme adımları</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+4"/>
         <source>Learning rate</source>
         <translation>Öğrenme oranı</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>LR scaling</source>
         <translation>LR ölçeklemesi</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+6"/>
         <source>LR schedule</source>
         <translation>LR takvimi</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Seed</source>
         <translation>Tohum</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+4"/>
         <source>Mixed precision</source>
         <translation>Karma hassasiyet</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+6"/>
         <source>Seedable sampler</source>
         <translation>Tohumlanabilir örnekleyici</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+5"/>
         <source>Threads per rank</source>
         <translation>Sıra başına iş parçacığı</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+11"/>
         <source>Training samples</source>
         <translation>Eğitim örnekleri</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>Epochs</source>
         <translation>Dönem sayısı</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-7"/>
         <source>Model</source>
         <translation>Model türü</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../../ui/src/import/facts_dialog.cpp" line="+33"/>
         <source>How run %1 (%2) trained. The verdict names causes only from known and derived facts; a value given here becomes known.</source>
         <translation>%1 çalıştırmasının (%2) nasıl eğitildiği. Karar, nedenleri yalnızca bilinen ve türetilmiş olgulardan belirtir; burada verilen bir değer bilinen olur.</translation>
     </message>
@@ -1414,14 +1413,14 @@ dropout: maskeleri tohumu izler</translation>
         <translation>%1: bir olgu yeniden bilinmeyen yapılamaz</translation>
     </message>
     <message>
-        <location line="+5"/>
-        <source>Learning rate: a positive number</source>
-        <translation>Öğrenme oranı: pozitif bir sayı</translation>
+        <location line="+4"/>
+        <source>%1: a positive number</source>
+        <translation>%1: pozitif bir sayı</translation>
     </message>
     <message>
         <location line="+3"/>
-        <source>Seed: a whole number</source>
-        <translation>Tohum: bir tam sayı</translation>
+        <source>%1: a whole number</source>
+        <translation>%1: bir tam sayı</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -1611,7 +1610,7 @@ dropout: maskeleri tohumu izler</translation>
 <context>
     <name>parity::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/src/window/main_window.cpp" line="+60"/>
+        <location filename="../../ui/src/window/main_window.cpp" line="+61"/>
         <source>Parity</source>
         <translation>Parity</translation>
     </message>
@@ -3164,7 +3163,7 @@ Slurm toplu işi: Başlat her çalıştırmayı sbatch ile gönderir ve hemen d�
         <translation>Düğüm başına genel kaynaklar, örn. GPU&apos;lar (sbatch --gres)</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+43"/>
         <source>Run &amp;at once:</source>
         <translation>&amp;Aynı anda çalıştır:</translation>
     </message>

@@ -1,6 +1,7 @@
 // `parity-cli import`, `set`, `show` and `compare` on the eight runs Accelerate's TensorBoard
 // tracker wrote (tests/fixtures/accelerate-tensorboard), as a user runs them.
 #include <gtest/gtest.h>
+#include <parity/config/run_facts.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
@@ -11,6 +12,8 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
+#include <type_traits>
+#include <vector>
 
 #include "cli_test_util.h"
 
@@ -22,7 +25,8 @@ namespace fs = std::filesystem;
 std::string fixtures() { return std::string(PARITY_FIXTURES) + "/accelerate-tensorboard"; }
 
 // The fixtures are part of the repository (tests/fixtures): missing, the checkout is broken.
-#define REQUIRE_FIXTURES() ASSERT_TRUE(fs::is_directory(fixtures())) << "no fixtures at " << fixtures()
+#define REQUIRE_FIXTURES() \
+  ASSERT_TRUE(fs::is_directory(fixtures())) << "no fixtures at " << fixtures()
 
 // The text of run `id`'s block in compare's output (from "run ID (" to the next blank line).
 std::string block(const std::string& out, int id) {
@@ -151,10 +155,44 @@ TEST(CliImport, SetFillsTheScheduleThreadsModelAndEpochs) {
   EXPECT_TRUE(contains(set.out, "known (given (parity-cli set --threads-per-rank))")) << set.out;
   EXPECT_TRUE(contains(set.out, "mlp 784-256-128-10")) << set.out;
   EXPECT_TRUE(contains(set.out, "known (given (parity-cli set --epochs))")) << set.out;
-  const CliResult bad = run_cli({"set", "--db", db, "1", "--scheduler", "cosine_with_restarts"},
-                                dir.path());
+  const CliResult bad =
+      run_cli({"set", "--db", db, "1", "--scheduler", "cosine_with_restarts"}, dir.path());
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_TRUE(contains(bad.err, "--scheduler")) << bad.err;
+}
+
+// A value `set` takes for a fact of type T that has no words to choose from.
+template <class T>
+std::string sample_value(config::Fact<T> config::RunFacts::*) {
+  if constexpr (std::is_same_v<T, double>) return "0.05";
+  if constexpr (std::is_same_v<T, std::string>) return "mlp";
+  return "3";
+}
+
+// Every fact of the field table has a `set` flag, and each of its spellings (Accelerate's and
+// transformers' too: --per_device_train_batch_size, --lr, --lr_scheduler_type) sets
+// that fact and no other.
+TEST(CliImport, EveryFactOfTheTableHasASetFlagAndEachAliasSetsIt) {
+  REQUIRE_FIXTURES();
+  TempDir dir;
+  const std::string db = dir.file("p.db");
+  ASSERT_EQ(run_cli({"import", "--db", db, fixtures() + "/2x32"}, dir.path()).exit_code, 0);
+  int flags = 0;
+  config::for_each_fact_field([&](const config::FactField& field, auto member) {
+    const std::vector<std::string> choices = config::fact_choices(field);
+    const std::string value = choices.empty() ? sample_value(member) : choices.back();
+    std::vector<std::string> spellings{std::string(field.flag)};
+    std::stringstream aliases{std::string(field.aliases)};
+    for (std::string a; std::getline(aliases, a, ',');) spellings.push_back(a);
+    const std::string given = "given (parity-cli set " + std::string(field.flag) + ")";
+    for (const std::string& spelling : spellings) {
+      const CliResult set = run_cli({"set", "--db", db, "1", spelling, value}, dir.path());
+      ASSERT_EQ(set.exit_code, 0) << spelling << ": " << set.err;
+      EXPECT_TRUE(contains(set.out, given)) << spelling << ":\n" << set.out;
+      ++flags;
+    }
+  });
+  EXPECT_GE(flags, static_cast<int>(config::fact_fields().size()) + 10);
 }
 
 TEST(CliImport, DryRunListsFactsAndWritesNothing) {

@@ -2,6 +2,7 @@
 #include <parity/config/run_config.h>
 #include <parity/config/run_facts.h>
 
+#include <map>
 #include <set>
 #include <stdexcept>
 #include <string_view>
@@ -65,6 +66,21 @@ TEST(RunFacts, EachFieldHasItsOwnLabelForShow) {
     EXPECT_TRUE(labels.insert(field.label).second) << field.label << " is used twice";
   }
   EXPECT_EQ(labels.size(), fact_fields().size());
+}
+
+// A fact of a few words takes its config field's spellings, so `set`'s check and the facts
+// dialog's choices follow the config when it learns a spelling.
+TEST(RunFacts, ChoicesAreTheConfigFieldsSpellings) {
+  std::map<std::string_view, std::vector<std::string>> choices;
+  for (const FactField& field : fact_fields()) choices[field.key] = fact_choices(field);
+  EXPECT_EQ(choices["lr_scaling"], (std::vector<std::string>{"none", "linear", "sqrt"}));
+  EXPECT_EQ(choices["schedule"],
+            (std::vector<std::string>{"constant", "linear", "cosine", "step", "onecycle"}));
+  EXPECT_EQ(choices["mixed_precision"], (std::vector<std::string>{"no", "bf16", "fp16"}));
+  EXPECT_EQ(choices["use_seedable_sampler"], (std::vector<std::string>{"true", "false"}));
+  EXPECT_TRUE(choices["num_processes"].empty());
+  EXPECT_TRUE(choices["model"].empty());
+  EXPECT_TRUE(field_spellings("no_such_field").empty());
 }
 
 TEST(RunFacts, SplitBatchesGivesThePerDeviceSlice) {

@@ -176,6 +176,26 @@ TEST(FactsDialog, GivesOnlyTheChangedFactsAsFlags) {
   EXPECT_EQ(dialog.result(), QDialog::Accepted);
 }
 
+// #35 §4: the dialog's rows are the facts' field table: every fact has one, by its flag, a fact of
+// a few words as a choice of them (and unknown), any other as a line.
+TEST(FactsDialog, HasARowForEveryFactOfTheFieldTable) {
+  FactsDialog dialog(7, "2x16", config::RunFacts{});
+  for (const config::FactField& field : config::fact_fields()) {
+    QWidget* editor = dialog.editor(QString::fromStdString(std::string(field.flag)));
+    ASSERT_NE(editor, nullptr) << field.key;
+    const std::vector<std::string> choices = config::fact_choices(field);
+    if (choices.empty()) {
+      EXPECT_NE(qobject_cast<QLineEdit*>(editor), nullptr) << field.key;
+      continue;
+    }
+    auto* combo = qobject_cast<QComboBox*>(editor);
+    ASSERT_NE(combo, nullptr) << field.key;
+    ASSERT_EQ(combo->count(), static_cast<int>(choices.size()) + 1) << field.key;
+    for (size_t i = 0; i < choices.size(); ++i)
+      EXPECT_EQ(combo->itemData(static_cast<int>(i) + 1).toString().toStdString(), choices[i]);
+  }
+}
+
 // A folder or file dropped on the window opens the import dialog on it (nothing is imported
 // before the user presses Import); a drag of anything but local files is not accepted.
 TEST(MainWindowImport, ADroppedFolderOpensTheImportDialogOnIt) {

@@ -351,6 +351,32 @@ void validate(const RunConfig& config) {
   if (!found.empty()) throw found.front().error();
 }
 
+namespace {
+// Each enum's spellings when its field is `name`; empty when no enum is the field's.
+template <class... E>
+std::vector<std::string> enum_spellings(std::string_view name) {
+  std::vector<std::string> out;
+  auto add = [&](auto info) {
+    using Info = decltype(info);
+    if (name != Info::kField) return;
+    for (const auto& entry : Info::values()) out.emplace_back(entry.second);
+  };
+  (add(EnumInfo<E>{}), ...);
+  return out;
+}
+}  // namespace
+
+std::vector<std::string> field_spellings(std::string_view name) {
+  for (const ConfigField& field : config_fields()) {
+    if (field.name != name) continue;
+    if (field.kind == FieldKind::kBool) return {"true", "false"};
+    if (field.kind != FieldKind::kName) return {};
+    return enum_spellings<Device, MixedPrecision, LrScaling, DatasetKind, Task, ModelKind, Init,
+                          OptimizerKind, SchedulerKind, LossKind, LossNormalization>(name);
+  }
+  return {};
+}
+
 std::string to_string(Device v) { return enum_name(v); }
 std::string to_string(MixedPrecision v) { return enum_name(v); }
 std::string to_string(LrScaling v) { return enum_name(v); }

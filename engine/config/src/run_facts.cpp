@@ -101,6 +101,11 @@ const std::vector<FactField>& fact_fields() {
   return kFields;
 }
 
+std::vector<std::string> fact_choices(const FactField& field) {
+  return field.config_field.empty() ? std::vector<std::string>{}
+                                    : field_spellings(field.config_field);
+}
+
 std::string fact_text(const Fact<int64_t>& fact) { return std::to_string(*fact); }
 std::string fact_text(const Fact<double>& fact) { return json(*fact).dump(); }
 std::string fact_text(const Fact<bool>& fact) { return *fact ? "true" : "false"; }

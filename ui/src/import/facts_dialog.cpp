@@ -9,6 +9,8 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 #include <cmath>
+#include <string>
+#include <type_traits>
 
 namespace parity::ui {
 
@@ -37,62 +39,57 @@ QString provenanceText(const config::Fact<T>& fact) {
 
 }  // namespace
 
+void FactsDialog::addFact(QFormLayout& form, const config::FactField& field, const QString& value,
+                          const QString& provenance, Kind kind) {
+  const QString name = tr(std::string(field.title).c_str());
+  const QString flag = QString::fromLatin1(field.flag.data(), static_cast<int>(field.flag.size()));
+  const std::vector<std::string> choices = config::fact_choices(field);
+  QWidget* editor = nullptr;
+  if (choices.empty()) {
+    // A number, or the model in words as the import dialog lists it ("mlp, dropout 0.25").
+    auto* edit = new QLineEdit(value, this);
+    edit->setPlaceholderText(tr("unknown"));
+    if (kind != Kind::kText) edit->setMaximumWidth(140);
+    editor = edit;
+  } else {
+    auto* combo = new QComboBox(this);
+    combo->addItem(tr("unknown"), QString());
+    for (const std::string& c : choices)
+      combo->addItem(QString::fromStdString(c), QString::fromStdString(c));
+    // A value the log spelled otherwise ("cosine_with_restarts") is shown as it is, not as unknown.
+    if (!value.isEmpty() && combo->findData(value) < 0) combo->addItem(value, value);
+    const int at = combo->findData(value);
+    combo->setCurrentIndex(at < 0 ? 0 : at);
+    editor = combo;
+  }
+  auto* from = new QLabel(provenance, this);
+  from->setStyleSheet(QStringLiteral("color: palette(mid)"));
+  from->setWordWrap(true);
+  auto* box = new QWidget(this);
+  auto* row = new QHBoxLayout(box);
+  row->setContentsMargins(0, 0, 0, 0);
+  row->addWidget(editor);
+  row->addWidget(from, 1);
+  editor->setToolTip(provenance);
+  editor->setObjectName("fact" + flag);  // "fact--seed": found by tests and the UI trace
+  form.addRow(name, box);
+  fields_.push_back({name, flag, editor, current(editor), kind});
+}
+
 FactsDialog::FactsDialog(qint64 runId, const QString& label, const config::RunFacts& f,
                          QWidget* parent)
     : QDialog(parent) {
   setWindowTitle(tr("Facts of run %1").arg(runId));
   auto* form = new QFormLayout;
-  auto addRow = [&](const QString& name, const QString& flag, QWidget* editor,
-                    const QString& initial, const QString& provenance) {
-    auto* from = new QLabel(provenance, this);
-    from->setStyleSheet(QStringLiteral("color: palette(mid)"));
-    from->setWordWrap(true);
-    auto* box = new QWidget(this);
-    auto* row = new QHBoxLayout(box);
-    row->setContentsMargins(0, 0, 0, 0);
-    row->addWidget(editor);
-    row->addWidget(from, 1);
-    editor->setToolTip(provenance);
-    editor->setObjectName("fact" + flag);  // "fact--seed": found by tests and the UI trace
-    form->addRow(name, box);
-    fields_.push_back({name, flag, editor, initial});
-  };
-  auto number = [&](const QString& name, const QString& flag, const auto& fact) {
-    auto* edit = new QLineEdit(valueText(fact), this);
-    edit->setPlaceholderText(tr("unknown"));
-    edit->setMaximumWidth(140);
-    addRow(name, flag, edit, valueText(fact), provenanceText(fact));
-  };
-  auto choice = [&](const QString& name, const QString& flag, const auto& fact,
-                    const QStringList& choices) {
-    auto* combo = new QComboBox(this);
-    combo->addItem(tr("unknown"), QString());
-    for (const QString& c : choices) combo->addItem(c, c);
-    // A value the log spelled otherwise ("cosine_with_restarts") is shown as it is, not as unknown.
-    if (!valueText(fact).isEmpty() && combo->findData(valueText(fact)) < 0)
-      combo->addItem(valueText(fact), valueText(fact));
-    const int at = combo->findData(valueText(fact));
-    combo->setCurrentIndex(at < 0 ? 0 : at);
-    addRow(name, flag, combo, combo->currentData().toString(), provenanceText(fact));
-  };
-  number(tr("Processes"), "--num-processes", f.num_processes);
-  number(tr("Per-device batch"), "--per-device-batch-size", f.per_device_batch_size);
-  number(tr("Accumulation steps"), "--gradient-accumulation-steps", f.gradient_accumulation_steps);
-  number(tr("Learning rate"), "--learning-rate", f.learning_rate);
-  choice(tr("LR scaling"), "--lr-scaling", f.lr_scaling, {"none", "linear", "sqrt"});
-  choice(tr("LR schedule"), "--scheduler", f.schedule,
-         {"constant", "linear", "cosine", "step", "onecycle"});
-  number(tr("Seed"), "--seed", f.seed);
-  choice(tr("Mixed precision"), "--mixed-precision", f.mixed_precision, {"no", "bf16", "fp16"});
-  choice(tr("Seedable sampler"), "--use-seedable-sampler", f.use_seedable_sampler,
-         {"true", "false"});
-  number(tr("Threads per rank"), "--threads-per-rank", f.threads_per_rank);
-  number(tr("Training samples"), "--train-samples", f.train_samples);
-  number(tr("Epochs"), "--epochs", f.epochs);
-  // The model in words, as the import dialog lists it ("mlp, dropout 0.25"): any text.
-  auto* model = new QLineEdit(valueText(f.model), this);
-  model->setPlaceholderText(tr("unknown"));
-  addRow(tr("Model"), "--model", model, valueText(f.model), provenanceText(f.model));
+  // One row a fact of the engine's field table, in its order: a fact added there shows here.
+  config::for_each_fact_field([&](const config::FactField& field, auto member) {
+    const auto& fact = f.*member;
+    using T = std::decay_t<decltype(*fact)>;
+    Kind kind = Kind::kText;
+    if constexpr (std::is_same_v<T, int64_t>) kind = field.positive ? Kind::kCount : Kind::kWhole;
+    if constexpr (std::is_same_v<T, double>) kind = Kind::kNumber;
+    addFact(*form, field, valueText(fact), provenanceText(fact), kind);
+  });
 
   auto* intro = new QLabel(
       tr("How run %1 (%2) trained. The verdict names causes only from known and derived facts; "
@@ -117,26 +114,25 @@ FactsDialog::FactsDialog(qint64 runId, const QString& label, const config::RunFa
   layout->addWidget(buttons);
 }
 
-QString FactsDialog::current(const Field& f) const {
-  if (auto* edit = qobject_cast<QLineEdit*>(f.editor)) return edit->text().trimmed();
-  if (auto* combo = qobject_cast<QComboBox*>(f.editor)) return combo->currentData().toString();
+QString FactsDialog::current(const QWidget* editor) const {
+  if (auto* edit = qobject_cast<const QLineEdit*>(editor)) return edit->text().trimmed();
+  if (auto* combo = qobject_cast<const QComboBox*>(editor)) return combo->currentData().toString();
   return {};
 }
 
 QString FactsDialog::validate() const {
   for (const Field& f : fields_) {
-    const QString text = current(f);
+    const QString text = current(f.editor);
     if (text == f.initial) continue;
     if (text.isEmpty()) return tr("%1: a fact cannot be made unknown again").arg(f.name);
-    if (!qobject_cast<QLineEdit*>(f.editor) || f.flag == "--model") continue;
     bool ok = false;
-    if (f.flag == "--learning-rate") {
+    if (f.kind == Kind::kNumber) {
       const double v = text.toDouble(&ok);
-      if (!ok || !std::isfinite(v) || v <= 0) return tr("Learning rate: a positive number");
-    } else if (f.flag == "--seed") {
+      if (!ok || !std::isfinite(v) || v <= 0) return tr("%1: a positive number").arg(f.name);
+    } else if (f.kind == Kind::kWhole) {
       text.toLongLong(&ok);
-      if (!ok) return tr("Seed: a whole number");
-    } else {
+      if (!ok) return tr("%1: a whole number").arg(f.name);
+    } else if (f.kind == Kind::kCount) {
       if (text.toLongLong(&ok) <= 0 || !ok) return tr("%1: a positive whole number").arg(f.name);
     }
   }
@@ -146,7 +142,7 @@ QString FactsDialog::validate() const {
 QStringList FactsDialog::changedFlags() const {
   QStringList flags;
   for (const Field& f : fields_) {
-    const QString text = current(f);
+    const QString text = current(f.editor);
     if (text == f.initial || text.isEmpty()) continue;
     flags << f.flag << text;
   }

@@ -161,6 +161,10 @@ void set_field_from_text(RunConfig& config, const std::string& name, const std::
 /// for an unset data_seed). Throws ConfigError for an unknown field.
 std::string field_text(const RunConfig& config, const std::string& name);
 
+/// The spellings a NAME field takes, as the command line reads them ("none", "linear", "sqrt");
+/// "true", "false" for a BOOL field; empty for any other field or an unknown name.
+std::vector<std::string> field_spellings(std::string_view name);
+
 /// JSON (snake_case keys, enum values as their CLI spellings; data_seed null when unset).
 /// from_json also accepts kebab-case keys ("per-device-batch-size") and "data" for data_path, as
 /// the CLI spells them; missing keys keep their defaults. It rejects unknown keys, wrong JSON types

@@ -80,55 +80,97 @@ struct FactField {
   bool named_when_unknown = false;
   /// Its line in `parity-cli show` and in import's listing: "per-device batch".
   std::string_view label;
+  /// The flag's other spellings, comma-separated: "--per_device_batch_size,--lr".
+  std::string_view aliases;
+  /// The flag's help, after the words it takes when it takes a few ("the lr schedule").
+  std::string_view help;
+  /// Its name in the window's facts dialog ("Per-device batch"), translated there.
+  std::string_view title;
+  /// A count: `set` and the facts dialog refuse zero and below.
+  bool positive = false;
 };
+
+// The dialog's names are the window's strings: lupdate reads them here
+// (scripts/update-translations.sh); outside Qt the macro is the text. Qt's own definition.
+#ifndef QT_TRANSLATE_NOOP
+#define QT_TRANSLATE_NOOP(scope, x) x
+#endif
 
 /// Calls visit(const FactField&, Fact<T> RunFacts::*) for every fact, in the JSON's order: the
 /// one list the facts' JSON, apply_facts(), the verdict's unknowns and the tests walk.
 template <class F>
 void for_each_fact_field(F&& visit) {
   visit(FactField{"num_processes", "processes", "--num-processes", "num_processes", "", true,
-                  "processes"},
+                  "processes", "--num_processes", "processes the run trained on",
+                  QT_TRANSLATE_NOOP("parity::ui::FactsDialog", "Processes"), true},
         &RunFacts::num_processes);
-  visit(FactField{"per_device_batch_size", "per-device batch", "--per-device-batch-size",
-                  "per_device_batch_size", "", true, "per-device batch"},
-        &RunFacts::per_device_batch_size);
+  visit(
+      FactField{
+          "per_device_batch_size", "per-device batch", "--per-device-batch-size",
+          "per_device_batch_size", "", true, "per-device batch",
+          "--per_device_batch_size,--per-device-train-batch-size,--per_device_train_batch_size",
+          "batch per device (per process)",
+          QT_TRANSLATE_NOOP("parity::ui::FactsDialog", "Per-device batch"), true},
+      &RunFacts::per_device_batch_size);
   visit(FactField{"gradient_accumulation_steps", "gradient accumulation",
                   "--gradient-accumulation-steps", "gradient_accumulation_steps", "", true,
-                  "accumulation"},
+                  "accumulation", "--gradient_accumulation_steps", "gradient accumulation steps",
+                  QT_TRANSLATE_NOOP("parity::ui::FactsDialog", "Accumulation steps"), true},
         &RunFacts::gradient_accumulation_steps);
   visit(FactField{"learning_rate", "learning rate", "--learning-rate", "lr", "", true,
-                  "learning rate"},
+                  "learning rate", "--learning_rate,--lr", "the base learning rate",
+                  QT_TRANSLATE_NOOP("parity::ui::FactsDialog", "Learning rate")},
         &RunFacts::learning_rate);
-  visit(FactField{"lr_scaling", "lr scaling", "--lr-scaling", "lr_scaling", "", true, "lr scaling"},
+  visit(FactField{"lr_scaling", "lr scaling", "--lr-scaling", "lr_scaling", "", true, "lr scaling",
+                  "--lr_scaling", "", QT_TRANSLATE_NOOP("parity::ui::FactsDialog", "LR scaling")},
         &RunFacts::lr_scaling);
-  visit(FactField{"schedule", "lr schedule", "--scheduler", "scheduler", "", false, "schedule"},
+  // The facts an import most often leaves unknown (a log rarely says them): the schedule, the
+  // threads, the model.
+  visit(FactField{"schedule", "lr schedule", "--scheduler", "scheduler", "", false, "schedule",
+                  "--lr-scheduler-type,--lr_scheduler_type", "the lr schedule",
+                  QT_TRANSLATE_NOOP("parity::ui::FactsDialog", "LR schedule")},
         &RunFacts::schedule);
-  visit(FactField{"seed", "seed", "--seed", "seed", "", true, "seed"}, &RunFacts::seed);
+  visit(FactField{"seed", "seed", "--seed", "seed", "", true, "seed", "", "set_seed's seed",
+                  QT_TRANSLATE_NOOP("parity::ui::FactsDialog", "Seed")},
+        &RunFacts::seed);
   visit(FactField{"mixed_precision", "precision", "--mixed-precision", "mixed_precision", "", true,
-                  "precision"},
+                  "precision", "--mixed_precision", "",
+                  QT_TRANSLATE_NOOP("parity::ui::FactsDialog", "Mixed precision")},
         &RunFacts::mixed_precision);
   visit(
       FactField{"use_seedable_sampler", "data order (use_seedable_sampler)",
-                "--use-seedable-sampler", "use_seedable_sampler", "", true, "use_seedable_sampler"},
+                "--use-seedable-sampler", "use_seedable_sampler", "", true, "use_seedable_sampler",
+                "--use_seedable_sampler", "Accelerate's use_seedable_sampler (data order)",
+                QT_TRANSLATE_NOOP("parity::ui::FactsDialog", "Seedable sampler")},
       &RunFacts::use_seedable_sampler);
   visit(FactField{"threads_per_rank", "threads per rank", "--threads-per-rank", "threads_per_rank",
-                  "", false, "threads per rank"},
+                  "", false, "threads per rank", "--threads_per_rank",
+                  "intra-op threads of each rank",
+                  QT_TRANSLATE_NOOP("parity::ui::FactsDialog", "Threads per rank"), true},
         &RunFacts::threads_per_rank);
   visit(FactField{"model", "model", "--model", "",
                   "words for the reader (\"mlp, dropout 0.25\"); the verdict reads batch norm and "
                   "dropout from the layers each run recorded, and the experiment keys from the "
                   "config",
-                  false, "model"},
+                  false, "model", "", "the model in words (\"mlp, dropout 0.25\")",
+                  QT_TRANSLATE_NOOP("parity::ui::FactsDialog", "Model")},
         &RunFacts::model);
   visit(FactField{"train_samples", "training-set size", "--train-samples", "train_samples", "",
-                  false, "training samples"},
+                  false, "training samples", "--train_samples", "training samples",
+                  QT_TRANSLATE_NOOP("parity::ui::FactsDialog", "Training samples"), true},
         &RunFacts::train_samples);
-  visit(FactField{"epochs", "epochs", "--epochs", "epochs", "", false, "epochs"},
+  visit(FactField{"epochs", "epochs", "--epochs", "epochs", "", false, "epochs", "",
+                  "epochs the run trained", QT_TRANSLATE_NOOP("parity::ui::FactsDialog", "Epochs"),
+                  true},
         &RunFacts::epochs);
 }
 
 /// Every fact's entry, in for_each_fact_field()'s order.
 const std::vector<FactField>& fact_fields();
+
+/// The words a fact takes when it takes one of a few: its config field's spellings
+/// (field_spellings(): "none", "linear", "sqrt"; "true", "false"); empty for any value.
+std::vector<std::string> fact_choices(const FactField& field);
 
 /// A fact's value as the text the config's parser reads ("2", "0.05", "true", "cosine").
 std::string fact_text(const Fact<int64_t>& fact);

@@ -13,6 +13,7 @@
 
 class QLineEdit;
 class QComboBox;
+class QFormLayout;
 
 namespace parity::ui {
 
@@ -29,13 +30,20 @@ class FactsDialog : public QDialog {
   QWidget* editor(const QString& flag) const;
 
  private:
+  /// How a fact's text is checked: any text or word, a number > 0, any whole number, a count.
+  enum class Kind { kText, kNumber, kWhole, kCount };
   struct Field {
     QString name;
     QString flag;
-    QWidget* editor = nullptr;  ///< a QLineEdit (numbers) or a QComboBox (choices)
+    QWidget* editor = nullptr;  ///< a QLineEdit (numbers, words) or a QComboBox (choices)
     QString initial;            ///< the text shown at first ("" = unknown)
+    Kind kind = Kind::kText;
   };
-  QString current(const Field& f) const;
+  /// The row of one fact of config::for_each_fact_field(): its name, an editor (a choice of its
+  /// words, or a line checked by `kind`), and where its value came from.
+  void addFact(QFormLayout& form, const config::FactField& field, const QString& value,
+               const QString& provenance, Kind kind);
+  QString current(const QWidget* editor) const;
   QString validate() const;
 
   std::vector<Field> fields_;

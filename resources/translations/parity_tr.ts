@@ -409,7 +409,7 @@
     </message>
     <message>
         <location line="+5"/>
-        <location filename="../../ui/src/compare/compare_plot.cpp" line="+220"/>
+        <location filename="../../ui/src/compare/compare_plot.cpp" line="+240"/>
         <source>Δ loss vs the reference</source>
         <translation>Referansa göre Δ kayıp</translation>
     </message>
@@ -420,7 +420,7 @@
     </message>
     <message>
         <location line="+1"/>
-        <location filename="../../ui/src/compare/compare_plot.cpp" line="+40"/>
+        <location filename="../../ui/src/compare/compare_plot.cpp" line="+41"/>
         <source>Seed groups: mean and min–max band</source>
         <translation>Tohum grupları: ortalama ve min–maks bandı</translation>
     </message>
@@ -474,7 +474,7 @@
         <translation>Karşılaştırılıyor…</translation>
     </message>
     <message>
-        <location filename="../../ui/src/compare/compare_plot.cpp" line="-147"/>
+        <location filename="../../ui/src/compare/compare_plot.cpp" line="-167"/>
         <source>&lt;span style=&quot;color:gray&quot;&gt;&amp;#9478;&lt;/span&gt;&amp;nbsp;parts&amp;nbsp;at: where a run&apos;s Δ leaves the allowed gap (#N on the plot)</source>
         <translation>&lt;span style=&quot;color:gray&quot;&gt;&amp;#9478;&lt;/span&gt;&amp;nbsp;ayrılma&amp;nbsp;noktası: bir çalıştırmanın Δ değerinin izin verilen farkın dışına çıktığı yer (çizimde #N)</translation>
     </message>
@@ -484,7 +484,7 @@
         <translation>%1, %2 +%3</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+61"/>
         <source>allowed gap: spread of seeds %1</source>
         <translation>izin verilen fark: tohumların yayılımı %1</translation>
     </message>
@@ -494,7 +494,7 @@
         <translation>görülen örnekler</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+59"/>
         <source>No seed groups: run one setup with several seeds</source>
         <translation>Tohum grubu yok: bir kurulumu birkaç tohumla çalıştırın</translation>
     </message>
@@ -1403,7 +1403,7 @@ dropout: maskeleri tohumu izler</translation>
         <translation>Model türü</translation>
     </message>
     <message>
-        <location filename="../../ui/src/import/facts_dialog.cpp" line="+33"/>
+        <location filename="../../ui/src/import/facts_dialog.cpp" line="+39"/>
         <source>How run %1 (%2) trained. The verdict names causes only from known and derived facts; a value given here becomes known.</source>
         <translation>%1 çalıştırmasının (%2) nasıl eğitildiği. Karar, nedenleri yalnızca bilinen ve türetilmiş olgulardan belirtir; burada verilen bir değer bilinen olur.</translation>
     </message>
@@ -1592,7 +1592,7 @@ dropout: maskeleri tohumu izler</translation>
 <context>
     <name>parity::ui::LrPreview</name>
     <message>
-        <location filename="../../ui/src/experiment/lr_preview.cpp" line="+67"/>
+        <location filename="../../ui/src/experiment/lr_preview.cpp" line="+68"/>
         <source>no optimizer steps</source>
         <translation>optimize edici adımı yok</translation>
     </message>
@@ -2884,12 +2884,12 @@ Olguları nasıl eğitildiğini söyler; her biri bilinen, türetilmiş ya da bi
 <context>
     <name>parity::ui::SetupPlanModel</name>
     <message>
-        <location filename="../../ui/src/setups/setup_plan_model.cpp" line="+37"/>
+        <location filename="../../ui/src/setups/setup_plan_model.cpp" line="+43"/>
         <source>Steps per epoch depend on the data file&apos;s length, known once the Experiment tab has counted its rows</source>
         <translation>Dönem başına adım sayısı veri dosyasının uzunluğuna bağlıdır; Deney sekmesi satırlarını saydığında bilinir</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+39"/>
         <source>—</source>
         <translation>—</translation>
     </message>

@@ -71,6 +71,26 @@ RunsPanel::RunsPanel(RunsModel* model, QWidget* parent)
   header->resizeSection(RunsModel::kAccuracy, 76);
   header->resizeSection(RunsModel::kSource, 150);
 
+  createActions();
+  connect(view_, &QWidget::customContextMenuRequested, this, &RunsPanel::showMenu);
+  connect(view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+    updateActions();
+    emit selectionChanged();
+  });
+  connect(model_, &QAbstractItemModel::dataChanged, this, &RunsPanel::updateActions);
+
+  auto* top = new QHBoxLayout;
+  top->addWidget(filter_, 1);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->addLayout(top);
+  layout->addWidget(view_, 1);
+  setReadingOrder(this, {filter_, view_});  // the filter above the table: first
+  updateActions();
+}
+
+// The table's actions (its menu, the Runs menu and their keys), each asking through a signal.
+void RunsPanel::createActions() {
   show_ = new QAction(tr("Show on chart"), this);
   hide_ = new QAction(tr("Hide from chart"), this);
   rename_ = new QAction(tr("&Rename run"), this);
@@ -117,21 +137,6 @@ RunsPanel::RunsPanel(RunsModel* model, QWidget* parent)
     const QList<qint64> ids = selectedRunIds();
     if (ids.size() >= 2) emit compareRequested(ids);
   });
-  connect(view_, &QWidget::customContextMenuRequested, this, &RunsPanel::showMenu);
-  connect(view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
-    updateActions();
-    emit selectionChanged();
-  });
-  connect(model_, &QAbstractItemModel::dataChanged, this, &RunsPanel::updateActions);
-
-  auto* top = new QHBoxLayout;
-  top->addWidget(filter_, 1);
-  auto* layout = new QVBoxLayout(this);
-  layout->setContentsMargins(4, 4, 4, 4);
-  layout->addLayout(top);
-  layout->addWidget(view_, 1);
-  setReadingOrder(this, {filter_, view_});  // the filter above the table: first
-  updateActions();
 }
 
 void RunsPanel::setCanStop(std::function<bool(qint64)> canStop) {

@@ -6,7 +6,6 @@
 #include <parity/ui/compare/experiment_match.h>
 #include <parity/ui/database/database_thread.h>
 #include <parity/ui/experiment/experiment_form.h>
-#include <parity/ui/runs/launch_target.h>
 #include <parity/ui/runs/run_launcher.h>
 #include <parity/ui/runs/runs_model.h>
 #include <parity/ui/runs/runs_panel.h>
@@ -25,9 +24,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QResizeEvent>
-#include <QScreen>
 #include <QSettings>
-#include <QShowEvent>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTimer>
@@ -35,14 +32,6 @@
 #include <cstdio>
 
 namespace parity::ui {
-
-namespace {
-
-QSettings settings() {
-  return QSettings(QSettings::IniFormat, QSettings::UserScope, "parity", "parity");
-}
-
-}  // namespace
 
 MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     : QMainWindow(parent),
@@ -173,6 +162,22 @@ void MainWindow::connectPlumbing() {
             if (status == storage::RunStatus::kFailed) noteFailure(id, error);
             updateStatus();
           });
+  connect(runs_, &RunsModel::renameRequested, db_->worker(), &DatabaseWorker::renameRun);
+  connect(runs_, &RunsModel::notesEdited, db_->worker(), &DatabaseWorker::setNotes);
+  runsPanel_->setCanStop([this](qint64 id) { return launcher_->canStop(id); });
+  connect(launcher_, &RunLauncher::stoppableChanged, runsPanel_, &RunsPanel::refreshActions);
+  connect(runsPanel_, &RunsPanel::stopRequested, this, &MainWindow::stopRuns);
+  connect(runsPanel_, &RunsPanel::deleteRequested, this, &MainWindow::deleteRuns);
+  connect(chartPanel_->lossChart(), &LossChart::fetchFailed, this, [this](const QString& m) {
+    statusBar()->showMessage(tr("Reading curves failed: %1").arg(m), 5000);
+  });
+  connect(chartPanel_->lossChart(), &LossChart::redrawn, this, &MainWindow::updateStatus);
+  connectDrawnRuns();
+}
+
+// What the chart draws and Compare compares: the checked runs the Runs filter lets through, or
+// the runs Compare selected names.
+void MainWindow::connectDrawnRuns() {
   connect(runs_, &RunsModel::shownRunsChanged, this, &MainWindow::updateChartRuns);
   connect(runsPanel_, &RunsPanel::filterChanged, this, &MainWindow::updateChartRuns);
   comparePanel_->setDrawnFilter([this](qint64 id) { return runsPanel_->passesFilter(id); });
@@ -184,16 +189,6 @@ void MainWindow::connectPlumbing() {
     showDock(compareDock_);
     comparePanel_->compareRuns(ids);
   });
-  connect(runs_, &RunsModel::renameRequested, db_->worker(), &DatabaseWorker::renameRun);
-  connect(runs_, &RunsModel::notesEdited, db_->worker(), &DatabaseWorker::setNotes);
-  runsPanel_->setCanStop([this](qint64 id) { return launcher_->canStop(id); });
-  connect(launcher_, &RunLauncher::stoppableChanged, runsPanel_, &RunsPanel::refreshActions);
-  connect(runsPanel_, &RunsPanel::stopRequested, this, &MainWindow::stopRuns);
-  connect(runsPanel_, &RunsPanel::deleteRequested, this, &MainWindow::deleteRuns);
-  connect(chartPanel_->lossChart(), &LossChart::fetchFailed, this, [this](const QString& m) {
-    statusBar()->showMessage(tr("Reading curves failed: %1").arg(m), 5000);
-  });
-  connect(chartPanel_->lossChart(), &LossChart::redrawn, this, &MainWindow::updateStatus);
 }
 
 void MainWindow::openDatabase(const QString& path) {
@@ -450,84 +445,6 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   db_->flush();
   if (options_.useSettings) saveSettings();
   event->accept();
-}
-
-void MainWindow::restoreSettings() {
-  QSettings s = settings();
-  restoreGeometry(s.value("window/geometry").toByteArray());
-  fitToScreen();
-  restoreState(s.value("window/state").toByteArray());
-  chartPanel_->setXAxis(static_cast<analysis::Axis>(
-      s.value("chart/xAxis", static_cast<int>(analysis::Axis::kSamples)).toInt()));
-  chartPanel_->setSmoothing(s.value("chart/smoothing", 0.6).toDouble());
-  chartPanel_->setLogY(s.value("chart/logY", false).toBool());
-  chartPanel_->setShowRanks(s.value("chart/ranks", false).toBool());
-  if (s.contains("setups/referenceBatch"))  // a reference chosen; else it follows the setups
-    equivalentPanel_->setReferenceBatch(s.value("setups/referenceBatch").toLongLong());
-  if (s.contains("setups/concurrent")) {
-    setupsPanel_->concurrencyBox()->setValue(s.value("setups/concurrent").toInt());
-  }
-  // Where the setups train (this computer or Slurm, with sbatch's options), as last chosen.
-  LaunchTarget target;
-  target.slurm = s.value("launch/slurm", false).toBool();
-  target.partition = s.value("launch/partition").toString();
-  target.time = s.value("launch/time").toString();
-  target.account = s.value("launch/account").toString();
-  target.gres = s.value("launch/gres").toString();
-  setupsPanel_->setLaunchTarget(target);
-  const QString json = s.value("setups/json").toString();
-  if (!json.isEmpty()) setups_->fromJson(json);
-}
-
-// A geometry saved on a larger screen (1500x950 restored on a 900x600 one) is fitted to the
-// screen the window opens on: no larger than its free area, and inside it. (Qt only moves a
-// window that would open off the screen.)
-void MainWindow::fitToScreen() {
-  if (isMaximized() || isFullScreen() || screen() == nullptr) return;
-  const QRect free = screen()->availableGeometry();
-  // The frame's border and title, known once the window has been shown (none before).
-  const QSize border = frameGeometry().size() - geometry().size();
-  const QSize fitted = size().boundedTo(free.size() - border);
-  if (fitted != size()) resize(fitted);
-  QRect frame = frameGeometry();
-  frame.moveRight(std::min(frame.right(), free.right()));
-  frame.moveBottom(std::min(frame.bottom(), free.bottom()));
-  frame.moveLeft(std::max(frame.left(), free.left()));
-  frame.moveTop(std::max(frame.top(), free.top()));
-  if (frame.topLeft() != frameGeometry().topLeft()) move(frame.topLeft());
-}
-
-void MainWindow::showEvent(QShowEvent* event) {
-  QMainWindow::showEvent(event);
-  if (options_.useSettings && !event->spontaneous() && !fittedOnce_) {
-    fittedOnce_ = true;
-    QTimer::singleShot(0, this, &MainWindow::fitToScreen);
-  }
-}
-
-void MainWindow::saveSettings() const {
-  QSettings s = settings();
-  s.setValue("window/geometry", saveGeometry());
-  s.setValue("window/state", saveState());
-  const LossChart* chart = chartPanel_->lossChart();
-  s.setValue("chart/xAxis", static_cast<int>(chart->xAxis()));
-  s.setValue("chart/smoothing", chart->smoothing());
-  s.setValue("chart/logY", chart->logY());
-  s.setValue("chart/ranks", chart->showRanks());
-  if (equivalentPanel_->followsSetups()) {
-    s.remove("setups/referenceBatch");
-  } else {
-    s.setValue("setups/referenceBatch",
-               static_cast<qlonglong>(equivalentPanel_->referenceBatch()));
-  }
-  s.setValue("setups/concurrent", setupsPanel_->concurrencyBox()->value());
-  const LaunchTarget target = setupsPanel_->launchTarget();
-  s.setValue("launch/slurm", target.slurm);
-  s.setValue("launch/partition", target.partition);
-  s.setValue("launch/time", target.time);
-  s.setValue("launch/account", target.account);
-  s.setValue("launch/gres", target.gres);
-  s.setValue("setups/json", setups_->toJson());
 }
 
 }  // namespace parity::ui

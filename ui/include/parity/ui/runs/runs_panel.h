@@ -56,6 +56,7 @@ class RunsPanel : public QWidget {
   void filterChanged();
 
  private:
+  void createActions();
   void updateActions();
   void editNotes();
   void showMenu(const QPoint& pos);

@@ -3,7 +3,7 @@
 /// everything visible to panels: Setups (left dock), the loss chart (centre), Runs, Equivalent
 /// batch and Compare (tabbed docks under the chart, main_window_docks.cpp). Menus and actions are
 /// in main_window_actions.cpp, importing in main_window_import.cpp, the setups kept with the
-/// database in main_window_setups.cpp.
+/// database in main_window_setups.cpp, what is kept between sessions in main_window_settings.cpp.
 /// Thread affinity: UI thread. Database work runs in DatabaseThread's and LossChart's threads.
 
 #include <parity/config/run_config.h>
@@ -18,6 +18,7 @@ class QAction;
 class QDockWidget;
 class QLabel;
 class QProgressBar;
+class QSettings;
 class QTimer;
 
 namespace parity::ui {
@@ -120,12 +121,16 @@ class MainWindow : public QMainWindow {
   // main_window_docks.cpp
   void createDocks();
 
-  // main_window.cpp
-  void connectPlumbing();
+  // main_window_settings.cpp
+  static QSettings settings();  ///< the window's own (an ini file under the user's config)
   void restoreSettings();
   /// Fits a restored geometry to the screen; again once shown, when the frame's size is known.
   void fitToScreen();
   void saveSettings() const;
+
+  // main_window.cpp
+  void connectPlumbing();
+  void connectDrawnRuns();
   void onRunsListed(const RunRows& runs);
   void updateChartRuns();
   void updateStatus();
